@@ -1,0 +1,126 @@
+/**
+ * Plain, library-free views of chain data: what node/ hands to rpc/ for formatting.
+ *
+ * These are immutable value objects. execution/ converts ethereumjs objects into them (the only place that
+ * knows the library types); chain/ stores and loads them; rpc/format turns them into geth's JSON shapes.
+ * Optional fields are present exactly when the block's fork (or the transaction's type) has them.
+ */
+
+export interface HeaderView {
+  readonly hash: Uint8Array
+  readonly parentHash: Uint8Array
+  readonly uncleHash: Uint8Array
+  readonly coinbase: Uint8Array
+  readonly stateRoot: Uint8Array
+  readonly transactionsTrie: Uint8Array
+  readonly receiptTrie: Uint8Array
+  readonly logsBloom: Uint8Array
+  readonly difficulty: bigint
+  readonly number: bigint
+  readonly gasLimit: bigint
+  readonly gasUsed: bigint
+  readonly timestamp: bigint
+  readonly extraData: Uint8Array
+  readonly mixHash: Uint8Array
+  /** 8 bytes. */
+  readonly nonce: Uint8Array
+  readonly baseFeePerGas?: bigint
+  readonly withdrawalsRoot?: Uint8Array
+  readonly blobGasUsed?: bigint
+  readonly excessBlobGas?: bigint
+  readonly parentBeaconBlockRoot?: Uint8Array
+  readonly requestsHash?: Uint8Array
+}
+
+export interface AccessListEntry {
+  readonly address: Uint8Array
+  readonly storageKeys: readonly Uint8Array[]
+}
+
+export interface AuthorizationView {
+  readonly chainId: bigint
+  readonly address: Uint8Array
+  readonly nonce: bigint
+  readonly yParity: bigint
+  readonly r: bigint
+  readonly s: bigint
+}
+
+export interface TransactionView {
+  readonly hash: Uint8Array
+  /** 0 legacy, 1 access list, 2 dynamic fee, 3 blob, 4 set code. */
+  readonly type: number
+  readonly from: Uint8Array
+  readonly to: Uint8Array | null
+  readonly nonce: bigint
+  readonly gasLimit: bigint
+  readonly value: bigint
+  readonly data: Uint8Array
+  /** Legacy and access-list transactions. */
+  readonly gasPrice?: bigint
+  readonly maxFeePerGas?: bigint
+  readonly maxPriorityFeePerGas?: bigint
+  /** Absent for unprotected legacy transactions. */
+  readonly chainId?: bigint
+  readonly accessList?: readonly AccessListEntry[]
+  readonly maxFeePerBlobGas?: bigint
+  readonly blobVersionedHashes?: readonly Uint8Array[]
+  readonly authorizationList?: readonly AuthorizationView[]
+  readonly v: bigint
+  readonly r: bigint
+  readonly s: bigint
+  /** The canonical RLP / EIP-2718 encoding (what eth_getRawTransaction would return). */
+  readonly serialized: Uint8Array
+}
+
+export interface WithdrawalView {
+  readonly index: bigint
+  readonly validatorIndex: bigint
+  readonly address: Uint8Array
+  /** In Gwei. */
+  readonly amount: bigint
+}
+
+export interface BlockView {
+  readonly header: HeaderView
+  readonly transactions: readonly TransactionView[]
+  readonly uncleHashes: readonly Uint8Array[]
+  readonly withdrawals?: readonly WithdrawalView[]
+  /** RLP size of the whole block in bytes. */
+  readonly size: number
+}
+
+export interface LogView {
+  readonly address: Uint8Array
+  readonly topics: readonly Uint8Array[]
+  readonly data: Uint8Array
+}
+
+export interface ReceiptView {
+  readonly transactionHash: Uint8Array
+  readonly transactionIndex: number
+  readonly type: number
+  readonly from: Uint8Array
+  readonly to: Uint8Array | null
+  /** Post-Byzantium: 1 success, 0 failure. Absent before Byzantium, where `root` is set. */
+  readonly status?: 0 | 1
+  readonly root?: Uint8Array
+  readonly cumulativeGasUsed: bigint
+  readonly gasUsed: bigint
+  readonly effectiveGasPrice: bigint
+  readonly contractAddress: Uint8Array | null
+  readonly logs: readonly LogView[]
+  readonly logsBloom: Uint8Array
+  /** Index in the block of this receipt's first log. */
+  readonly firstLogIndex: number
+  readonly blobGasUsed?: bigint
+  readonly blobGasPrice?: bigint
+}
+
+/** Where a transaction or receipt sits; `hash` is null for a not-yet-sealed (pre-confirmed) block. */
+export interface BlockContext {
+  readonly blockHash: Uint8Array | null
+  readonly blockNumber: bigint
+  readonly blockTimestamp: bigint
+  readonly baseFeePerGas?: bigint
+}

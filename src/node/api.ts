@@ -1,0 +1,148 @@
+/**
+ * The facade that rpc/ sees: everything a JSON-RPC handler may ask of the node.
+ *
+ * Inputs are typed values (bigint, Uint8Array, BlockId), already parsed at the edge; outputs are the plain
+ * views of chain/types.ts. Block ids resolve inside the node, in one place. A method that names a block that
+ * does not exist answers `null` where geth does (blocks, receipts) and throws `notFound` where geth errors
+ * (state reads at an unknown block: `header not found`).
+ */
+
+import type { BlockId } from '../primitives/block-id.ts'
+import type {
+  AccessListEntry,
+  AuthorizationView,
+  BlockContext,
+  BlockView,
+  LogView,
+  ReceiptView,
+  TransactionView,
+} from '../chain/types.ts'
+
+/** A transaction call object after parsing (eth_call, eth_estimateGas, eth_createAccessList). */
+export interface CallRequest {
+  readonly from?: Uint8Array
+  readonly to?: Uint8Array | null
+  readonly gas?: bigint
+  readonly gasPrice?: bigint
+  readonly maxFeePerGas?: bigint
+  readonly maxPriorityFeePerGas?: bigint
+  readonly maxFeePerBlobGas?: bigint
+  readonly value?: bigint
+  readonly data?: Uint8Array
+  readonly nonce?: bigint
+  readonly chainId?: bigint
+  readonly type?: number
+  readonly accessList?: readonly AccessListEntry[]
+  readonly blobVersionedHashes?: readonly Uint8Array[]
+  readonly authorizationList?: readonly AuthorizationView[]
+}
+
+/** Per-address state override (eth_call's third parameter, eth_simulateV1's stateOverrides). */
+export interface AccountOverride {
+  readonly balance?: bigint
+  readonly nonce?: bigint
+  readonly code?: Uint8Array
+  /** Replaces the whole storage. */
+  readonly state?: ReadonlyMap<string, Uint8Array>
+  /** Patches individual slots. Keys are 0x-hex 32-byte slots. */
+  readonly stateDiff?: ReadonlyMap<string, Uint8Array>
+  readonly movePrecompileToAddress?: Uint8Array
+}
+
+export type StateOverrides = ReadonlyMap<string, AccountOverride>
+
+/** Block-level overrides accepted by eth_call (fourth parameter). */
+export interface BlockOverrides {
+  readonly number?: bigint
+  readonly time?: bigint
+  readonly gasLimit?: bigint
+  readonly feeRecipient?: Uint8Array
+  readonly prevRandao?: Uint8Array
+  readonly baseFeePerGas?: bigint
+  readonly blobBaseFee?: bigint
+}
+
+export interface AccessListResult {
+  readonly accessList: readonly AccessListEntry[]
+  readonly gasUsed: bigint
+  /** Set when the call failed; geth still returns the list. */
+  readonly error?: string
+}
+
+export interface LogFilter {
+  readonly fromBlock?: BlockId
+  readonly toBlock?: BlockId
+  readonly blockHash?: Uint8Array
+  /** Any of these addresses (empty = all). */
+  readonly addresses: readonly Uint8Array[]
+  /** Per position: null = wildcard, else any of the listed topics. */
+  readonly topics: readonly (readonly Uint8Array[] | null)[]
+}
+
+/** A log with its position, as eth_getLogs returns it. */
+export interface LocatedLog {
+  readonly log: LogView
+  readonly context: BlockContext
+  readonly transactionHash: Uint8Array
+  readonly transactionIndex: number
+  readonly logIndex: number
+}
+
+export interface LocatedTransaction {
+  readonly tx: TransactionView
+  readonly context: BlockContext
+  readonly index: number
+}
+
+export interface LocatedReceipt {
+  readonly receipt: ReceiptView
+  readonly context: BlockContext
+}
+
+export interface FeeHistory {
+  readonly oldestBlock: bigint
+  readonly baseFeePerGas: readonly bigint[]
+  readonly gasUsedRatio: readonly number[]
+  readonly baseFeePerBlobGas: readonly bigint[]
+  readonly blobGasUsedRatio: readonly number[]
+  readonly reward?: readonly (readonly bigint[])[]
+}
+
+export interface SyncStatus {
+  readonly syncing: false
+}
+
+export interface NodeApi {
+  readonly chainId: bigint
+  readonly networkId: bigint
+  readonly clientVersion: string
+
+  blockNumber(): bigint
+  syncing(): SyncStatus
+
+  // State reads. Throw notFound (`header not found`) when the block does not exist.
+  getBalance(address: Uint8Array, block: BlockId): Promise<bigint>
+  getTransactionCount(address: Uint8Array, block: BlockId): Promise<bigint>
+  getCode(address: Uint8Array, block: BlockId): Promise<Uint8Array>
+  /** `slot` is 32 bytes; the result is 32 bytes. */
+  getStorageAt(address: Uint8Array, slot: Uint8Array, block: BlockId): Promise<Uint8Array>
+
+  // Execution.
+  call(request: CallRequest, block: BlockId, state?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array>
+  estimateGas(request: CallRequest, block: BlockId, state?: StateOverrides): Promise<bigint>
+  createAccessList(request: CallRequest, block: BlockId): Promise<AccessListResult>
+
+  // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
+  getBlock(block: BlockId): Promise<BlockView | null>
+  getBlockReceipts(block: BlockId): Promise<LocatedReceipt[] | null>
+  getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null>
+  getTransactionByBlockAndIndex(block: BlockId, index: number): Promise<LocatedTransaction | null>
+  getTransactionReceipt(hash: Uint8Array): Promise<LocatedReceipt | null>
+  getLogs(filter: LogFilter): Promise<LocatedLog[]>
+
+  // Fees.
+  gasPrice(): Promise<bigint>
+  maxPriorityFeePerGas(): Promise<bigint>
+  blobBaseFee(): Promise<bigint>
+  feeHistory(blockCount: number, newest: BlockId, rewardPercentiles?: readonly number[]): Promise<FeeHistory>
+}

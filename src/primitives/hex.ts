@@ -1,0 +1,106 @@
+/**
+ * Hex codecs for the JSON-RPC wire format.
+ *
+ * Quantities are minimal big-endian hex (`0x0`, `0x1a`, never leading zeros); data is even-length hex
+ * (`0x` for empty). Parsing is strict and throws plain `Error`s whose messages are geth's wording; the rpc
+ * param layer prefixes them with `invalid argument N:`. Everything here is pure and allocation-light, since
+ * it runs on every request and every response field.
+ */
+
+const HEX_CHARS = '0123456789abcdef'
+const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!)
+
+export type Hex = `0x${string}`
+
+/** Bytes to `0x`-prefixed lower-case hex. */
+export function bytesToHex(bytes: Uint8Array): Hex {
+  let out = '0x'
+  for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]!]
+  return out as Hex
+}
+
+/** Non-negative integer to a minimal hex quantity. */
+export function quantity(value: bigint | number): Hex {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`not a quantity: ${value}`)
+    return `0x${value.toString(16)}`
+  }
+  if (value < 0n) throw new RangeError(`not a quantity: ${value}`)
+  return `0x${value.toString(16)}`
+}
+
+function hexNibble(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48
+  if (code >= 97 && code <= 102) return code - 87
+  if (code >= 65 && code <= 70) return code - 55
+  return -1
+}
+
+export function isHexDigits(s: string, from = 2): boolean {
+  for (let i = from; i < s.length; i++) if (hexNibble(s.charCodeAt(i)) < 0) return false
+  return true
+}
+
+/** Strict `0x`-prefixed hex to bytes. Odd length is an error, as in geth's hexutil.Bytes. */
+export function hexToBytes(hex: string): Uint8Array {
+  if (!hex.startsWith('0x') && !hex.startsWith('0X')) throw new Error('hex string without 0x prefix')
+  const digits = hex.length - 2
+  if (digits % 2 !== 0) throw new Error('hex string of odd length')
+  const out = new Uint8Array(digits / 2)
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexNibble(hex.charCodeAt(2 + 2 * i))
+    const lo = hexNibble(hex.charCodeAt(3 + 2 * i))
+    if (hi < 0 || lo < 0) throw new Error('invalid hex string')
+    out[i] = (hi << 4) | lo
+  }
+  return out
+}
+
+/**
+ * Strict hex quantity (geth's hexutil.Big rules): `0x` prefix, no leading zeros, non-empty, at most
+ * `maxBits` bits.
+ */
+export function parseQuantity(hex: string, maxBits = 256): bigint {
+  if (!hex.startsWith('0x') && !hex.startsWith('0X')) throw new Error('hex string without 0x prefix')
+  if (hex.length === 2) throw new Error('hex string "0x"')
+  if (hex.length > 3 && hex[2] === '0') throw new Error('hex number with leading zero digits')
+  if (!isHexDigits(hex)) throw new Error('invalid hex string')
+  if ((hex.length - 2) * 4 > maxBits + 3) throw new Error(`hex number > ${maxBits} bits`)
+  const value = BigInt(hex)
+  if (value >> BigInt(maxBits) !== 0n) throw new Error(`hex number > ${maxBits} bits`)
+  return value
+}
+
+/** Big-endian unsigned bytes to bigint (empty = 0). */
+export function bytesToBigInt(bytes: Uint8Array): bigint {
+  if (bytes.length === 0) return 0n
+  return BigInt(bytesToHex(bytes))
+}
+
+/** bigint to big-endian bytes of exactly `length` bytes (left-padded). */
+export function bigIntToFixedBytes(value: bigint, length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let v = value
+  for (let i = length - 1; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn)
+    v >>= 8n
+  }
+  return out
+}
+
+/** Left-pads `bytes` with zeros to `length` (returns the input when already long enough). */
+export function leftPad(bytes: Uint8Array, length: number): Uint8Array {
+  if (bytes.length >= length) return bytes
+  const out = new Uint8Array(length)
+  out.set(bytes, length - bytes.length)
+  return out
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+export const ZERO_HASH: Uint8Array = new Uint8Array(32)
+export const ZERO_ADDRESS: Uint8Array = new Uint8Array(20)
