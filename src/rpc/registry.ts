@@ -1,0 +1,21 @@
+/**
+ * The method registry: the contract between the transport (envelope, limits, error mapping) and the method
+ * handlers.
+ *
+ * A handler receives the raw positional params (the transport has already checked that `params` is an array
+ * or absent) and returns a JSON-ready value (strings, numbers, booleans, null, arrays, plain objects). It
+ * parses params with the schemas in rpc/params and throws `FlashnodeError`s; it never builds envelopes and
+ * never picks error codes (rpc/error-codes.ts does). Methods are looked up by exact name in a Map: no
+ * reflection.
+ */
+
+export interface MethodContext {
+  /** Aborted when the request's deadline passes or the client goes away. */
+  readonly signal: AbortSignal
+  /** Name of the endpoint (profile) that received the request, for logs and policy. */
+  readonly endpoint: string
+}
+
+export type MethodHandler = (params: readonly unknown[], ctx: MethodContext) => Promise<unknown>
+
+export type MethodTable = ReadonlyMap<string, MethodHandler>
