@@ -1,0 +1,84 @@
+/**
+ * Storage encoding of a block's receipts: one RLP list per block, one record per transaction, holding
+ * everything the RPC shapes need (sender, recipient, created address, effective gas price) so that reading
+ * receipts never decodes transactions or recovers signatures. Blooms, positions and log indexes are derived
+ * on load.
+ */
+
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt } from '../primitives/hex.ts'
+import { logsBloom } from '../primitives/bloom.ts'
+import type { LogView, ReceiptView } from './types.ts'
+
+const EMPTY = new Uint8Array(0)
+
+export type ReceiptRecord = Omit<ReceiptView, 'transactionIndex' | 'firstLogIndex' | 'logsBloom'>
+
+const big = (n: bigint): Uint8Array => {
+  if (n === 0n) return EMPTY
+  let hex = n.toString(16)
+  if (hex.length % 2) hex = `0${hex}`
+  return Uint8Array.from(Buffer.from(hex, 'hex'))
+}
+const num = (n: number): Uint8Array => big(BigInt(n))
+const optBig = (n: bigint | undefined): Uint8Array[] => (n === undefined ? [] : [big(n)])
+
+export function encodeReceipts(receipts: readonly ReceiptRecord[]): Uint8Array {
+  return RLP.encode(
+    receipts.map((r) => [
+      r.transactionHash,
+      num(r.type),
+      r.from,
+      r.to ?? EMPTY,
+      r.status === undefined ? [r.root ?? EMPTY] : num(r.status),
+      big(r.cumulativeGasUsed),
+      big(r.gasUsed),
+      big(r.effectiveGasPrice),
+      r.contractAddress ?? EMPTY,
+      r.logs.map((l) => [l.address, [...l.topics], l.data]),
+      optBig(r.blobGasUsed),
+      optBig(r.blobGasPrice),
+    ]),
+  )
+}
+
+type Item = Uint8Array | Item[]
+
+export function decodeReceipts(bytes: Uint8Array): ReceiptView[] {
+  const rows = RLP.decode(bytes) as Item[]
+  let logIndex = 0
+  return rows.map((row, transactionIndex) => {
+    const f = row as Item[]
+    const outcome = f[4]!
+    const logs: LogView[] = (f[9] as Item[][]).map((l) => ({
+      address: l[0] as Uint8Array,
+      topics: l[1] as Uint8Array[],
+      data: l[2] as Uint8Array,
+    }))
+    const to = f[3] as Uint8Array
+    const created = f[8] as Uint8Array
+    const blobGasUsed = f[10] as Uint8Array[]
+    const blobGasPrice = f[11] as Uint8Array[]
+    const receipt: ReceiptView = {
+      transactionHash: f[0] as Uint8Array,
+      transactionIndex,
+      type: Number(bytesToBigInt(f[1] as Uint8Array)),
+      from: f[2] as Uint8Array,
+      to: to.length === 0 ? null : to,
+      ...(Array.isArray(outcome)
+        ? { root: outcome[0] as Uint8Array }
+        : { status: bytesToBigInt(outcome) === 1n ? (1 as const) : (0 as const) }),
+      cumulativeGasUsed: bytesToBigInt(f[5] as Uint8Array),
+      gasUsed: bytesToBigInt(f[6] as Uint8Array),
+      effectiveGasPrice: bytesToBigInt(f[7] as Uint8Array),
+      contractAddress: created.length === 0 ? null : created,
+      logs,
+      logsBloom: logsBloom(logs),
+      firstLogIndex: logIndex,
+      ...(blobGasUsed.length > 0 ? { blobGasUsed: bytesToBigInt(blobGasUsed[0]!) } : {}),
+      ...(blobGasPrice.length > 0 ? { blobGasPrice: bytesToBigInt(blobGasPrice[0]!) } : {}),
+    }
+    logIndex += logs.length
+    return receipt
+  })
+}

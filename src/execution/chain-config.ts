@@ -1,0 +1,52 @@
+/**
+ * Chain rules: a geth-format genesis turned into the EVM library's Common, one per fork.
+ *
+ * The library's Common is mutable (setHardforkBy); this module hands out one copy per fork, cached and never switched,
+ * so concurrent requests at different blocks never share a mutable object. The geth genesis is kept as
+ * given (it is persisted with the chain and is the source of truth on restart).
+ *
+ * Workaround (library 10.1.3): its blobSchedule parser writes BPO entries under a field its getter does not
+ * read, and its built-in BPO values are used instead; the parser breaks on them, so they are removed before
+ * parsing. The values are re-checked against the built-ins at start-up.
+ */
+
+import { Common, createCommonFromGethGenesis, type GethGenesis } from '@ethereumjs/common'
+import { lazyKzg, nativeEcrecover } from './crypto.ts'
+
+export type { GethGenesis }
+
+export class ChainRules {
+  private readonly base: Common
+  private readonly byFork = new Map<string, Common>()
+  readonly chainId: bigint
+
+  constructor(readonly genesis: GethGenesis) {
+    const copy: GethGenesis = JSON.parse(JSON.stringify(genesis))
+    const schedule = (copy.config as { blobSchedule?: Record<string, unknown> }).blobSchedule
+    if (schedule !== undefined) {
+      for (const name of Object.keys(schedule)) if (name.startsWith('bpo')) delete schedule[name]
+    }
+    this.base = createCommonFromGethGenesis(copy, {
+      chain: 'flashnode',
+      customCrypto: { ecrecover: nativeEcrecover, kzg: lazyKzg },
+    })
+    this.chainId = this.base.chainId()
+  }
+
+  /** The rules in force for a block with this number and timestamp. */
+  at(number: bigint, timestamp: bigint): Common {
+    const fork = this.base.getHardforkBy({ blockNumber: number, timestamp })
+    let common = this.byFork.get(fork)
+    if (common === undefined) {
+      common = this.base.copy()
+      common.setHardfork(fork)
+      this.byFork.set(fork, common)
+    }
+    return common
+  }
+
+  /** A private, mutable copy (the VM switches forks on its own Common while importing). */
+  mutableCopy(): Common {
+    return this.base.copy()
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Library objects -> the plain views of chain/types.ts. The one place that reads ethereumjs block and
+ * transaction internals for the RPC shapes.
+ */
+
+import type { Block, BlockHeader } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { bytesToBigInt } from '../primitives/hex.ts'
+import type { AccessListEntry, AuthorizationView, BlockView, HeaderView, TransactionView } from '../chain/types.ts'
+
+export function headerView(h: BlockHeader, hash: Uint8Array = h.hash()): HeaderView {
+  return {
+    hash,
+    parentHash: h.parentHash,
+    uncleHash: h.uncleHash,
+    coinbase: h.coinbase.bytes,
+    stateRoot: h.stateRoot,
+    transactionsTrie: h.transactionsTrie,
+    receiptTrie: h.receiptTrie,
+    logsBloom: h.logsBloom,
+    difficulty: h.difficulty,
+    number: h.number,
+    gasLimit: h.gasLimit,
+    gasUsed: h.gasUsed,
+    timestamp: h.timestamp,
+    extraData: h.extraData,
+    mixHash: h.mixHash,
+    nonce: h.nonce,
+    ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: h.baseFeePerGas } : {}),
+    ...(h.withdrawalsRoot !== undefined ? { withdrawalsRoot: h.withdrawalsRoot } : {}),
+    ...(h.blobGasUsed !== undefined ? { blobGasUsed: h.blobGasUsed } : {}),
+    ...(h.excessBlobGas !== undefined ? { excessBlobGas: h.excessBlobGas } : {}),
+    ...(h.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: h.parentBeaconBlockRoot } : {}),
+    ...(h.requestsHash !== undefined ? { requestsHash: h.requestsHash } : {}),
+  }
+}
+
+function accessList(raw: readonly [Uint8Array, Uint8Array[]][]): AccessListEntry[] {
+  return raw.map(([address, storageKeys]) => ({ address, storageKeys }))
+}
+
+function authorizations(raw: readonly Uint8Array[][]): AuthorizationView[] {
+  return raw.map((a) => ({
+    chainId: bytesToBigInt(a[0]!),
+    address: a[1]!,
+    nonce: bytesToBigInt(a[2]!),
+    yParity: bytesToBigInt(a[3]!),
+    r: bytesToBigInt(a[4]!),
+    s: bytesToBigInt(a[5]!),
+  }))
+}
+
+export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Uint8Array = tx.hash()): TransactionView {
+  const t = tx as TypedTransaction & Record<string, unknown>
+  const common = {
+    hash,
+    type: tx.type,
+    from,
+    to: tx.to === undefined ? null : tx.to.bytes,
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    data: tx.data,
+    v: tx.v ?? 0n,
+    r: tx.r ?? 0n,
+    s: tx.s ?? 0n,
+    serialized: tx.serialize(),
+  }
+  if (tx.type === 0) {
+    const v = tx.v ?? 0n
+    const protectedTx = v !== 27n && v !== 28n
+    return { ...common, gasPrice: t.gasPrice as bigint, ...(protectedTx ? { chainId: (v - 35n) >> 1n } : {}) }
+  }
+  const typed = {
+    ...common,
+    chainId: t.chainId as bigint,
+    accessList: accessList(t.accessList as [Uint8Array, Uint8Array[]][]),
+  }
+  if (tx.type === 1) return { ...typed, gasPrice: t.gasPrice as bigint }
+  const dynamic = {
+    ...typed,
+    maxFeePerGas: t.maxFeePerGas as bigint,
+    maxPriorityFeePerGas: t.maxPriorityFeePerGas as bigint,
+  }
+  if (tx.type === 3) {
+    return {
+      ...dynamic,
+      maxFeePerBlobGas: t.maxFeePerBlobGas as bigint,
+      blobVersionedHashes: t.blobVersionedHashes as Uint8Array[],
+    }
+  }
+  if (tx.type === 4) return { ...dynamic, authorizationList: authorizations(t.authorizationList as Uint8Array[][]) }
+  return dynamic
+}
+
+export function blockView(block: Block, senders: readonly Uint8Array[], hash: Uint8Array, size: number): BlockView {
+  return {
+    header: headerView(block.header, hash),
+    transactions: block.transactions.map((tx, i) => transactionView(tx, senders[i]!)),
+    uncleHashes: block.uncleHeaders.map((u) => u.hash()),
+    ...(block.withdrawals !== undefined
+      ? {
+          withdrawals: block.withdrawals.map((w) => ({
+            index: w.index,
+            validatorIndex: w.validatorIndex,
+            address: w.address.bytes,
+            amount: w.amount,
+          })),
+        }
+      : {}),
+    size,
+  }
+}

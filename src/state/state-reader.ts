@@ -1,0 +1,19 @@
+/**
+ * Read-only state at one point of the chain: the base that execution overlays write on top of.
+ *
+ * Reads are synchronous (the embedded database answers in microseconds) and return fresh objects, so a
+ * caller may mutate what it got. Storage values are minimal big-endian bytes (empty = zero); slots are
+ * 32 bytes. Implementations: the archive at a sealed block (archive-reader.ts) and an overlay of changes on
+ * top of another reader (overlay-reader.ts), which is what a pre-confirmed snapshot is.
+ */
+
+import type { Account } from '@ethereumjs/util'
+
+export interface StateReader {
+  getAccount(address: Uint8Array): Account | undefined
+  getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array
+  getCode(codeHash: Uint8Array): Uint8Array
+}
+
+/** Canonical map keys for addresses and slots: lower-case 0x-hex. */
+export { bytesToHex as keyOf } from '../primitives/hex.ts'

@@ -1,0 +1,93 @@
+/**
+ * The key schema: every key the node writes, built in one place.
+ *
+ * Each key starts with a one-byte table tag. Block numbers are 8-byte big-endian so that keys sort by
+ * number; history tables append the block number to the item key, so "the value at block N" is the floor
+ * entry at or below (item, N).
+ *
+ *   meta      'm' name                       -> value (head, safe, finalized, chain config, …)
+ *   header    'h' num                        -> header RLP (canonical chain)
+ *   block     'b' num                        -> whole block RLP
+ *   senders   'f' num                        -> 20-byte senders, concatenated in tx order
+ *   receipts  'r' num                        -> receipt records (chain/receipt-codec.ts)
+ *   hashIndex 'H' blockHash                  -> num
+ *   txIndex   'x' txHash                     -> num ++ u32 index
+ *   account   'a' address num                -> account RLP at that block; empty = absent
+ *   storage   's' address slot num           -> slot value (minimal bytes; empty = zero)
+ *   wipe      'w' address num                -> empty: storage cleared (self-destruct / re-creation)
+ *   code      'c' codeHash                   -> code
+ *   trie      't' nodeHash                   -> Merkle-Patricia node (state roots; never pruned: archive)
+ *   journal   'j' …                          -> pre-confirmation journal (sequencer)
+ */
+
+const TAG = {
+  meta: 0x6d,
+  header: 0x68,
+  block: 0x62,
+  senders: 0x66,
+  receipts: 0x72,
+  hashIndex: 0x48,
+  txIndex: 0x78,
+  account: 0x61,
+  storage: 0x73,
+  wipe: 0x77,
+  code: 0x63,
+  trie: 0x74,
+  journal: 0x6a,
+} as const
+
+export const MAX_BLOCK = 0xffffffffffffffffn
+
+function withTag(tag: number, ...parts: Uint8Array[]): Uint8Array {
+  let length = 1
+  for (const p of parts) length += p.length
+  const out = new Uint8Array(length)
+  out[0] = tag
+  let offset = 1
+  for (const p of parts) {
+    out.set(p, offset)
+    offset += p.length
+  }
+  return out
+}
+
+export function u64(n: bigint): Uint8Array {
+  const out = new Uint8Array(8)
+  new DataView(out.buffer).setBigUint64(0, n)
+  return out
+}
+
+export function readU64(bytes: Uint8Array, offset = 0): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset)
+}
+
+export function u32(n: number): Uint8Array {
+  const out = new Uint8Array(4)
+  new DataView(out.buffer).setUint32(0, n)
+  return out
+}
+
+export function readU32(bytes: Uint8Array, offset = 0): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(offset)
+}
+
+const utf8 = new TextEncoder()
+
+export const keys = {
+  meta: (name: string) => withTag(TAG.meta, utf8.encode(name)),
+  header: (num: bigint) => withTag(TAG.header, u64(num)),
+  block: (num: bigint) => withTag(TAG.block, u64(num)),
+  senders: (num: bigint) => withTag(TAG.senders, u64(num)),
+  receipts: (num: bigint) => withTag(TAG.receipts, u64(num)),
+  hashIndex: (hash: Uint8Array) => withTag(TAG.hashIndex, hash),
+  txIndex: (hash: Uint8Array) => withTag(TAG.txIndex, hash),
+  account: (address: Uint8Array, num: bigint) => withTag(TAG.account, address, u64(num)),
+  storage: (address: Uint8Array, slot: Uint8Array, num: bigint) => withTag(TAG.storage, address, slot, u64(num)),
+  wipe: (address: Uint8Array, num: bigint) => withTag(TAG.wipe, address, u64(num)),
+  code: (codeHash: Uint8Array) => withTag(TAG.code, codeHash),
+  trie: (nodeHash: Uint8Array) => withTag(TAG.trie, nodeHash),
+  journal: (...parts: Uint8Array[]) => withTag(TAG.journal, ...parts),
+}
+
+/** Block number stored in the last 8 bytes of a history key. */
+export const historyKeyBlock = (key: Uint8Array): bigint => readU64(key, key.length - 8)
