@@ -28,6 +28,16 @@ type Entry =
   | { t: 'slot'; key: string; slot: string; had: boolean; prev: Uint8Array | undefined }
   | { t: 'wipe'; key: string; wasWiped: boolean; prevSlots: Map<string, Uint8Array> | undefined }
 
+/** Thrown by a state read once the view's deadline has passed (see node/deadline.ts). */
+export class ExecutionDeadlineExceeded extends Error {
+  constructor() {
+    super('execution deadline exceeded')
+    this.name = 'ExecutionDeadlineExceeded'
+  }
+}
+
+const YIELD_EVERY_MS = 8
+
 export type StateRootFn = (diff: StateDiff) => Promise<Uint8Array>
 
 export class JournaledState implements StateManagerInterface {
@@ -51,12 +61,36 @@ export class JournaledState implements StateManagerInterface {
     clear: (): void => this.original.clear(),
   }
 
+  private deadline: number | undefined
+  private lastYield = 0
+  private reads = 0
+
+  /** See allowContractSender. */
+  private maskedSender: { key: string; codeHash: Uint8Array } | undefined
+
   constructor(
     private readonly base: StateReader,
     private readonly stateRootFn?: StateRootFn,
   ) {}
 
   // --- accounts -------------------------------------------------------------------------------
+
+  /** Sets (or clears) the wall-clock deadline of reads through this view. */
+  setDeadline(at: number | undefined): void {
+    this.deadline = at
+    this.lastYield = performance.now()
+  }
+
+  /** Every 64th read checks the clock: throws past the deadline, yields to the event loop now and then. */
+  private async pace(): Promise<void> {
+    if (this.deadline === undefined || (++this.reads & 63) !== 0) return
+    const now = performance.now()
+    if (now > this.deadline) throw new ExecutionDeadlineExceeded()
+    if (now - this.lastYield > YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      this.lastYield = performance.now()
+    }
+  }
 
   readAccount(key: string, address: Uint8Array): Account | undefined {
     if (this.accounts.has(key)) {
@@ -67,12 +101,33 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
+    await this.pace()
     const key = address.toString()
+    let account: Account | undefined
     if (this.accounts.has(key)) {
       const a = this.accounts.get(key)
-      return a === null || a === undefined ? undefined : copyAccount(a)
+      account = a === null || a === undefined ? undefined : copyAccount(a)
+    } else {
+      account = this.base.getAccount(address.bytes)
     }
-    return this.base.getAccount(address.bytes)
+    if (account !== undefined && this.maskedSender?.key === key) account.codeHash = KECCAK256_NULL
+    return account
+  }
+
+  /**
+   * geth lets eth_call and eth_estimateGas send from an account with code (no EIP-3607 check); the
+   * library's transaction runner always checks. Until the runner first writes the sender back (right
+   * after its pre-checks), the sender reads as code-less; that write restores the real code hash.
+   * `undefined` ends the masking.
+   */
+  allowContractSender(address: Address | undefined): void {
+    if (address === undefined) {
+      this.maskedSender = undefined
+      return
+    }
+    const key = address.toString()
+    const account = this.readAccount(key, address.bytes)
+    this.maskedSender = account === undefined || isNullHash(account.codeHash) ? undefined : { key, codeHash: account.codeHash }
   }
 
   private setAccount(key: string, value: Account | null): void {
@@ -82,7 +137,13 @@ export class JournaledState implements StateManagerInterface {
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address)
-    this.setAccount(address.toString(), copyAccount(account))
+    const key = address.toString()
+    const copy = copyAccount(account)
+    if (this.maskedSender?.key === key) {
+      copy.codeHash = this.maskedSender.codeHash
+      this.maskedSender = undefined
+    }
+    this.setAccount(key, copy)
   }
 
   async deleteAccount(address: Address): Promise<void> {
@@ -109,6 +170,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
+    await this.pace()
     const account = this.readAccount(address.toString(), address.bytes)
     if (account === undefined) return EMPTY
     return this.codeByHash(account.codeHash)
@@ -126,6 +188,7 @@ export class JournaledState implements StateManagerInterface {
   // --- storage --------------------------------------------------------------------------------
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    await this.pace()
     return this.readStorage(address.toString(), address.bytes, key)
   }
 

@@ -1,0 +1,131 @@
+/**
+ * The ONE translation of the EVM library's failures into typed errors with geth's wording.
+ *
+ * Two kinds: failures before execution (the call or transaction is not acceptable: funds, fees, intrinsic
+ * gas) and failures during execution (revert, out of gas, invalid opcode, …). Clients classify errors by
+ * these texts, so they follow geth exactly where geth's text is knowable from the library's.
+ */
+
+import { FlashnodeError } from '../errors/errors.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import type { Address } from '@ethereumjs/util'
+
+export interface CallFailure {
+  readonly kind: 'revert' | 'vm'
+  readonly message: string
+}
+
+const VM_MESSAGES: Record<string, string> = {
+  'out of gas': 'out of gas',
+  'code store out of gas': 'contract creation code storage out of gas',
+  'code size to deposit exceeds maximum code size': 'max code size exceeded',
+  'stack underflow': 'stack underflow',
+  'stack overflow': 'stack limit reached 1024 (1023)',
+  'invalid JUMP': 'invalid jump destination',
+  'invalid opcode': 'invalid opcode',
+  'value out of range': 'return data out of bounds',
+  'static state change': 'write protection',
+  'create collision': 'contract address collision',
+  'insufficient balance': 'insufficient balance for transfer',
+  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
+  'initcode exceeds max initcode size': 'max initcode size exceeded',
+  'refund exhausted': 'refund counter below zero',
+  'value overflow': 'gas uint64 overflow',
+}
+
+const PANIC_REASONS: Record<number, string> = {
+  0x00: 'generic panic',
+  0x01: 'assert(false)',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'storage byte array that is incorrectly encoded',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
+}
+
+const ERROR_SELECTOR = '0x08c379a0'
+const PANIC_SELECTOR = '0x4e487b71'
+
+/** geth's unpacking of revert data: Error(string) and Panic(uint256); undefined when neither decodes. */
+export function revertReason(data: Uint8Array): string | undefined {
+  if (data.length < 4) return undefined
+  const selector = bytesToHex(data.subarray(0, 4))
+  const body = data.subarray(4)
+  const word = (i: number): bigint | undefined =>
+    body.length >= (i + 1) * 32 ? BigInt(bytesToHex(body.subarray(i * 32, (i + 1) * 32))) : undefined
+  if (selector === PANIC_SELECTOR) {
+    const code = word(0)
+    if (code === undefined || body.length !== 32) return undefined
+    return PANIC_REASONS[Number(code)] ?? `unknown panic code: 0x${code.toString(16)}`
+  }
+  if (selector === ERROR_SELECTOR) {
+    const offset = word(0)
+    if (offset === undefined || offset + 32n > BigInt(body.length)) return undefined
+    const lenWord = body.subarray(Number(offset), Number(offset) + 32)
+    const length = BigInt(bytesToHex(lenWord))
+    const start = Number(offset) + 32
+    if (BigInt(start) + length > BigInt(body.length)) return undefined
+    return new TextDecoder().decode(body.subarray(start, start + Number(length)))
+  }
+  return undefined
+}
+
+export function vmFailure(libraryError: string, returnData: Uint8Array): CallFailure {
+  if (libraryError === 'revert') {
+    const reason = revertReason(returnData)
+    return { kind: 'revert', message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}` }
+  }
+  return { kind: 'vm', message: VM_MESSAGES[libraryError] ?? libraryError }
+}
+
+/** The error eth_call answers for a failed execution. */
+export function callFailureError(failure: CallFailure, returnData: Uint8Array, revertCode: number | undefined): FlashnodeError {
+  if (failure.kind === 'revert') {
+    return new FlashnodeError('executionReverted', failure.message, {
+      data: bytesToHex(returnData),
+      ...(revertCode !== undefined ? { code: revertCode } : {}),
+    })
+  }
+  return new FlashnodeError('executionFailed', failure.message)
+}
+
+/** Library errors thrown before execution starts, in geth's words. */
+export function preExecutionError(e: unknown, from: Address): FlashnodeError {
+  const text = e instanceof Error ? e.message : String(e)
+  const funds = /(?:upfront|max) cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]+)\) only has: (\d+)/.exec(text)
+  if (funds !== null) {
+    return new FlashnodeError(
+      'executionFailed',
+      `insufficient funds for gas * price + value: address ${from.toString()} have ${funds[3]} want ${funds[1]}`,
+    )
+  }
+  const baseFee = /(?:maxFeePerGas|gasPrice) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(text)
+  if (baseFee !== null) {
+    return new FlashnodeError(
+      'executionFailed',
+      `max fee per gas less than block base fee: address ${from.toString()}, maxFeePerGas: ${baseFee[1]}, baseFee: ${baseFee[2]}`,
+    )
+  }
+  if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(text)) {
+    return new FlashnodeError('executionFailed', 'max priority fee per gas higher than max fee per gas')
+  }
+  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(text)
+  if (intrinsic !== null) {
+    return new FlashnodeError('executionFailed', `intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
+  }
+  if (/base fee exceeds gas limit|intrinsic/i.test(text)) {
+    return new FlashnodeError('executionFailed', 'intrinsic gas too low')
+  }
+  if (/blob/i.test(text)) return new FlashnodeError('invalidParams', stripLibraryContext(text))
+  return new FlashnodeError('executionFailed', stripLibraryContext(text))
+}
+
+/** The library appends "(block=… tx=…)"-style context; geth's messages have none. */
+function stripLibraryContext(text: string): string {
+  const i = text.indexOf(' -> ')
+  const base = i >= 0 ? text.slice(0, i) : text
+  return base.replace(/\s*\((?:block|tx)[^)]*\)\s*$/, '').trim()
+}

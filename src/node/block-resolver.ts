@@ -1,0 +1,57 @@
+/**
+ * THE one place where a block id (tag, number, hash, EIP-1898 object, `pending`) becomes a block.
+ *
+ * Until the sequencer publishes pre-confirmed snapshots, `pending` resolves to the newest sealed block: it
+ * is never older than `latest` and never null. A hash with `requireCanonical` that is not canonical fails;
+ * since this node has no side chains, every known hash is canonical.
+ */
+
+import { FlashnodeError } from '../errors/errors.ts'
+import type { BlockId } from '../primitives/block-id.ts'
+import type { ChainReader } from './chain-reader.ts'
+
+export interface ResolvedBlock {
+  readonly number: bigint
+  /** True when the id asked for the pre-confirmed state. */
+  readonly pending: boolean
+}
+
+export class BlockResolver {
+  constructor(private readonly chain: ChainReader) {}
+
+  /** The block the id names, or undefined when there is no such block (future number, unknown hash). */
+  tryResolve(id: BlockId): ResolvedBlock | undefined {
+    const head = this.chain.head()
+    switch (id.kind) {
+      case 'tag':
+        switch (id.tag) {
+          case 'latest':
+            return { number: head, pending: false }
+          case 'pending':
+            return { number: head, pending: true }
+          case 'earliest':
+            return { number: 0n, pending: false }
+          case 'safe':
+          case 'finalized': {
+            const n = this.chain.store.pointer(id.tag)
+            return n === undefined ? undefined : { number: n, pending: false }
+          }
+        }
+        break
+      case 'number':
+        return id.number <= head ? { number: id.number, pending: false } : undefined
+      case 'hash': {
+        const n = this.chain.store.numberOfHash(id.hash)
+        return n === undefined ? undefined : { number: n, pending: false }
+      }
+    }
+    return undefined
+  }
+
+  /** Like tryResolve, but a missing block is an error (state reads): geth's `header not found`. */
+  resolve(id: BlockId): ResolvedBlock {
+    const r = this.tryResolve(id)
+    if (r === undefined) throw new FlashnodeError('notFound', id.kind === 'hash' ? `header for hash not found` : 'header not found')
+    return r
+  }
+}

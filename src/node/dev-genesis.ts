@@ -1,0 +1,75 @@
+/**
+ * The development chain a plain `flashnode start` runs: a geth-format genesis on Prague rules from block 0,
+ * funding the first accounts of the well-known test mnemonic (as Anvil and Hardhat do), so that any wallet
+ * or library works against it at once. Its keys are public: never use them on a real network.
+ */
+
+import { HDKey } from '@scure/bip32'
+import { mnemonicToSeedSync } from '@scure/bip39'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex } from '../primitives/hex.ts'
+import type { GethGenesis } from '../execution/chain-config.ts'
+
+export const TEST_MNEMONIC = 'test test test test test test test test test test test junk'
+
+export interface DevAccount {
+  readonly address: string
+  readonly privateKey: string
+}
+
+export interface DevChainOptions {
+  readonly chainId: bigint
+  readonly gasLimit: bigint
+  readonly baseFee: bigint
+  readonly accounts: number
+  /** Wei per account. */
+  readonly balance: bigint
+}
+
+export function devAccounts(count: number, mnemonic = TEST_MNEMONIC): DevAccount[] {
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic))
+  return Array.from({ length: count }, (_, i) => {
+    const key = root.derive(`m/44'/60'/0'/0/${i}`).privateKey!
+    const pub = secp256k1.getPublicKey(key, false).subarray(1)
+    return { address: bytesToHex(keccak_256(pub).subarray(12)), privateKey: bytesToHex(key) }
+  })
+}
+
+export function devGenesis(opts: DevChainOptions): GethGenesis {
+  const alloc: Record<string, { balance: string }> = {}
+  for (const a of devAccounts(opts.accounts)) alloc[a.address] = { balance: `0x${opts.balance.toString(16)}` }
+  return {
+    config: {
+      chainId: Number(opts.chainId),
+      homesteadBlock: 0,
+      eip150Block: 0,
+      eip155Block: 0,
+      eip158Block: 0,
+      byzantiumBlock: 0,
+      constantinopleBlock: 0,
+      petersburgBlock: 0,
+      istanbulBlock: 0,
+      berlinBlock: 0,
+      londonBlock: 0,
+      mergeNetsplitBlock: 0,
+      terminalTotalDifficulty: 0,
+      shanghaiTime: 0,
+      cancunTime: 0,
+      pragueTime: 0,
+      blobSchedule: {
+        cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
+        prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+      },
+    },
+    nonce: '0x0',
+    timestamp: '0x0',
+    extraData: '0x',
+    gasLimit: `0x${opts.gasLimit.toString(16)}`,
+    difficulty: '0x0',
+    mixHash: `0x${'00'.repeat(32)}`,
+    coinbase: `0x${'00'.repeat(20)}`,
+    baseFeePerGas: `0x${opts.baseFee.toString(16)}`,
+    alloc,
+  } as unknown as GethGenesis
+}

@@ -1,0 +1,215 @@
+/**
+ * The NodeApi implementation: state reads, execution, blocks, receipts and logs over the sealed chain.
+ *
+ * Every method resolves its block id once (BlockResolver) and then reads one consistent state view. Fees,
+ * logs and gas estimation live in their own modules; this file wires them to the facade.
+ */
+
+import type { BlockView } from '../chain/types.ts'
+import type { BlockId } from '../primitives/block-id.ts'
+import { leftPad } from '../primitives/hex.ts'
+import { ArchiveReader } from '../state/archive-reader.ts'
+import { JournaledState } from '../state/journaled-state.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import type { KvStore } from '../storage/db.ts'
+import { chainBlockHashes } from '../execution/block-hashes.ts'
+import { executeCall, type CallContext } from '../execution/call-executor.ts'
+import type { ChainRules } from '../execution/chain-config.ts'
+import { callFailureError } from '../execution/vm-errors.ts'
+import { withBlockOverrides } from '../execution/block-overrides.ts'
+import type {
+  AccessListResult,
+  BlockOverrides,
+  CallRequest,
+  FeeHistory,
+  LocatedLog,
+  LocatedReceipt,
+  LocatedTransaction,
+  LogFilter,
+  NodeApi,
+  StateOverrides,
+  SyncStatus,
+} from './api.ts'
+import { BlockResolver, type ResolvedBlock } from './block-resolver.ts'
+import type { ChainReader } from './chain-reader.ts'
+import { applyStateOverrides } from './state-overrides.ts'
+import { createAccessList, estimateGas } from './gas-estimator.ts'
+import { FeeOracle } from './fee-oracle.ts'
+import { findLogs, type LogLimits } from './log-finder.ts'
+import { withDeadline } from './deadline.ts'
+
+export interface NodeSettings {
+  readonly chainId: bigint
+  readonly networkId: bigint
+  readonly clientVersion: string
+  /** Default and cap of eth_call / eth_estimateGas gas. */
+  readonly gasCap: bigint
+  /** JSON-RPC code of an eth_call revert; undefined = the kind's default (-32000, the contract). */
+  readonly revertCode: number | undefined
+  /** Wall-clock limit of one execution. */
+  readonly evmTimeoutMs: number
+  readonly logs: LogLimits
+}
+
+export class NodeService implements NodeApi {
+  readonly chainId: bigint
+  readonly networkId: bigint
+  readonly clientVersion: string
+  private readonly resolver: BlockResolver
+  private readonly fees: FeeOracle
+
+  constructor(
+    private readonly kv: KvStore,
+    private readonly chain: ChainReader,
+    private readonly rules: ChainRules,
+    private readonly settings: NodeSettings,
+  ) {
+    this.chainId = settings.chainId
+    this.networkId = settings.networkId
+    this.clientVersion = settings.clientVersion
+    this.resolver = new BlockResolver(chain)
+    this.fees = new FeeOracle(chain, rules)
+  }
+
+  // --- state --------------------------------------------------------------------------------------
+
+  private stateAt(block: ResolvedBlock): StateReader {
+    return new ArchiveReader(this.kv, block.number)
+  }
+
+  blockNumber(): bigint {
+    return this.chain.head()
+  }
+
+  syncing(): SyncStatus {
+    return { syncing: false }
+  }
+
+  async getBalance(address: Uint8Array, block: BlockId): Promise<bigint> {
+    return this.stateAt(this.resolver.resolve(block)).getAccount(address)?.balance ?? 0n
+  }
+
+  async getTransactionCount(address: Uint8Array, block: BlockId): Promise<bigint> {
+    return this.stateAt(this.resolver.resolve(block)).getAccount(address)?.nonce ?? 0n
+  }
+
+  async getCode(address: Uint8Array, block: BlockId): Promise<Uint8Array> {
+    const state = this.stateAt(this.resolver.resolve(block))
+    const account = state.getAccount(address)
+    return account === undefined ? new Uint8Array(0) : state.getCode(account.codeHash)
+  }
+
+  async getStorageAt(address: Uint8Array, slot: Uint8Array, block: BlockId): Promise<Uint8Array> {
+    const value = this.stateAt(this.resolver.resolve(block)).getStorage(address, leftPad(slot, 32))
+    return leftPad(value, 32)
+  }
+
+  // --- execution ----------------------------------------------------------------------------------
+
+  private callContext(block: ResolvedBlock, overrides?: BlockOverrides): CallContext {
+    const header = this.chain.header(block.number)!
+    return {
+      rules: this.rules,
+      header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
+      blockHashes: chainBlockHashes(this.chain.store),
+      settings: { gasCap: this.settings.gasCap },
+    }
+  }
+
+  private async freshState(block: ResolvedBlock, overrides?: StateOverrides): Promise<JournaledState> {
+    const state = new JournaledState(this.stateAt(block))
+    if (overrides !== undefined) await applyStateOverrides(state, overrides)
+    return state
+  }
+
+  async call(req: CallRequest, blockId: BlockId, overrides?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array> {
+    const block = this.resolver.resolve(blockId)
+    const ctx = this.callContext(block, blockOverrides)
+    const state = await this.freshState(block, overrides)
+    const outcome = await withDeadline(state, this.settings.evmTimeoutMs, () => executeCall(ctx, state, req))
+    if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData, this.settings.revertCode)
+    return outcome.returnData
+  }
+
+  async estimateGas(req: CallRequest, blockId: BlockId, overrides?: StateOverrides): Promise<bigint> {
+    const block = this.resolver.resolve(blockId)
+    const ctx = this.callContext(block)
+    return estimateGas(ctx, () => this.freshState(block, overrides), req, {
+      timeoutMs: this.settings.evmTimeoutMs,
+      revertCode: this.settings.revertCode,
+    })
+  }
+
+  async createAccessList(req: CallRequest, blockId: BlockId): Promise<AccessListResult> {
+    const block = this.resolver.resolve(blockId)
+    const ctx = this.callContext(block)
+    return createAccessList(ctx, () => this.freshState(block), req, { timeoutMs: this.settings.evmTimeoutMs })
+  }
+
+  // --- blocks, transactions, receipts ---------------------------------------------------------------
+
+  async getBlock(blockId: BlockId): Promise<BlockView | null> {
+    const block = this.resolver.tryResolve(blockId)
+    return block === undefined ? null : (this.chain.block(block.number) ?? null)
+  }
+
+  async getBlockReceipts(blockId: BlockId): Promise<LocatedReceipt[] | null> {
+    const block = this.resolver.tryResolve(blockId)
+    if (block === undefined) return null
+    const receipts = this.chain.receipts(block.number)
+    const context = this.chain.context(block.number)
+    if (receipts === undefined || context === undefined) return null
+    return receipts.map((receipt) => ({ receipt, context }))
+  }
+
+  async getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null> {
+    const loc = this.chain.store.txLocation(hash)
+    if (loc === undefined) return null
+    return this.transactionAt(loc.number, loc.index)
+  }
+
+  async getTransactionByBlockAndIndex(blockId: BlockId, index: number): Promise<LocatedTransaction | null> {
+    const block = this.resolver.tryResolve(blockId)
+    return block === undefined ? null : this.transactionAt(block.number, index)
+  }
+
+  private transactionAt(num: bigint, index: number): LocatedTransaction | null {
+    const view = this.chain.block(num)
+    const tx = view?.transactions[index]
+    const context = this.chain.context(num)
+    if (tx === undefined || context === undefined) return null
+    return { tx, context, index }
+  }
+
+  async getTransactionReceipt(hash: Uint8Array): Promise<LocatedReceipt | null> {
+    const loc = this.chain.store.txLocation(hash)
+    if (loc === undefined) return null
+    const receipt = this.chain.receipts(loc.number)?.[loc.index]
+    const context = this.chain.context(loc.number)
+    if (receipt === undefined || context === undefined) return null
+    return { receipt, context }
+  }
+
+  async getLogs(filter: LogFilter): Promise<LocatedLog[]> {
+    return findLogs(this.chain, this.resolver, filter, this.settings.logs)
+  }
+
+  // --- fees -----------------------------------------------------------------------------------------
+
+  async gasPrice(): Promise<bigint> {
+    return this.fees.gasPrice()
+  }
+
+  async maxPriorityFeePerGas(): Promise<bigint> {
+    return this.fees.suggestedTip()
+  }
+
+  async blobBaseFee(): Promise<bigint> {
+    return this.fees.nextBlobBaseFee()
+  }
+
+  async feeHistory(blockCount: number, newest: BlockId, percentiles?: readonly number[]): Promise<FeeHistory> {
+    const last = this.resolver.resolve(newest)
+    return this.fees.history(blockCount, last.number, percentiles)
+  }
+}
