@@ -18,7 +18,6 @@ export interface NodeConfig {
   /** Genesis for an empty data directory (ignored when the directory already holds a chain). */
   readonly genesis?: GethGenesis
   readonly gasCap: bigint
-  readonly revertCode: number | undefined
   readonly evmTimeoutMs: number
   readonly maxLogBlockRange: number
   readonly maxLogResults: number
@@ -26,7 +25,6 @@ export interface NodeConfig {
 
 export const DEFAULT_NODE_SETTINGS = {
   gasCap: 50_000_000n,
-  revertCode: undefined,
   evmTimeoutMs: 5_000,
   maxLogBlockRange: 100_000,
   maxLogResults: 20_000,
@@ -58,6 +56,10 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const store = new ChainStore(kv)
   const raw = store.getMeta('genesis')
   const genesis = raw !== undefined ? (JSON.parse(raw) as GethGenesis) : config.genesis
+  if (raw !== undefined && config.genesis !== undefined && JSON.stringify(config.genesis) !== JSON.stringify(genesis)) {
+    await kv.close()
+    throw new Error(`${config.dataDir} holds another chain than the genesis given: use another --datadir`)
+  }
   if (genesis === undefined) {
     await kv.close()
     throw new Error(`no chain in ${config.dataDir}: give a genesis (flashnode init --genesis FILE)`)
@@ -71,7 +73,6 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     networkId: rules.chainId,
     clientVersion: CLIENT_VERSION,
     gasCap: config.gasCap,
-    revertCode: config.revertCode,
     evmTimeoutMs: config.evmTimeoutMs,
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
   }

@@ -55,7 +55,7 @@ export async function estimateGas(
   ctx: CallContext,
   freshState: () => Promise<JournaledState>,
   req: CallRequest,
-  opts: RunOptions & { revertCode: number | undefined },
+  opts: RunOptions,
 ): Promise<bigint> {
   let hi = await upperBound(ctx, freshState, req)
   const first = await run(ctx, freshState, req, { ...opts, gas: hi })
@@ -63,7 +63,7 @@ export async function estimateGas(
     if (first.failure.kind === 'vm' && first.failure.message === 'out of gas') {
       throw new FlashnodeError('executionFailed', `gas required exceeds allowance (${hi})`)
     }
-    throw callFailureError(first.failure, first.returnData, opts.revertCode)
+    throw callFailureError(first.failure, first.returnData)
   }
   let lo = first.gasUsed - 1n
   const fits = async (gas: bigint): Promise<boolean> => {

@@ -44,8 +44,6 @@ export interface NodeSettings {
   readonly clientVersion: string
   /** Default and cap of eth_call / eth_estimateGas gas. */
   readonly gasCap: bigint
-  /** JSON-RPC code of an eth_call revert; undefined = the kind's default (-32000, the contract). */
-  readonly revertCode: number | undefined
   /** Wall-clock limit of one execution. */
   readonly evmTimeoutMs: number
   readonly logs: LogLimits
@@ -127,17 +125,14 @@ export class NodeService implements NodeApi {
     const ctx = this.callContext(block, blockOverrides)
     const state = await this.freshState(block, overrides)
     const outcome = await withDeadline(state, this.settings.evmTimeoutMs, () => executeCall(ctx, state, req))
-    if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData, this.settings.revertCode)
+    if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData)
     return outcome.returnData
   }
 
   async estimateGas(req: CallRequest, blockId: BlockId, overrides?: StateOverrides): Promise<bigint> {
     const block = this.resolver.resolve(blockId)
     const ctx = this.callContext(block)
-    return estimateGas(ctx, () => this.freshState(block, overrides), req, {
-      timeoutMs: this.settings.evmTimeoutMs,
-      revertCode: this.settings.revertCode,
-    })
+    return estimateGas(ctx, () => this.freshState(block, overrides), req, { timeoutMs: this.settings.evmTimeoutMs })
   }
 
   async createAccessList(req: CallRequest, blockId: BlockId): Promise<AccessListResult> {

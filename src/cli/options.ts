@@ -1,0 +1,142 @@
+/**
+ * Command-line options: ONE table holds each option's name, type, default, help text and the commands that
+ * take it. Parsing, validation and `--help` are all generated from it, so the help cannot drift from what
+ * the parser accepts.
+ */
+
+import { parseArgs } from 'node:util'
+
+export type Command = 'start' | 'init' | 'import'
+
+type Kind = 'string' | 'integer' | 'bigint' | 'boolean'
+
+interface OptionSpec {
+  readonly kind: Kind
+  readonly default?: string | number | bigint | boolean
+  readonly help: string
+  readonly commands: readonly Command[]
+  readonly placeholder?: string
+}
+
+const ETHER = 10n ** 18n
+const ALL: readonly Command[] = ['start', 'init', 'import']
+
+export const OPTIONS = {
+  datadir: { kind: 'string', default: '.flashnode', help: 'data directory (the chain database)', commands: ALL, placeholder: 'DIR' },
+  genesis: {
+    kind: 'string',
+    help: 'geth-format genesis.json for a new data directory (default: the dev chain below)',
+    commands: ['start', 'init'],
+    placeholder: 'FILE',
+  },
+  host: { kind: 'string', default: '127.0.0.1', help: 'address the JSON-RPC server listens on', commands: ['start'], placeholder: 'ADDR' },
+  port: { kind: 'integer', default: 8545, help: 'JSON-RPC port (HTTP and WebSocket); 0 picks a free one', commands: ['start'], placeholder: 'N' },
+  'chain-id': { kind: 'bigint', default: 31337n, help: 'dev chain: chain id', commands: ['start', 'init'], placeholder: 'N' },
+  'gas-limit': { kind: 'bigint', default: 30_000_000n, help: 'dev chain: block gas limit', commands: ['start', 'init'], placeholder: 'GAS' },
+  'base-fee': { kind: 'bigint', default: 1_000_000_000n, help: 'dev chain: initial base fee per gas (wei)', commands: ['start', 'init'], placeholder: 'WEI' },
+  accounts: { kind: 'integer', default: 10, help: 'dev chain: funded accounts of the test mnemonic', commands: ['start', 'init'], placeholder: 'N' },
+  balance: { kind: 'bigint', default: 10_000n, help: 'dev chain: ether per funded account', commands: ['start', 'init'], placeholder: 'ETH' },
+  'rpc-gas-cap': { kind: 'bigint', default: 50_000_000n, help: 'default and maximum gas of eth_call / eth_estimateGas', commands: ['start'], placeholder: 'GAS' },
+  'evm-timeout': { kind: 'integer', default: 5_000, help: 'time limit of one eth_call / estimate execution (ms)', commands: ['start'], placeholder: 'MS' },
+  'revert-code': {
+    kind: 'integer',
+    default: -32000,
+    help: 'JSON-RPC error code of an eth_call revert (-32000 per the service contract; geth uses 3)',
+    commands: ['start'],
+    placeholder: 'CODE',
+  },
+  'allowed-hosts': {
+    kind: 'string',
+    default: 'localhost',
+    help: 'comma-separated Host header values accepted besides IP literals (* = any)',
+    commands: ['start'],
+    placeholder: 'LIST',
+  },
+  cors: { kind: 'string', help: 'comma-separated CORS origins (off unless set; * = any)', commands: ['start'], placeholder: 'LIST' },
+  debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
+} as const satisfies Record<string, OptionSpec>
+
+export type OptionName = keyof typeof OPTIONS
+
+type ValueOf<S extends { kind: Kind }> = S['kind'] extends 'integer'
+  ? number
+  : S['kind'] extends 'bigint'
+    ? bigint
+    : S['kind'] extends 'boolean'
+      ? boolean
+      : string
+
+export type ParsedOptions = {
+  [K in OptionName]: (typeof OPTIONS)[K] extends { default: unknown } ? ValueOf<(typeof OPTIONS)[K]> : ValueOf<(typeof OPTIONS)[K]> | undefined
+}
+
+export class UsageError extends Error {}
+
+function convert(name: string, spec: OptionSpec, raw: string | boolean): string | number | bigint | boolean {
+  if (spec.kind === 'boolean') return raw === true
+  const text = String(raw)
+  if (spec.kind === 'string') return text
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`--${name} needs a whole number, got "${text}"`)
+  if (spec.kind === 'bigint') return BigInt(text)
+  const n = Number(text)
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} is out of range: ${text}`)
+  return n
+}
+
+export function parseCommandLine(command: Command, args: string[]): { options: ParsedOptions; positionals: string[]; help: boolean } {
+  const config: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } }
+  for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
+    if (spec.commands.includes(command)) config[name] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' }
+  }
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  const options: Record<string, unknown> = {}
+  for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
+    const raw = (parsed.values as Record<string, string | boolean | undefined>)[name]
+    options[name] = raw === undefined ? spec.default : convert(name, spec, raw)
+  }
+  return { options: options as ParsedOptions, positionals: parsed.positionals, help: parsed.values.help === true }
+}
+
+const USAGE: Record<Command, string> = {
+  start: 'flashnode start [options]      run the node and its JSON-RPC server',
+  init: 'flashnode init [options]       create the chain in the data directory and exit',
+  import: 'flashnode import FILE... [options]  execute and append RLP-encoded blocks (e.g. chain.rlp)',
+}
+
+function optionLines(command: Command | undefined): string[] {
+  const lines: string[] = []
+  for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
+    if (command !== undefined && !spec.commands.includes(command)) continue
+    const flag = `--${name}${spec.placeholder ? ` ${spec.placeholder}` : ''}`
+    const def = spec.default === undefined || spec.kind === 'boolean' ? '' : ` (default: ${String(spec.default)})`
+    const which = command === undefined && spec.commands.length < ALL.length ? ` [${spec.commands.join(', ')}]` : ''
+    lines.push(`  ${flag.padEnd(26)} ${spec.help}${def}${which}`)
+  }
+  lines.push(`  ${'--help'.padEnd(26)} show this help`)
+  return lines
+}
+
+export function helpText(command?: Command): string {
+  const head = command === undefined ? Object.values(USAGE).map((u) => `  ${u}`) : [`  ${USAGE[command]}`]
+  return [
+    'Flashnode: an Ethereum JSON-RPC node whose reads can see pre-confirmed state.',
+    '',
+    'Usage:',
+    ...head,
+    '',
+    'Options:',
+    ...optionLines(command),
+    '',
+    'Without --genesis, a new data directory gets the dev chain: Prague rules from block 0 and the first',
+    '--accounts accounts of the test mnemonic funded with --balance ether each. An existing data directory',
+    'always resumes its own chain.',
+    '',
+  ].join('\n')
+}
+
+export const etherToWei = (ether: bigint): bigint => ether * ETHER
