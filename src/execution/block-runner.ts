@@ -8,7 +8,6 @@
 
 import type { Block, BlockHeader } from '@ethereumjs/block'
 import { runBlock, createVM } from '@ethereumjs/vm'
-import type { TypedTransaction } from '@ethereumjs/tx'
 import type { KvStore } from '../storage/db.ts'
 import type { ChainStore, StoredBlock } from '../chain/chain-store.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
@@ -19,19 +18,12 @@ import type { StateDiff } from '../state/state-diff.ts'
 import type { ChainRules } from './chain-config.ts'
 import { InvalidBlockError, validateHeader } from './header-validation.ts'
 import { chainBlockHashes } from './block-hashes.ts'
+import { receiptRecord } from './receipt-records.ts'
 
 export interface ExecutedBlock {
   readonly stored: StoredBlock
   readonly diff: StateDiff
   readonly root: StateRootResult
-}
-
-export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
-  const t = tx as TypedTransaction & { gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint }
-  if (t.maxFeePerGas === undefined) return t.gasPrice ?? 0n
-  const base = baseFee ?? 0n
-  const tip = t.maxPriorityFeePerGas! < t.maxFeePerGas - base ? t.maxPriorityFeePerGas! : t.maxFeePerGas - base
-  return base + tip
 }
 
 export async function executeBlock(
@@ -65,23 +57,18 @@ export async function executeBlock(
   const txHashes = block.transactions.map((tx) => tx.hash())
   let previousCumulative = 0n
   const receipts: ReceiptRecord[] = block.transactions.map((tx, i) => {
-    const r = result.receipts[i]! as { cumulativeBlockGasUsed: bigint; status?: 0 | 1; stateRoot?: Uint8Array; logs: [Uint8Array, Uint8Array[], Uint8Array][]; blobGasUsed?: bigint }
-    const gasUsed = r.cumulativeBlockGasUsed - previousCumulative
-    previousCumulative = r.cumulativeBlockGasUsed
-    const created = result.results[i]!.createdAddress
-    return {
-      transactionHash: txHashes[i]!,
-      type: tx.type,
-      from: senders[i]!,
-      to: tx.to === undefined ? null : tx.to.bytes,
-      ...(r.stateRoot !== undefined ? { root: r.stateRoot } : { status: r.status ?? 0 }),
-      cumulativeGasUsed: r.cumulativeBlockGasUsed,
-      gasUsed,
-      effectiveGasPrice: effectiveGasPrice(tx, baseFee),
-      contractAddress: tx.to === undefined && created !== undefined ? created.bytes : null,
-      logs: r.logs.map(([address, topics, data]) => ({ address, topics, data })),
-      ...(tx.type === 3 ? { blobGasUsed: r.blobGasUsed ?? 0n, blobGasPrice: blobGasPrice ?? 0n } : {}),
-    }
+    const record = receiptRecord(
+      tx,
+      txHashes[i]!,
+      senders[i]!,
+      result.receipts[i],
+      result.results[i]!.createdAddress?.bytes,
+      previousCumulative,
+      baseFee,
+      blobGasPrice,
+    )
+    previousCumulative = record.cumulativeGasUsed
+    return record
   })
   const hash = block.hash()
   return {

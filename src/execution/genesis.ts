@@ -21,6 +21,9 @@ const EMPTY_READER: StateReader = {
   getCode: () => new Uint8Array(0),
 }
 
+/** EIP-1559's INITIAL_BASE_FEE, geth's default for a genesis without baseFeePerGas. */
+const EIP1559_INITIAL_BASE_FEE = 1_000_000_000n
+
 const big = (v: string | number | null | undefined, fallback = 0n): bigint =>
   v === undefined || v === null || v === '' ? fallback : BigInt(v)
 
@@ -80,7 +83,7 @@ export async function buildGenesis(rules: ChainRules, kv: KvStore): Promise<Exec
         extraData: hexToBytes(normalizeHex(g.extraData ?? '0x')),
         mixHash: hexToBytes(normalizeHex(g.mixHash ?? `0x${'00'.repeat(32)}`)),
         nonce: leftPad(stripZeros(hexToBytes(normalizeHex(g.nonce ?? '0x0'))), 8),
-        ...(has(1559) ? { baseFeePerGas: big(g.baseFeePerGas ?? undefined, BigInt(common.param('initialBaseFee'))) } : {}),
+        ...(has(1559) ? { baseFeePerGas: big(g.baseFeePerGas ?? undefined, EIP1559_INITIAL_BASE_FEE) } : {}),
         ...(has(4895) ? { withdrawalsRoot: EMPTY_TRIE_ROOT } : {}),
         ...(has(4844) ? { blobGasUsed: big(g.blobGasUsed), excessBlobGas: big(g.excessBlobGas) } : {}),
         ...(has(4788) ? { parentBeaconBlockRoot: new Uint8Array(32) } : {}),

@@ -81,13 +81,10 @@ export function vmFailure(libraryError: string, returnData: Uint8Array): CallFai
   return { kind: 'vm', message: VM_MESSAGES[libraryError] ?? libraryError }
 }
 
-/** The error eth_call answers for a failed execution. */
-export function callFailureError(failure: CallFailure, returnData: Uint8Array, revertCode: number | undefined): FlashnodeError {
+/** The error eth_call answers for a failed execution (its JSON-RPC code is the rpc layer's setting). */
+export function callFailureError(failure: CallFailure, returnData: Uint8Array): FlashnodeError {
   if (failure.kind === 'revert') {
-    return new FlashnodeError('executionReverted', failure.message, {
-      data: bytesToHex(returnData),
-      ...(revertCode !== undefined ? { code: revertCode } : {}),
-    })
+    return new FlashnodeError('executionReverted', failure.message, { data: bytesToHex(returnData) })
   }
   return new FlashnodeError('executionFailed', failure.message)
 }

@@ -10,6 +10,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { GethGenesis } from '../execution/chain-config.ts'
+import { SYSTEM_CONTRACTS } from './system-contracts.ts'
 
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk'
 
@@ -37,7 +38,8 @@ export function devAccounts(count: number, mnemonic = TEST_MNEMONIC): DevAccount
 }
 
 export function devGenesis(opts: DevChainOptions): GethGenesis {
-  const alloc: Record<string, { balance: string }> = {}
+  const alloc: Record<string, { balance: string; code?: string; nonce?: string }> = {}
+  for (const c of SYSTEM_CONTRACTS) alloc[c.address] = { balance: '0x0', nonce: '0x1', code: c.code }
   for (const a of devAccounts(opts.accounts)) alloc[a.address] = { balance: `0x${opts.balance.toString(16)}` }
   return {
     config: {

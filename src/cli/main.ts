@@ -1,0 +1,114 @@
+/**
+ * The `flashnode` command: start | init | import, with --help generated from the option table.
+ *
+ * `start` opens (or creates) the chain in --datadir, serves JSON-RPC until SIGINT/SIGTERM, then closes the
+ * server and the database cleanly. Usage errors exit 2, runtime failures exit 1.
+ */
+
+import { readFileSync } from 'node:fs'
+import { devAccounts } from '../node/dev-genesis.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
+import { openNode } from './node-config.ts'
+import { serve, splitList } from './serve.ts'
+import type { FlashNode } from '../node/create-node.ts'
+
+const COMMANDS: readonly Command[] = ['start', 'init', 'import']
+
+function printDevAccounts(node: FlashNode): void {
+  const alloc = (node.rules.genesis as { alloc?: Record<string, unknown> }).alloc ?? {}
+  const funded = new Set(Object.keys(alloc).map((a) => a.toLowerCase().replace(/^(?!0x)/, '0x')))
+  const accounts = devAccounts(Math.min(funded.size, 100)).filter((a) => funded.has(a.address))
+  if (accounts.length === 0) return
+  console.log('\nTest accounts (mnemonic "test test test test test test test test test test test junk"; public keys, never use on a real network):')
+  accounts.forEach((a, i) => console.log(`  (${i}) ${a.address}  private key ${a.privateKey}`))
+  console.log('')
+}
+
+async function start(args: string[]): Promise<void> {
+  const { options } = parseCommandLine('start', args)
+  const { node, created } = await openNode(options)
+  const server = await serve(node, {
+    host: options.host,
+    port: options.port,
+    revertCode: options['revert-code'],
+    debug: options.debug,
+    allowedHosts: splitList(options['allowed-hosts']) ?? [],
+    ...(options.cors !== undefined ? { corsOrigins: splitList(options.cors) ?? [] } : {}),
+  })
+  const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
+  console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
+  printDevAccounts(node)
+  console.log(`flashnode listening on ${server.url}`)
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`\n${signal}: shutting down`)
+    await server.close()
+    await node.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+async function init(args: string[]): Promise<void> {
+  const { options } = parseCommandLine('init', args)
+  const { node, created } = await openNode(options)
+  const genesis = await node.api.getBlock({ kind: 'number', number: 0n })
+  console.log(`${created ? 'Created' : 'Already initialised:'} chain ${node.api.chainId} in ${options.datadir}, genesis ${bytesToHex(genesis!.header.hash)}`)
+  await node.close()
+}
+
+async function importBlocks(args: string[]): Promise<void> {
+  const { options, positionals } = parseCommandLine('import', args)
+  if (positionals.length === 0) throw new UsageError('import needs at least one file of RLP-encoded blocks')
+  const { node } = await openNode(options)
+  try {
+    for (const file of positionals) {
+      const started = performance.now()
+      let lastPrint = 0
+      const result = await node.writer.importRlp(new Uint8Array(readFileSync(file)), (p) => {
+        const now = performance.now()
+        if (now - lastPrint > 1000) {
+          lastPrint = now
+          console.log(`  ${file}: imported ${p.imported} blocks, head ${p.head}`)
+        }
+      })
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      console.log(`${file}: imported ${result.imported}, skipped ${result.skipped} known, head ${result.head} (${seconds} s)`)
+    }
+  } finally {
+    await node.close()
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(helpText())
+    return
+  }
+  if (command === '--version') {
+    console.log('flashnode 0.1.0')
+    return
+  }
+  if (!COMMANDS.includes(command as Command)) throw new UsageError(`unknown command "${command}" (try --help)`)
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(helpText(command as Command))
+    return
+  }
+  if (command === 'start') return start(rest)
+  if (command === 'init') return init(rest)
+  return importBlocks(rest)
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    console.error(`flashnode: ${e.message}`)
+    process.exit(2)
+  }
+  console.error(`flashnode: ${e instanceof Error ? e.message : String(e)}`)
+  process.exit(1)
+})

@@ -1,0 +1,62 @@
+/**
+ * Helpers for tests on a dev chain: a node in a temp directory, funded test accounts, signed transactions.
+ */
+
+import type { TestContext } from 'node:test'
+import { createTx, type TypedTransaction } from '@ethereumjs/tx'
+import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../../src/node/create-node.ts'
+import { devAccounts, devGenesis } from '../../src/node/dev-genesis.ts'
+import { hexToBytes } from '../../src/primitives/hex.ts'
+import type { GethGenesis } from '../../src/execution/chain-config.ts'
+import { tempDir } from './temp-dir.ts'
+
+export const DEV_CHAIN_ID = 31337n
+export const ACCOUNTS = devAccounts(4)
+
+export function testGenesis(): GethGenesis {
+  return devGenesis({ chainId: DEV_CHAIN_ID, gasLimit: 30_000_000n, baseFee: 1_000_000_000n, accounts: 4, balance: 10n ** 22n })
+}
+
+export async function devNode(t: TestContext, dataDir = tempDir(t)): Promise<FlashNode> {
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
+  t.after(() => node.close())
+  return node
+}
+
+export interface TxFields {
+  readonly to?: string
+  readonly value?: bigint
+  readonly data?: string
+  readonly gasLimit?: bigint
+  readonly maxFeePerGas?: bigint
+  readonly maxPriorityFeePerGas?: bigint
+}
+
+/** A signed EIP-1559 transaction from test account `from` under the node's current fork. */
+export function signedTx(node: FlashNode, from: number, nonce: bigint, f: TxFields = {}): TypedTransaction {
+  const head = node.chain.header(node.chain.head())!
+  const common = node.rules.at(head.number + 1n, head.timestamp + 1n)
+  const tx = createTx(
+    {
+      type: 2,
+      chainId: DEV_CHAIN_ID,
+      nonce,
+      to: f.to,
+      value: f.value ?? 0n,
+      data: f.data ?? '0x',
+      gasLimit: f.gasLimit ?? 100_000n,
+      maxFeePerGas: f.maxFeePerGas ?? 10_000_000_000n,
+      maxPriorityFeePerGas: f.maxPriorityFeePerGas ?? 1_000_000_000n,
+    },
+    { common },
+  )
+  return tx.sign(hexToBytes(ACCOUNTS[from]!.privateKey))
+}
+
+/** Init code deploying `runtime` (hex without 0x). */
+export function deployCode(runtimeHex: string): string {
+  const len = runtimeHex.length / 2
+  const lenHex = len.toString(16).padStart(2, '0')
+  // PUSH1 len, DUP1, PUSH1 11 (this prefix's length), PUSH1 0, CODECOPY, PUSH1 0, RETURN
+  return `0x60${lenHex}80600b6000396000f3${runtimeHex}`
+}
