@@ -88,6 +88,8 @@ export interface BlockView {
   readonly withdrawals?: readonly WithdrawalView[]
   /** RLP size of the whole block in bytes. */
   readonly size: number
+  /** The open (pre-confirmed) block: it has no hash, nonce or miner yet (geth answers them as null). */
+  readonly pending?: boolean
 }
 
 export interface LogView {

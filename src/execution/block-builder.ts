@@ -41,7 +41,16 @@ interface BuilderInternals {
   vm: { evm: { journal: { checkpoint(): Promise<void> } } }
 }
 
-export class TransactionNotIncluded extends Error {}
+/** Why a transaction stayed out of the block. `retryable`: it may fit a later block (gas left, blobs). */
+export class TransactionNotIncluded extends Error {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message)
+    this.name = 'TransactionNotIncluded'
+  }
+}
 
 class LinearBlockBuilder extends BlockBuilder {
   envBlock!: Block
@@ -54,13 +63,13 @@ class LinearBlockBuilder extends BlockBuilder {
       self.checkpointed = true
     }
     if (tx.gasLimit > this.envBlock.header.gasLimit - self.gasUsed) {
-      throw new TransactionNotIncluded('exceeds the gas left in the block')
+      throw new TransactionNotIncluded('exceeds the gas left in the block', true)
     }
     let blobGas = 0n
     if (tx instanceof Blob4844Tx) {
       blobGas = BigInt(tx.numBlobs()) * common.param('blobGasPerBlob')
       if (self.blobGasUsed + blobGas > common.getBlobGasSchedule().maxBlobGasPerBlock) {
-        throw new TransactionNotIncluded('exceeds the blob gas left in the block')
+        throw new TransactionNotIncluded('exceeds the blob gas left in the block', true)
       }
     }
     const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm

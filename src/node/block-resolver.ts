@@ -1,23 +1,31 @@
 /**
  * THE one place where a block id (tag, number, hash, EIP-1898 object, `pending`) becomes a block.
  *
- * Until the sequencer publishes pre-confirmed snapshots, `pending` resolves to the newest sealed block: it
- * is never older than `latest` and never null. A hash with `requireCanonical` that is not canonical fails;
- * since this node has no side chains, every known hash is canonical.
+ * `pending` resolves to the sequencer's newest pre-confirmed snapshot (taken once, here, so the whole
+ * request sees one flashblock), or to the newest sealed block when pre-confirmations are off: never older
+ * than `latest`, never null. A hash with `requireCanonical` that is not canonical fails; this node has no
+ * side chains, so every known hash is canonical.
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
+import type { PendingSource } from './pending.ts'
+import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
 
 export interface ResolvedBlock {
   readonly number: bigint
   /** True when the id asked for the pre-confirmed state. */
   readonly pending: boolean
+  /** The snapshot a pending id resolved to (absent when pre-confirmations are off). */
+  readonly snapshot?: PreconfirmedSnapshot
 }
 
 export class BlockResolver {
-  constructor(private readonly chain: ChainReader) {}
+  constructor(
+    private readonly chain: ChainReader,
+    private readonly pendingSource?: PendingSource,
+  ) {}
 
   /** The block the id names, or undefined when there is no such block (future number, unknown hash). */
   tryResolve(id: BlockId): ResolvedBlock | undefined {
@@ -27,8 +35,11 @@ export class BlockResolver {
         switch (id.tag) {
           case 'latest':
             return { number: head, pending: false }
-          case 'pending':
-            return { number: head, pending: true }
+          case 'pending': {
+            const snapshot = this.pendingSource?.snapshot()
+            if (snapshot === undefined || snapshot.parent.number < head) return { number: head, pending: true }
+            return { number: snapshot.header.number, pending: true, snapshot }
+          }
           case 'earliest':
             return { number: 0n, pending: false }
           case 'safe':

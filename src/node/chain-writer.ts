@@ -8,7 +8,7 @@
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
-import type { KvStore } from '../storage/db.ts'
+import type { KvStore, WriteBatch } from '../storage/db.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { decodeBlock, decodeHeader, splitRlpStream } from '../execution/block-codec.ts'
@@ -31,8 +31,10 @@ export class ChainWriter {
     private readonly rules: ChainRules,
   ) {}
 
-  commit(executed: ExecutedBlock): void {
+  /** Writes a block and moves the pointers, in one batch; `extra` adds to the same batch. */
+  commit(executed: ExecutedBlock, extra?: (batch: WriteBatch) => void): void {
     const batch = this.kv.batch()
+    extra?.(batch)
     this.chain.writeBlock(batch, executed.stored)
     writeStateHistory(batch, executed.stored.number, executed.diff, executed.root)
     for (const p of ['head', 'safe', 'finalized'] as const) this.chain.setPointer(batch, p, executed.stored.number)

@@ -11,6 +11,8 @@ import type { LogView } from '../chain/types.ts'
 import type { LocatedLog, LogFilter } from './api.ts'
 import type { BlockResolver } from './block-resolver.ts'
 import type { ChainReader } from './chain-reader.ts'
+import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import { pendingContext, pendingReceipts } from './pending-views.ts'
 
 export interface LogLimits {
   readonly maxBlockRange: number
@@ -31,19 +33,24 @@ function bloomMayMatch(bloom: Uint8Array, filter: LogFilter): boolean {
 export function findLogs(chain: ChainReader, resolver: BlockResolver, filter: LogFilter, limits: LogLimits): LocatedLog[] {
   let from: bigint
   let to: bigint
+  let pending: PreconfirmedSnapshot | undefined
   if (filter.blockHash !== undefined) {
     const n = chain.store.numberOfHash(filter.blockHash)
     if (n === undefined) throw new FlashnodeError('notFound', 'unknown block')
     from = to = n
   } else {
     const head = chain.head()
-    const resolveEdge = (id: LogFilter['fromBlock']) => {
-      const r = resolver.tryResolve(id ?? LATEST)
-      return r === undefined ? head : r.number
+    const resolveEdge = (id: LogFilter['fromBlock']) => resolver.tryResolve(id ?? LATEST) ?? { number: head, pending: false }
+    const fromBlock = resolveEdge(filter.fromBlock)
+    const toBlock = resolveEdge(filter.toBlock)
+    from = fromBlock.number
+    to = toBlock.number
+    if (toBlock.snapshot !== undefined) {
+      // Sealed blocks up to the snapshot's parent, then the pre-confirmed logs.
+      pending = toBlock.snapshot
+      to = pending.parent.number
     }
-    from = resolveEdge(filter.fromBlock)
-    to = resolveEdge(filter.toBlock)
-    if (from > to) throw new FlashnodeError('invalidParams', 'invalid block range params')
+    if (from > to + (pending !== undefined ? 1n : 0n)) throw new FlashnodeError('invalidParams', 'invalid block range params')
     if (to - from + 1n > BigInt(limits.maxBlockRange)) {
       throw new FlashnodeError('limitExceeded', `query exceeds max block range ${limits.maxBlockRange}`)
     }
@@ -64,5 +71,20 @@ export function findLogs(chain: ChainReader, resolver: BlockResolver, filter: Lo
       }
     }
   }
+  if (pending !== undefined) collectPending(pending, filter, out, limits)
   return out
+}
+
+function collectPending(snapshot: PreconfirmedSnapshot, filter: LogFilter, out: LocatedLog[], limits: LogLimits): void {
+  const context = pendingContext(snapshot)
+  for (const r of pendingReceipts(snapshot)) {
+    r.logs.forEach((log, i) => {
+      if (matches(log, filter)) {
+        out.push({ log, context, transactionHash: r.transactionHash, transactionIndex: r.transactionIndex, logIndex: r.firstLogIndex + i })
+      }
+    })
+    if (out.length > limits.maxResults) {
+      throw new FlashnodeError('limitExceeded', `query returned more than ${limits.maxResults} results`)
+    }
+  }
 }

@@ -31,7 +31,12 @@ import type {
   SyncStatus,
 } from './api.ts'
 import { BlockResolver, type ResolvedBlock } from './block-resolver.ts'
+import type { PendingSource } from './pending.ts'
+import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from './pending-views.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import { PENDING } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
+import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
 import { applyStateOverrides } from './state-overrides.ts'
 import { createAccessList, estimateGas } from './gas-estimator.ts'
 import { FeeOracle } from './fee-oracle.ts'
@@ -61,17 +66,19 @@ export class NodeService implements NodeApi {
     private readonly chain: ChainReader,
     private readonly rules: ChainRules,
     private readonly settings: NodeSettings,
+    private readonly pending?: PendingSource,
   ) {
     this.chainId = settings.chainId
     this.networkId = settings.networkId
     this.clientVersion = settings.clientVersion
-    this.resolver = new BlockResolver(chain)
+    this.resolver = new BlockResolver(chain, pending)
     this.fees = new FeeOracle(chain, rules)
   }
 
   // --- state --------------------------------------------------------------------------------------
 
   private stateAt(block: ResolvedBlock): StateReader {
+    if (block.snapshot !== undefined && this.pending !== undefined) return this.pending.state(block.snapshot)
     return new ArchiveReader(this.kv, block.number)
   }
 
@@ -87,8 +94,12 @@ export class NodeService implements NodeApi {
     return this.stateAt(this.resolver.resolve(block)).getAccount(address)?.balance ?? 0n
   }
 
+  /** With `pending`: max(pre-confirmed nonce, the pool's next consecutive nonce), so no gap is handed out. */
   async getTransactionCount(address: Uint8Array, block: BlockId): Promise<bigint> {
-    return this.stateAt(this.resolver.resolve(block)).getAccount(address)?.nonce ?? 0n
+    const resolved = this.resolver.resolve(block)
+    const nonce = this.stateAt(resolved).getAccount(address)?.nonce ?? 0n
+    if (!resolved.pending || this.pending === undefined) return nonce
+    return this.pending.poolNonce(address, nonce)
   }
 
   async getCode(address: Uint8Array, block: BlockId): Promise<Uint8Array> {
@@ -105,7 +116,7 @@ export class NodeService implements NodeApi {
   // --- execution ----------------------------------------------------------------------------------
 
   private callContext(block: ResolvedBlock, overrides?: BlockOverrides): CallContext {
-    const header = this.chain.header(block.number)!
+    const header = block.snapshot?.header ?? this.chain.header(block.number)!
     return {
       rules: this.rules,
       header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
@@ -145,12 +156,17 @@ export class NodeService implements NodeApi {
 
   async getBlock(blockId: BlockId): Promise<BlockView | null> {
     const block = this.resolver.tryResolve(blockId)
+    if (block?.snapshot !== undefined) return pendingBlock(block.snapshot)
     return block === undefined ? null : (this.chain.block(block.number) ?? null)
   }
 
   async getBlockReceipts(blockId: BlockId): Promise<LocatedReceipt[] | null> {
     const block = this.resolver.tryResolve(blockId)
     if (block === undefined) return null
+    if (block.snapshot !== undefined) {
+      const context = pendingContext(block.snapshot)
+      return pendingReceipts(block.snapshot).map((receipt) => ({ receipt, context }))
+    }
     const receipts = this.chain.receipts(block.number)
     const context = this.chain.context(block.number)
     if (receipts === undefined || context === undefined) return null
@@ -159,13 +175,27 @@ export class NodeService implements NodeApi {
 
   async getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null> {
     const loc = this.chain.store.txLocation(hash)
-    if (loc === undefined) return null
-    return this.transactionAt(loc.number, loc.index)
+    if (loc !== undefined) return this.transactionAt(loc.number, loc.index)
+    const pending = this.pendingLocation(hash)
+    return pending === undefined ? null : this.pendingTransactionAt(pending.snapshot, pending.index)
   }
 
   async getTransactionByBlockAndIndex(blockId: BlockId, index: number): Promise<LocatedTransaction | null> {
     const block = this.resolver.tryResolve(blockId)
+    if (block?.snapshot !== undefined) return this.pendingTransactionAt(block.snapshot, index)
     return block === undefined ? null : this.transactionAt(block.number, index)
+  }
+
+  /** A pre-confirmed transaction's place in the newest snapshot. */
+  private pendingLocation(hash: Uint8Array) {
+    const snapshot = this.resolver.tryResolve(PENDING)?.snapshot
+    const index = snapshot?.positions.get(bytesToHex(hash))
+    return snapshot === undefined || index === undefined ? undefined : { snapshot, index }
+  }
+
+  private pendingTransactionAt(snapshot: PreconfirmedSnapshot, index: number): LocatedTransaction | null {
+    const tx = pendingTransactions(snapshot)[index]
+    return tx === undefined ? null : { tx, context: pendingContext(snapshot), index }
   }
 
   private transactionAt(num: bigint, index: number): LocatedTransaction | null {
@@ -178,7 +208,11 @@ export class NodeService implements NodeApi {
 
   async getTransactionReceipt(hash: Uint8Array): Promise<LocatedReceipt | null> {
     const loc = this.chain.store.txLocation(hash)
-    if (loc === undefined) return null
+    if (loc === undefined) {
+      const pending = this.pendingLocation(hash)
+      if (pending === undefined) return null
+      return { receipt: pendingReceipts(pending.snapshot)[pending.index]!, context: pendingContext(pending.snapshot) }
+    }
     const receipt = this.chain.receipts(loc.number)?.[loc.index]
     const context = this.chain.context(loc.number)
     if (receipt === undefined || context === undefined) return null

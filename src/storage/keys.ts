@@ -17,7 +17,8 @@
  *   wipe      'w' address num                -> empty: storage cleared (self-destruct / re-creation)
  *   code      'c' codeHash                   -> code
  *   trie      't' nodeHash                   -> Merkle-Patricia node (state roots; never pruned: archive)
- *   journal   'j' …                          -> pre-confirmation journal (sequencer)
+ *   journal   'j' num index                  -> pre-confirmation journal (sequencer/journal.ts)
+ *   pool      'p' txHash                     -> raw transaction accepted into the pool, not yet pre-confirmed
  */
 
 const TAG = {
@@ -34,6 +35,7 @@ const TAG = {
   code: 0x63,
   trie: 0x74,
   journal: 0x6a,
+  pool: 0x70,
 } as const
 
 export const MAX_BLOCK = 0xffffffffffffffffn
@@ -87,6 +89,8 @@ export const keys = {
   code: (codeHash: Uint8Array) => withTag(TAG.code, codeHash),
   trie: (nodeHash: Uint8Array) => withTag(TAG.trie, nodeHash),
   journal: (...parts: Uint8Array[]) => withTag(TAG.journal, ...parts),
+  pool: (hash: Uint8Array) => withTag(TAG.pool, hash),
+  poolEnd: () => withTag(TAG.pool + 1),
 }
 
 /** Block number stored in the last 8 bytes of a history key. */

@@ -1,0 +1,77 @@
+/**
+ * The pre-confirmation journal: what makes a pre-confirmation a promise.
+ *
+ * Before a flashblock becomes visible, its new transactions (as raw bytes) are written durably under the
+ * open block's number and the flashblock index; the block's environment is written when the block opens.
+ * The batch that seals the block deletes its journal, atomically. After a crash the node reads the journal
+ * back and re-executes the same transactions in the same order on the same environment, which reproduces
+ * the same receipts; then it carries on.
+ *
+ * Key layout (storage/keys.ts 'j'): j | blockNumber(8) | index(4). Index 0 holds the environment.
+ */
+
+import { RLP } from '@ethereumjs/rlp'
+import type { KvStore, WriteBatch } from '../storage/db.ts'
+import { keys, readU32, u32, u64 } from '../storage/keys.ts'
+import type { BlockEnvironment } from '../execution/block-builder.ts'
+import { bytesToBigInt } from '../primitives/hex.ts'
+
+export interface JournaledBlock {
+  readonly number: bigint
+  readonly parentHash: Uint8Array
+  readonly env: BlockEnvironment
+  /** Raw transactions of flashblocks 1..n, in order. */
+  readonly flashblocks: Uint8Array[][]
+}
+
+const big = (n: bigint): Uint8Array => {
+  if (n === 0n) return new Uint8Array(0)
+  let hex = n.toString(16)
+  if (hex.length % 2) hex = `0${hex}`
+  return Uint8Array.from(Buffer.from(hex, 'hex'))
+}
+
+export class FlashblockJournal {
+  constructor(private readonly kv: KvStore) {}
+
+  private key(number: bigint, index: number): Uint8Array {
+    return keys.journal(u64(number), u32(index))
+  }
+
+  writeOpen(batch: WriteBatch, number: bigint, parentHash: Uint8Array, env: BlockEnvironment): void {
+    batch.put(
+      this.key(number, 0),
+      RLP.encode([parentHash, big(env.timestamp), env.coinbase, big(env.gasLimit), env.extraData, env.prevRandao, env.parentBeaconBlockRoot]),
+    )
+  }
+
+  writeFlashblock(batch: WriteBatch, number: bigint, index: number, rawTxs: readonly Uint8Array[]): void {
+    batch.put(this.key(number, index), RLP.encode([...rawTxs]))
+  }
+
+  /** Deletes the journal of `number` (in the sealing batch). */
+  clear(batch: WriteBatch, number: bigint, flashblocks: number): void {
+    for (let i = 0; i <= flashblocks; i++) batch.del(this.key(number, i))
+  }
+
+  read(number: bigint): JournaledBlock | undefined {
+    const open = this.kv.get(this.key(number, 0))
+    if (open === undefined) return undefined
+    const f = RLP.decode(open) as Uint8Array[]
+    const env: BlockEnvironment = {
+      timestamp: bytesToBigInt(f[1]!),
+      coinbase: f[2]!,
+      gasLimit: bytesToBigInt(f[3]!),
+      extraData: f[4]!,
+      prevRandao: f[5]!,
+      parentBeaconBlockRoot: f[6]!,
+    }
+    const flashblocks: Uint8Array[][] = []
+    for (const entry of this.kv.range(this.key(number, 1), this.key(number + 1n, 0))) {
+      const index = readU32(entry.key, entry.key.length - 4)
+      if (index !== flashblocks.length + 1) break
+      flashblocks.push(RLP.decode(entry.value) as Uint8Array[])
+    }
+    return { number, parentHash: f[0]!, env, flashblocks }
+  }
+}

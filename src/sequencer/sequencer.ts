@@ -1,0 +1,247 @@
+/**
+ * The sequencer: turns pool transactions into flashblocks, and flashblocks into sealed blocks.
+ *
+ * Every interval (200 ms by default) it takes the best executable transactions, runs them into the open
+ * block, journals them durably, and only then publishes a new immutable snapshot. Every N flashblocks
+ * (10 by default) it seals: roots, header, one atomic write that also clears the block's journal, head
+ * moved last; then it opens the next block (its system operations are flashblock 0). In manual mode
+ * nothing happens on its own: `flashblock()` and `seal()` are called (by tests, or `evm_mine`).
+ *
+ * Invariants: one operation at a time (a promise chain); the published snapshot is never older than the
+ * newest sealed block and never absent; a transaction seen as pre-confirmed is in the journal; after a
+ * restart, `start()` replays the journal so the same transactions land in the same order.
+ * It learns of new transactions only through the pool it reads from; it never answers RPC.
+ */
+
+import { EventEmitter } from 'node:events'
+import type { BlockHeader } from '@ethereumjs/block'
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { OpenBlock, TransactionNotIncluded, type BlockEnvironment, type IncludedTransaction } from '../execution/block-builder.ts'
+import type { ChainRules } from '../execution/chain-config.ts'
+import type { ExecutedBlock } from '../execution/block-runner.ts'
+import type { ChainStore } from '../chain/chain-store.ts'
+import type { KvStore, WriteBatch } from '../storage/db.ts'
+import { equalBytes } from '../primitives/hex.ts'
+import { ArchiveReader } from '../state/archive-reader.ts'
+import { OverlayReader } from '../state/overlay-reader.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import { FlashblockJournal } from './journal.ts'
+import { makeSnapshot, type PreconfirmedSnapshot } from './snapshot.ts'
+import type { Scheduler } from './scheduler.ts'
+
+export interface PoolCandidate {
+  readonly tx: TypedTransaction
+  readonly hash: Uint8Array
+  readonly sender: Uint8Array
+}
+
+export interface CandidateIterator {
+  next(): PoolCandidate | undefined
+  /** The rest of this sender's transactions cannot run now (a nonce gap or failure). */
+  skipSender(sender: Uint8Array): void
+}
+
+/** What the sequencer needs of the transaction pool. */
+export interface SequencerPool {
+  candidates(baseFee: bigint): CandidateIterator
+  /** These transactions were pre-confirmed: they leave the pool (with their persisted copies). */
+  included(batch: WriteBatch, hashes: readonly Uint8Array[]): void
+  /** This transaction can never be included: drop it, saying why. */
+  drop(hash: Uint8Array, reason: string): void
+  /** The pending state moved (a flashblock or a new block). */
+  stateChanged(state: StateReader): void
+}
+
+export interface SequencerSettings {
+  readonly mode: 'auto' | 'manual'
+  readonly flashblockIntervalMs: number
+  readonly flashblocksPerBlock: number
+  readonly coinbase: Uint8Array
+  readonly extraData: Uint8Array
+  /** Most transactions one flashblock takes (keeps each flashblock's build short). */
+  readonly maxTransactionsPerFlashblock: number
+}
+
+export interface SealedEvent {
+  readonly executed: ExecutedBlock
+}
+
+export interface SequencerEvents {
+  flashblock: [snapshot: PreconfirmedSnapshot]
+  sealed: [event: SealedEvent]
+  error: [error: unknown]
+}
+
+export class Sequencer extends EventEmitter<SequencerEvents> {
+  private open!: OpenBlock
+  private current!: PreconfirmedSnapshot
+  private index = 0
+  private work: Promise<unknown> = Promise.resolve()
+  private cancelTimer: (() => void) | undefined
+  private stopped = false
+  private readonly journal: FlashblockJournal
+
+  constructor(
+    private readonly rules: ChainRules,
+    private readonly kv: KvStore,
+    private readonly chain: ChainStore,
+    private readonly headHeader: () => BlockHeader,
+    private readonly commitSealed: (executed: ExecutedBlock, extra: (batch: WriteBatch) => void) => void,
+    private readonly pool: SequencerPool,
+    private readonly scheduler: Scheduler,
+    private readonly settings: SequencerSettings,
+  ) {
+    super()
+    this.journal = new FlashblockJournal(kv)
+  }
+
+  /** The newest pre-confirmed snapshot. */
+  snapshot(): PreconfirmedSnapshot {
+    return this.current
+  }
+
+  /** Reader of the newest snapshot's state. */
+  pendingState(snapshot = this.current): StateReader {
+    return new OverlayReader(new ArchiveReader(this.kv, snapshot.parent.number), snapshot.diff)
+  }
+
+  /** Opens (or, after a restart, resumes from the journal) the block on top of the head. */
+  async start(): Promise<void> {
+    await this.serial(async () => {
+      const parent = this.headHeader()
+      const journaled = this.journal.read(parent.number + 1n)
+      if (journaled !== undefined && equalBytes(journaled.parentHash, parent.hash())) {
+        await this.resume(parent, journaled.env, journaled.flashblocks)
+      } else {
+        await this.openNext(parent)
+      }
+    })
+    if (this.settings.mode === 'auto') this.schedule()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.cancelTimer?.()
+    await this.work.catch(() => undefined)
+  }
+
+  /** Runs pending pool transactions into a new flashblock and publishes it (even when empty). */
+  flashblock(): Promise<PreconfirmedSnapshot> {
+    return this.serial(() => this.buildFlashblock())
+  }
+
+  /** Builds a last flashblock, seals the block and opens the next one. */
+  seal(): Promise<ExecutedBlock> {
+    return this.serial(async () => {
+      await this.buildFlashblock()
+      return this.sealOpen()
+    })
+  }
+
+  // --- internals ----------------------------------------------------------------------------------
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.work.then(fn, fn)
+    this.work = run.catch(() => undefined)
+    return run
+  }
+
+  private schedule(): void {
+    if (this.stopped) return
+    this.cancelTimer = this.scheduler.after(this.settings.flashblockIntervalMs, () => {
+      const last = this.index + 1 >= this.settings.flashblocksPerBlock
+      const step = last ? this.seal() : this.flashblock()
+      step.catch((e: unknown) => this.emit('error', e)).finally(() => this.schedule())
+    })
+  }
+
+  private environment(parent: BlockHeader): BlockEnvironment {
+    const now = BigInt(Math.floor(this.scheduler.now() / 1000))
+    const timestamp = now > parent.timestamp ? now : parent.timestamp + 1n
+    const seed = new Uint8Array(40)
+    seed.set(parent.hash(), 0)
+    new DataView(seed.buffer).setBigUint64(32, parent.number + 1n)
+    return {
+      timestamp,
+      coinbase: this.settings.coinbase,
+      gasLimit: parent.gasLimit,
+      extraData: this.settings.extraData,
+      prevRandao: keccak_256(seed),
+      parentBeaconBlockRoot: new Uint8Array(32),
+    }
+  }
+
+  private async openNext(parent: BlockHeader): Promise<void> {
+    const env = this.environment(parent)
+    const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env)
+    const batch = this.kv.batch()
+    this.journal.writeOpen(batch, parent.number + 1n, parent.hash(), env)
+    this.kv.commit(batch)
+    this.publishOpened(parent, open)
+  }
+
+  private publishOpened(parent: BlockHeader, open: OpenBlock): void {
+    this.open = open
+    this.index = 0
+    this.current = makeSnapshot(parent, open.header, 0, [], 0, open.diff(), open.gasUsed)
+    this.pool.stateChanged(this.pendingState())
+    this.emit('flashblock', this.current)
+  }
+
+  private async resume(parent: BlockHeader, env: BlockEnvironment, flashblocks: Uint8Array[][]): Promise<void> {
+    const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env)
+    this.publishOpened(parent, open)
+    for (const raws of flashblocks) {
+      const first = open.included.length
+      for (const raw of raws) {
+        const tx = createTxFromRLP(raw, { common: open.header.common })
+        await open.add(tx, tx.getSenderAddress().bytes, tx.hash())
+      }
+      this.publish(first)
+    }
+  }
+
+  private publish(firstNew: number): void {
+    const open = this.open
+    this.index += 1
+    this.current = makeSnapshot(this.current.parent, open.header, this.index, [...open.included], firstNew, open.diff(), open.gasUsed, this.current)
+    this.pool.stateChanged(this.pendingState())
+    this.emit('flashblock', this.current)
+  }
+
+  private async buildFlashblock(): Promise<PreconfirmedSnapshot> {
+    const open = this.open
+    const first = open.included.length
+    const candidates = this.pool.candidates(open.header.baseFeePerGas ?? 0n)
+    const added: IncludedTransaction[] = []
+    while (added.length < this.settings.maxTransactionsPerFlashblock) {
+      if (open.header.gasLimit - open.gasUsed < 21_000n) break
+      const c = candidates.next()
+      if (c === undefined) break
+      try {
+        added.push(await open.add(c.tx, c.sender, c.hash))
+      } catch (e) {
+        if (!(e instanceof TransactionNotIncluded)) throw e
+        candidates.skipSender(c.sender)
+        if (!e.retryable) this.pool.drop(c.hash, e.message)
+      }
+    }
+    const batch = this.kv.batch()
+    this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.tx.serialize()))
+    this.pool.included(batch, added.map((a) => a.hash))
+    this.kv.commit(batch)
+    this.publish(first)
+    return this.current
+  }
+
+  private async sealOpen(): Promise<ExecutedBlock> {
+    const number = this.open.header.number
+    const flashblocks = this.index
+    const executed = await this.open.seal()
+    this.commitSealed(executed, (batch) => this.journal.clear(batch, number, flashblocks))
+    this.emit('sealed', { executed })
+    await this.openNext(this.headHeader())
+    return executed
+  }
+}
