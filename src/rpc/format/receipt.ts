@@ -1,0 +1,51 @@
+/**
+ * A receipt in geth's MarshalReceipt shape (eth_getTransactionReceipt, eth_getBlockReceipts).
+ *
+ * Always: blockHash, blockNumber, contractAddress (null unless the transaction created a contract; an all-zero
+ * address counts as none, as in geth), cumulativeGasUsed, effectiveGasPrice, from, gasUsed, logs, logsBloom,
+ * to (null for a creation), transactionHash, transactionIndex, type. Then `root` for a pre-Byzantium receipt
+ * (a post-state root) instead of `status`, and blobGasUsed / blobGasPrice for a blob (type 3) transaction.
+ * Keys are sorted, as geth prints this map. blockHash is null in a pre-confirmed block.
+ */
+
+import type { BlockContext, ReceiptView } from '../../chain/types.ts'
+import type { LocatedReceipt } from '../../node/api.ts'
+import { bytesToHex, quantity } from '../../primitives/hex.ts'
+import { sortedKeys, type JsonObject, type JsonValue } from './json.ts'
+import { formatLog } from './log.ts'
+
+const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0)
+
+export function formatReceipt(r: ReceiptView, context: BlockContext): JsonObject {
+  const out: JsonObject = {
+    blockHash: context.blockHash === null ? null : bytesToHex(context.blockHash),
+    blockNumber: quantity(context.blockNumber),
+    contractAddress: r.contractAddress === null || isZero(r.contractAddress) ? null : bytesToHex(r.contractAddress),
+    cumulativeGasUsed: quantity(r.cumulativeGasUsed),
+    effectiveGasPrice: quantity(r.effectiveGasPrice),
+    from: bytesToHex(r.from),
+    gasUsed: quantity(r.gasUsed),
+    logs: r.logs.map((log, i): JsonValue =>
+      formatLog(log, {
+        context,
+        transactionHash: r.transactionHash,
+        transactionIndex: r.transactionIndex,
+        logIndex: r.firstLogIndex + i,
+      }),
+    ),
+    logsBloom: bytesToHex(r.logsBloom),
+    to: r.to === null ? null : bytesToHex(r.to),
+    transactionHash: bytesToHex(r.transactionHash),
+    transactionIndex: quantity(r.transactionIndex),
+    type: quantity(r.type),
+  }
+  if (r.root !== undefined && r.root.length > 0) out.root = bytesToHex(r.root)
+  else out.status = quantity(r.status ?? 0)
+  if (r.type === 3) {
+    out.blobGasUsed = quantity(r.blobGasUsed ?? 0n)
+    out.blobGasPrice = r.blobGasPrice === undefined ? null : quantity(r.blobGasPrice)
+  }
+  return sortedKeys(out)
+}
+
+export const formatLocatedReceipt = (located: LocatedReceipt): JsonObject => formatReceipt(located.receipt, located.context)

@@ -1,0 +1,55 @@
+/**
+ * Execution without a transaction: eth_call (call object, block = latest, state overrides, block overrides),
+ * eth_estimateGas (call object, block = latest, state overrides) and eth_createAccessList (call object,
+ * block = latest). Reverts and VM failures are the node's errors; these handlers only parse and encode.
+ *
+ * eth_createAccessList accepts geth's third argument (state overrides) but NodeApi.createAccessList has no
+ * place for it yet, so a non-empty one is refused rather than silently ignored.
+ */
+
+import type { NodeApi, StateOverrides } from '../../node/api.ts'
+import { LATEST } from '../../primitives/block-id.ts'
+import { bytesToHex, quantity } from '../../primitives/hex.ts'
+import type { MethodHandler } from '../registry.ts'
+import { formatAccessListResult } from '../format/access-list.ts'
+import { optional, parseArgs, required, withDefault } from '../params/args.ts'
+import { parseBlockNumberOrHash } from '../params/block-id.ts'
+import { parseCallRequest } from '../params/call.ts'
+import { parseBlockOverrides, parseStateOverrides } from '../params/overrides.ts'
+import { fail } from '../params/param-error.ts'
+
+function noOverridesYet(raw: unknown): StateOverrides {
+  const overrides = parseStateOverrides(raw)
+  if (overrides.size > 0) fail('state overrides are not supported by eth_createAccessList')
+  return overrides
+}
+
+export function callMethods(node: NodeApi): Record<string, MethodHandler> {
+  return {
+    eth_call: async (params) => {
+      const [request, block, state, blockOverrides] = parseArgs(params, [
+        required(parseCallRequest),
+        withDefault(parseBlockNumberOrHash, LATEST),
+        optional(parseStateOverrides),
+        optional(parseBlockOverrides),
+      ])
+      return bytesToHex(await node.call(request, block, state, blockOverrides))
+    },
+    eth_estimateGas: async (params) => {
+      const [request, block, state] = parseArgs(params, [
+        required(parseCallRequest),
+        withDefault(parseBlockNumberOrHash, LATEST),
+        optional(parseStateOverrides),
+      ])
+      return quantity(await node.estimateGas(request, block, state))
+    },
+    eth_createAccessList: async (params) => {
+      const [request, block] = parseArgs(params, [
+        required(parseCallRequest),
+        withDefault(parseBlockNumberOrHash, LATEST),
+        optional(noOverridesYet),
+      ])
+      return formatAccessListResult(await node.createAccessList(request, block))
+    },
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A NodeApi test double for the handler tests: every method records the arguments it received and answers a
+ * canned value, which a test may replace. Imported only by `*.test.ts` files.
+ */
+
+import type { NodeApi } from '../../node/api.ts'
+import type { MethodHandler } from '../registry.ts'
+
+export interface RecordedCall {
+  readonly method: string
+  readonly args: readonly unknown[]
+}
+
+type Methods = { [K in keyof NodeApi as NodeApi[K] extends (...args: never[]) => unknown ? K : never]: NodeApi[K] }
+
+const defaults: Methods = {
+  blockNumber: () => 0x36n,
+  syncing: () => ({ syncing: false }),
+  getBalance: async () => 0x10n,
+  getTransactionCount: async () => 1n,
+  getCode: async () => new Uint8Array([0x60, 0x01]),
+  getStorageAt: async () => new Uint8Array(32).fill(0, 0, 31).fill(0x38, 31),
+  call: async () => new Uint8Array([0xff, 0xee]),
+  estimateGas: async () => 21_000n,
+  createAccessList: async () => ({ accessList: [], gasUsed: 21_000n }),
+  getBlock: async () => null,
+  getBlockReceipts: async () => null,
+  getTransactionByHash: async () => null,
+  getTransactionByBlockAndIndex: async () => null,
+  getTransactionReceipt: async () => null,
+  getLogs: async () => [],
+  gasPrice: async () => 1_000_000_007n,
+  maxPriorityFeePerGas: async () => 1_000_000_000n,
+  blobBaseFee: async () => 1n,
+  feeHistory: async () => ({ oldestBlock: 0n, baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }),
+}
+
+export function fakeNode(answers: Partial<Methods> = {}): { node: NodeApi; calls: RecordedCall[] } {
+  const calls: RecordedCall[] = []
+  const impl = { ...defaults, ...answers } as Record<string, (...args: unknown[]) => unknown>
+  const node: Record<string, unknown> = { chainId: 3503995874084926n, networkId: 3503995874084926n, clientVersion: 'flashnode/test' }
+  for (const [method, fn] of Object.entries(impl)) {
+    node[method] = (...args: unknown[]) => {
+      calls.push({ method, args })
+      return fn(...args)
+    }
+  }
+  return { node: node as unknown as NodeApi, calls }
+}
+
+/** Runs one handler of a group the way the transport would. */
+export function invoke(group: Record<string, MethodHandler>, method: string, params: readonly unknown[]): Promise<unknown> {
+  const handler = group[method]
+  if (handler === undefined) throw new Error(`no handler ${method}`)
+  return handler(params, { signal: new AbortController().signal, endpoint: 'test' })
+}

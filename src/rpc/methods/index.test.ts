@@ -1,0 +1,26 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createEthMethods } from './index.ts'
+import { fakeNode } from './fake-node.ts'
+
+const EXPECTED = [
+  'eth_accounts', 'eth_blobBaseFee', 'eth_blockNumber', 'eth_call', 'eth_chainId', 'eth_createAccessList', 'eth_estimateGas',
+  'eth_feeHistory', 'eth_gasPrice', 'eth_getBalance', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockReceipts',
+  'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getCode', 'eth_getLogs',
+  'eth_getStorageAt', 'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionByBlockNumberAndIndex',
+  'eth_getTransactionByHash', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'eth_getUncleCountByBlockHash',
+  'eth_getUncleCountByBlockNumber', 'eth_maxPriorityFeePerGas', 'eth_syncing', 'net_version', 'web3_clientVersion',
+]
+
+test('the table holds exactly the served methods', () => {
+  const table = createEthMethods(fakeNode().node)
+  assert.deepEqual([...table.keys()].sort(), EXPECTED)
+})
+
+test('handlers run through the table', async () => {
+  const { node, calls } = fakeNode()
+  const table = createEthMethods(node)
+  const ctx = { signal: new AbortController().signal, endpoint: 'test' }
+  assert.equal(await table.get('eth_getBalance')!([`0x${'00'.repeat(20)}`], ctx), '0x10')
+  assert.equal(calls[0]!.method, 'getBalance')
+})

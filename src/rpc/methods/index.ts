@@ -1,0 +1,36 @@
+/**
+ * The eth_/net_/web3_ method table: every handler of this folder, by exact name. The transport looks methods up
+ * here; endpoint policy (which profile serves which method) lives with the transport, not here.
+ */
+
+import type { NodeApi } from '../../node/api.ts'
+import type { MethodHandler, MethodTable } from '../registry.ts'
+import { blockMethods } from './blocks.ts'
+import { callMethods } from './call.ts'
+import { feeMethods } from './fees.ts'
+import { logMethods } from './logs.ts'
+import { metaMethods } from './meta.ts'
+import { receiptMethods } from './receipts.ts'
+import { stateMethods } from './state.ts'
+import { transactionMethods } from './transactions.ts'
+
+export function createEthMethods(node: NodeApi): MethodTable {
+  const groups: Record<string, MethodHandler>[] = [
+    metaMethods(node),
+    stateMethods(node),
+    callMethods(node),
+    blockMethods(node),
+    transactionMethods(node),
+    receiptMethods(node),
+    logMethods(node),
+    feeMethods(node),
+  ]
+  const table = new Map<string, MethodHandler>()
+  for (const group of groups) {
+    for (const [name, handler] of Object.entries(group)) {
+      if (table.has(name)) throw new Error(`duplicate method ${name}`)
+      table.set(name, handler)
+    }
+  }
+  return table
+}

@@ -1,0 +1,99 @@
+/**
+ * The transaction call object (geth's TransactionArgs) → `CallRequest`, for eth_call, eth_estimateGas and
+ * eth_createAccessList.
+ *
+ * Field types and wording follow geth: addresses and hashes fixed-size, `gas` and `nonce` 64-bit, fees and
+ * value 256-bit, `data` and `input` both accepted (`input` wins; both set and different is an error), access
+ * and authorization lists with their required fields. Unknown fields are ignored and `null` means absent, as in
+ * geth. `type` is not a geth field; it is read when it is a well-formed small quantity and ignored otherwise.
+ * Checks that need chain state (chain id, fee defaults) belong to node/.
+ */
+
+import type { AccessListEntry, AuthorizationView } from '../../chain/types.ts'
+import { equalBytes } from '../../primitives/hex.ts'
+import type { CallRequest } from '../../node/api.ts'
+import { parseAddress, parseBytes, parseHash, parseQuantity, parseUint64 } from './hex.ts'
+import { fail, inField } from './param-error.ts'
+import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
+
+const CALL_FIELDS = [
+  'from', 'to', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'value', 'nonce', 'data', 'input',
+  'accessList', 'chainId', 'maxFeePerBlobGas', 'blobVersionedHashes', 'authorizationList', 'type',
+] as const
+
+function listOf<T>(raw: unknown, goType: string, item: (raw: unknown) => T): T[] {
+  if (!Array.isArray(raw)) throw typeError(jsonKind(raw), goType)
+  return raw.map((v, i) => inField(String(i), () => item(v)))
+}
+
+function requiredField<T>(f: Partial<Record<string, unknown>>, name: string, owner: string, parse: (raw: unknown) => T): T {
+  const raw = f[name]
+  if (raw === undefined) fail(`missing required field '${name}' for ${owner}`)
+  return inField(name, () => parse(raw))
+}
+
+function parseAccessTuple(raw: unknown): AccessListEntry {
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'types.AccessTuple')
+  const f = readFields(raw, ['address', 'storageKeys'])
+  const address = requiredField(f, 'address', 'AccessTuple', parseAddress)
+  const storageKeys = requiredField(f, 'storageKeys', 'AccessTuple', (v) => listOf(v, '[]common.Hash', parseHash))
+  return { address, storageKeys }
+}
+
+export const parseAccessList = (raw: unknown): AccessListEntry[] => listOf(raw, 'types.AccessList', parseAccessTuple)
+
+function parseAuthorization(raw: unknown): AuthorizationView {
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'types.SetCodeAuthorization')
+  const f = readFields(raw, ['chainId', 'address', 'nonce', 'yParity', 'r', 's'])
+  const owner = 'SetCodeAuthorization'
+  return {
+    chainId: requiredField(f, 'chainId', owner, parseQuantity),
+    address: requiredField(f, 'address', owner, parseAddress),
+    nonce: requiredField(f, 'nonce', owner, parseUint64),
+    yParity: requiredField(f, 'yParity', owner, parseUint64),
+    r: requiredField(f, 'r', owner, parseQuantity),
+    s: requiredField(f, 's', owner, parseQuantity),
+  }
+}
+
+/** `type` is no geth field: taken when it reads as 0x0..0xff, ignored otherwise. */
+function lenientType(raw: unknown): number | undefined {
+  return typeof raw === 'string' && /^0x[0-9a-fA-F]{1,2}$/.test(raw) ? parseInt(raw.slice(2), 16) : undefined
+}
+
+export function parseCallRequest(raw: unknown): CallRequest {
+  // geth decodes a JSON null into an all-default TransactionArgs.
+  if (raw === null || raw === undefined) return {}
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'ethapi.TransactionArgs')
+  const f = readFields(raw, CALL_FIELDS)
+  const opt = <T>(name: (typeof CALL_FIELDS)[number], parse: (raw: unknown) => T): T | undefined =>
+    f[name] === undefined ? undefined : inField(name, () => parse(f[name]))
+
+  const data = opt('data', parseBytes)
+  const input = opt('input', parseBytes)
+  const req: { -readonly [K in keyof CallRequest]: CallRequest[K] } = {
+    from: opt('from', parseAddress),
+    to: opt('to', parseAddress),
+    gas: opt('gas', parseUint64),
+    gasPrice: opt('gasPrice', parseQuantity),
+    maxFeePerGas: opt('maxFeePerGas', parseQuantity),
+    maxPriorityFeePerGas: opt('maxPriorityFeePerGas', parseQuantity),
+    value: opt('value', parseQuantity),
+    nonce: opt('nonce', parseUint64),
+    data: input ?? data,
+    accessList: opt('accessList', parseAccessList),
+    chainId: opt('chainId', parseQuantity),
+    maxFeePerBlobGas: opt('maxFeePerBlobGas', parseQuantity),
+    blobVersionedHashes: opt('blobVersionedHashes', (v) => listOf(v, '[]common.Hash', parseHash)),
+    authorizationList: opt('authorizationList', (v) => listOf(v, '[]types.SetCodeAuthorization', parseAuthorization)),
+    type: lenientType(f.type),
+  }
+  if (data !== undefined && input !== undefined && !equalBytes(data, input)) {
+    fail('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
+  }
+  if (req.gasPrice !== undefined && (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined)) {
+    fail('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+  }
+  for (const key of Object.keys(req) as (keyof CallRequest)[]) if (req[key] === undefined) delete req[key]
+  return req
+}
