@@ -80,6 +80,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private work: Promise<unknown> = Promise.resolve()
   private cancelTimer: (() => void) | undefined
   private stopped = false
+  private ticking = false
   private readonly journal: FlashblockJournal
 
   constructor(
@@ -147,13 +148,30 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     return run
   }
 
+  /**
+   * Fixed-rate ticks: the next tick is set before this one's work starts, so build time does not stretch
+   * the interval; a tick that finds the previous one still running is skipped rather than queued.
+   */
   private schedule(): void {
     if (this.stopped) return
     this.cancelTimer = this.scheduler.after(this.settings.flashblockIntervalMs, () => {
-      const last = this.index + 1 >= this.settings.flashblocksPerBlock
-      const step = last ? this.seal() : this.flashblock()
-      step.catch((e: unknown) => this.emit('error', e)).finally(() => this.schedule())
+      this.schedule()
+      if (this.ticking) return
+      this.ticking = true
+      this.serial(async () => {
+        try {
+          await this.buildFlashblock()
+          if (this.index >= this.settings.flashblocksPerBlock) await this.sealOpen()
+        } finally {
+          this.ticking = false
+        }
+      }).catch((e: unknown) => this.emit('error', e))
     })
+  }
+
+  /** Resolves when no operation is running or queued (for tests and shutdown). */
+  async idle(): Promise<void> {
+    await this.work
   }
 
   private environment(parent: BlockHeader): BlockEnvironment {
