@@ -14,6 +14,21 @@ export interface MethodContext {
   readonly signal: AbortSignal
   /** Name of the endpoint (profile) that received the request, for logs and policy. */
   readonly endpoint: string
+  /** The long-lived connection (WebSocket) the request came over; absent for plain HTTP. */
+  readonly connection?: RpcConnection
+}
+
+/**
+ * A client connection that outlives one request, so a handler (e.g. eth_subscribe) can push notifications
+ * later. `send` after the connection closed is a no-op; `onClose` callbacks run once, when it closes (at
+ * once if it already has).
+ */
+export interface RpcConnection {
+  /** Unique for the life of the process. */
+  readonly id: string
+  /** Sends one already-serialized JSON-RPC message. */
+  send(message: string): void
+  onClose(callback: () => void): void
 }
 
 export type MethodHandler = (params: readonly unknown[], ctx: MethodContext) => Promise<unknown>

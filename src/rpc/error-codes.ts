@@ -1,0 +1,107 @@
+/**
+ * The one mapping from `FlashnodeError` kinds to JSON-RPC error codes, and the one function that turns any
+ * thrown value into a JSON-RPC error object.
+ *
+ * Invariants:
+ * - `CODES` is a `Record<ErrorKind, number>`: adding a kind without a code is a compile error.
+ * - An error's own `code` overrides the table (eth_simulateV1's -380xx, geth-style revert code 3, …).
+ * - `executionReverted` uses the configured revert code (`revertCode`): the service contract says -32000,
+ *   geth says 3.
+ * - A value that is not a `FlashnodeError` is a bug: the client sees -32603 `internal error` and nothing
+ *   else (no message, no stack) unless `debug` is on; the error itself goes to the log.
+ *
+ * Code choices: -32002 timeout and -32003 response too large are geth's (rpc/errors.go); -32005 for
+ * `limitExceeded` is EIP-1474's "limit exceeded", the code reth and the large providers answer for a
+ * configured limit (geth has no dedicated code and answers -32000). Protocol limits that the request
+ * envelope itself breaks (batch too large, method name too long) are `invalidRequest` (-32600), as in geth.
+ */
+
+import { FlashnodeError, type ErrorKind } from '../errors/errors.ts'
+
+/** Codes of the JSON-RPC protocol itself and the server-error range conventions used here. */
+export const RPC_CODES = Object.freeze({
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  serverError: -32000,
+  requestTimeout: -32002,
+  responseTooLarge: -32003,
+  limitExceeded: -32005,
+})
+
+/** The revert code of the service contract. geth uses 3; pass that as `revertCode` to match geth. */
+export const DEFAULT_REVERT_CODE = -32000
+
+const CODES: Record<ErrorKind, number> = {
+  invalidParams: RPC_CODES.invalidParams,
+  invalidRequest: RPC_CODES.invalidRequest,
+  methodNotFound: RPC_CODES.methodNotFound,
+  executionReverted: DEFAULT_REVERT_CODE,
+  executionFailed: RPC_CODES.serverError,
+  transactionRejected: RPC_CODES.serverError,
+  executionTimeout: RPC_CODES.serverError,
+  requestTimeout: RPC_CODES.requestTimeout,
+  notFound: RPC_CODES.serverError,
+  limitExceeded: RPC_CODES.limitExceeded,
+  responseTooLarge: RPC_CODES.responseTooLarge,
+  internal: RPC_CODES.internal,
+}
+
+export interface JsonRpcErrorObject {
+  readonly code: number
+  readonly message: string
+  readonly data?: unknown
+}
+
+export interface ErrorMappingOptions {
+  /** Code for `executionReverted` errors that carry no code of their own. */
+  readonly revertCode: number
+  /** Show internal messages and stacks to the client. Never on in production. */
+  readonly debug: boolean
+  /** Where unexpected errors are reported; `console.error` when absent. */
+  readonly log?: (message: string, err: unknown) => void
+}
+
+/** The JSON-RPC code for a kind, with the revert code setting applied. */
+export function codeForKind(kind: ErrorKind, revertCode: number = DEFAULT_REVERT_CODE): number {
+  return kind === 'executionReverted' ? revertCode : CODES[kind]
+}
+
+/** Any thrown value to the `error` member of a JSON-RPC response. Never throws. */
+export function toJsonRpcError(err: unknown, opts: ErrorMappingOptions): JsonRpcErrorObject {
+  const log = opts.log ?? defaultLog
+  if (err instanceof FlashnodeError) {
+    if (err.kind === 'internal') safeLog(log, `internal error: ${err.message}`, err)
+    const code = err.code ?? codeForKind(err.kind, opts.revertCode)
+    return err.data === undefined ? { code, message: err.message } : { code, message: err.message, data: err.data }
+  }
+  safeLog(log, 'unexpected error in a method handler', err)
+  if (!opts.debug) return { code: RPC_CODES.internal, message: 'internal error' }
+  const detail = err instanceof Error ? err.message : describe(err)
+  const stack = err instanceof Error ? err.stack : undefined
+  return stack === undefined
+    ? { code: RPC_CODES.internal, message: `internal error: ${detail}` }
+    : { code: RPC_CODES.internal, message: `internal error: ${detail}`, data: stack }
+}
+
+function describe(value: unknown): string {
+  try {
+    return String(value)
+  } catch {
+    return typeof value
+  }
+}
+
+function safeLog(log: (message: string, err: unknown) => void, message: string, err: unknown): void {
+  try {
+    log(message, err)
+  } catch {
+    // A broken logger must not turn an error response into a crash.
+  }
+}
+
+function defaultLog(message: string, err: unknown): void {
+  console.error(`[rpc] ${message}:`, err)
+}

@@ -1,0 +1,251 @@
+/**
+ * The JSON-RPC envelope: one payload (the body of an HTTP request or one WebSocket message) in, the
+ * serialized response out, or `null` when nothing is to be sent (notifications only).
+ *
+ * Owns: the depth guard and parse, single vs batch, the batch limits, the per-payload deadline, bounded
+ * batch concurrency, response order, the batch response size cap, and turning every outcome into a
+ * response string. It knows nothing about HTTP or WebSocket.
+ *
+ * Invariants:
+ * - Never throws and never rejects: every failure becomes a JSON-RPC error response.
+ * - A payload has ONE deadline (`requestTimeoutMs`), shared by all items of a batch, as in geth. When it
+ *   passes, `ctx.signal` aborts, items still running answer -32002 at once (even if the handler ignores the
+ *   signal; its late result is dropped), and items not yet started answer -32002 without running.
+ * - At most `batchConcurrency` items of a batch run at the same time; responses keep request order.
+ * - The batch response cap is checked in request order: the item whose response passes the cap is kept,
+ *   every later request gets -32003 `response too large` (notifications still get nothing), and items still
+ *   running are aborted.
+ * - Results are serialized with JSON.stringify; an unserializable result (e.g. a bigint) becomes -32603 for
+ *   that item alone.
+ */
+
+import { setMaxListeners } from 'node:events'
+import { FlashnodeError, internalError } from '../../errors/errors.ts'
+import { RPC_CODES, toJsonRpcError, DEFAULT_REVERT_CODE, type ErrorMappingOptions } from '../error-codes.ts'
+import type { MethodContext, MethodTable, RpcConnection } from '../registry.ts'
+import { exceedsJsonDepth } from './json-guard.ts'
+import { resolveLimits, type TransportLimits } from './limits.ts'
+import { errorMessage, PARSE_ERROR_MESSAGE, resultMessage } from './messages.ts'
+import { firstRequestId, prepareRequest, type PreparedRequest } from './request.ts'
+
+export interface EnvelopeOptions {
+  /** Name of the endpoint that received the payload; handed to handlers. */
+  readonly endpoint: string
+  readonly limits?: Partial<TransportLimits>
+  /** Code for reverts (default -32000; geth uses 3). */
+  readonly revertCode?: number
+  /** Show internal error details to clients. */
+  readonly debug?: boolean
+  /** The long-lived connection the payload came over (WebSocket), for handlers that push messages. */
+  readonly connection?: RpcConnection
+  /** Aborts the payload's work early (the client went away). */
+  readonly signal?: AbortSignal
+  /** Where unexpected errors are reported; console.error when absent. */
+  readonly log?: (message: string, err: unknown) => void
+}
+
+interface Run {
+  readonly limits: TransportLimits
+  readonly mapping: ErrorMappingOptions
+  readonly endpoint: string
+  readonly connection: RpcConnection | undefined
+}
+
+/** Handles one payload. Resolves to the response text, or null when no response is due. Never rejects. */
+export async function handleRpcPayload(
+  bodyText: string,
+  methods: MethodTable,
+  opts: EnvelopeOptions,
+): Promise<string | null> {
+  let run: Run
+  try {
+    run = {
+      limits: resolveLimits(opts.limits),
+      mapping: { revertCode: opts.revertCode ?? DEFAULT_REVERT_CODE, debug: opts.debug ?? false, log: opts.log },
+      endpoint: opts.endpoint,
+      connection: opts.connection,
+    }
+  } catch (err) {
+    return errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log }))
+  }
+  const { limits } = run
+  if (exceedsJsonDepth(bodyText, limits.maxDepth)) {
+    return errorMessage(null, {
+      code: RPC_CODES.invalidRequest,
+      message: `invalid request: nesting too deep (max depth ${limits.maxDepth})`,
+    })
+  }
+  let payload: unknown
+  try {
+    payload = JSON.parse(bodyText)
+  } catch {
+    return PARSE_ERROR_MESSAGE
+  }
+
+  if (Array.isArray(payload)) {
+    if (payload.length === 0) return errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' })
+    if (payload.length > limits.maxBatchItems) {
+      return errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' })
+    }
+  }
+
+  const deadline = startDeadline(limits.requestTimeoutMs, opts.signal)
+  try {
+    if (!Array.isArray(payload)) {
+      return await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), deadline.signal, run)
+    }
+    const prepared = payload.map((item) => prepareRequest(item, methods, limits.maxMethodNameLength))
+    return await runBatch(prepared, deadline.signal, run)
+  } finally {
+    deadline.dispose()
+  }
+}
+
+/** Runs the batch items with bounded concurrency; assembles responses in request order. */
+async function runBatch(items: readonly PreparedRequest[], parentSignal: AbortSignal, run: Run): Promise<string | null> {
+  const count = items.length
+  const responses: (string | null | undefined)[] = new Array<string | null | undefined>(count)
+  const overflow = new AbortController()
+  const signal = AbortSignal.any([parentSignal, overflow.signal])
+  setMaxListeners(0, signal)
+  const cap = run.limits.maxBatchResponseBytes
+
+  let nextToStart = 0
+  let nextToCount = 0
+  let bytes = 1 // the opening bracket
+  /** Index of the first item answered with -32003; count while the cap holds. */
+  let cutAt = count
+
+  const countCompleted = (): void => {
+    while (nextToCount < cutAt && responses[nextToCount] !== undefined) {
+      const response = responses[nextToCount++]
+      if (response === null || response === undefined) continue
+      bytes += Buffer.byteLength(response) + 1
+      if (bytes > cap) {
+        cutAt = nextToCount
+        overflow.abort(new FlashnodeError('responseTooLarge', 'response too large'))
+      }
+    }
+  }
+
+  const worker = async (): Promise<void> => {
+    while (nextToStart < cutAt) {
+      const index = nextToStart++
+      const response = await runOne(items[index]!, signal, run)
+      if (index >= cutAt) continue
+      responses[index] = response
+      countCompleted()
+    }
+  }
+  const workers: Promise<void>[] = []
+  for (let i = 0; i < Math.min(run.limits.batchConcurrency, count); i++) workers.push(worker())
+  await Promise.all(workers)
+
+  const parts: string[] = []
+  for (let i = 0; i < count; i++) {
+    const item = items[i]!
+    if (i >= cutAt) {
+      if (!item.notification) {
+        parts.push(errorMessage(item.id, { code: RPC_CODES.responseTooLarge, message: 'response too large' }))
+      }
+      continue
+    }
+    const response = responses[i]
+    if (typeof response === 'string') parts.push(response)
+  }
+  return parts.length === 0 ? null : `[${parts.join(',')}]`
+}
+
+/** One request to its response text (null for a notification). Never rejects. */
+async function runOne(request: PreparedRequest, signal: AbortSignal, run: Run): Promise<string | null> {
+  try {
+    if (request.kind === 'invalid') {
+      return request.notification ? null : errorMessage(request.id, toJsonRpcError(request.error, run.mapping))
+    }
+    let result: unknown
+    try {
+      result = await invoke(request, signal, run)
+    } catch (err) {
+      return request.notification ? null : errorMessage(request.id, toJsonRpcError(err, run.mapping))
+    }
+    if (request.notification) return null
+    try {
+      return resultMessage(request.id, result)
+    } catch (err) {
+      const error = internalError(`result of ${request.method} could not be serialized`, err)
+      return errorMessage(request.id, toJsonRpcError(error, run.mapping))
+    }
+  } catch (err) {
+    // Only reachable through a bug in this module; still answer instead of rejecting.
+    return request.notification ? null : errorMessage(request.id, toJsonRpcError(err, run.mapping))
+  }
+}
+
+async function invoke(
+  request: Extract<PreparedRequest, { kind: 'call' }>,
+  signal: AbortSignal,
+  run: Run,
+): Promise<unknown> {
+  if (signal.aborted) throw abortReason(signal)
+  const ctx: MethodContext =
+    run.connection === undefined
+      ? { signal, endpoint: run.endpoint }
+      : { signal, endpoint: run.endpoint, connection: run.connection }
+  let pending: Promise<unknown>
+  try {
+    pending = Promise.resolve(request.handler(request.params, ctx))
+  } catch (err) {
+    pending = Promise.reject(err)
+  }
+  try {
+    return await untilAborted(pending, signal)
+  } catch (err) {
+    // Whatever a handler throws once its deadline passed (an AbortError, …) reads as the deadline.
+    throw signal.aborted ? abortReason(signal) : err
+  }
+}
+
+/** Settles with `pending`, or rejects with the abort reason when `signal` aborts first. */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // The handler itself may have aborted the signal (synchronously) before we listen.
+    if (signal.aborted) {
+      pending.catch(() => {})
+      reject(abortReason(signal))
+      return
+    }
+    const onAbort = (): void => reject(abortReason(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(err)
+      },
+    )
+  })
+}
+
+function abortReason(signal: AbortSignal): FlashnodeError {
+  const reason: unknown = signal.reason
+  return reason instanceof FlashnodeError ? reason : new FlashnodeError('internal', 'request aborted')
+}
+
+interface Deadline {
+  readonly signal: AbortSignal
+  dispose(): void
+}
+
+function startDeadline(timeoutMs: number, parent: AbortSignal | undefined): Deadline {
+  const controller = new AbortController()
+  const timer = setTimeout(() => {
+    controller.abort(new FlashnodeError('requestTimeout', 'request timed out'))
+  }, timeoutMs)
+  const signal = parent === undefined ? controller.signal : AbortSignal.any([controller.signal, parent])
+  // Handlers and batch items each listen on this signal; that is not a leak.
+  setMaxListeners(0, signal)
+  return { signal, dispose: () => clearTimeout(timer) }
+}

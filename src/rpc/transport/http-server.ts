@@ -1,0 +1,253 @@
+/**
+ * The HTTP face of the JSON-RPC server (node:http, no framework), with WebSocket on the same port.
+ *
+ * Owns the HTTP rules: POST `/` carries JSON-RPC (Content-Type application/json, charset allowed, else 415;
+ * body over `maxBodyBytes` → 413 and the connection closes without reading the rest); GET/HEAD `/` with an
+ * empty body is a health check (200 `{"status":"ok"}`); OPTIONS is a CORS preflight (204) only when CORS
+ * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
+ * an IP literal or a configured host (`*` allows all), else 403 `invalid host specified`. Every response is
+ * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
+ * answered 204. JSON-RPC errors are HTTP 200, as in geth.
+ *
+ * Invariants: a request can never take the server down: every handler path is caught and turned into a
+ * response (500 at worst) and nothing is left as an unhandled rejection. Keep-alive stays on; `close()`
+ * stops listening, closes WebSocket clients and every open socket, idle keep-alive ones included.
+ */
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { RPC_CODES } from '../error-codes.ts'
+import type { MethodTable } from '../registry.ts'
+import { applyCors, isCorsEnabled } from './cors.ts'
+import { handleRpcPayload } from './envelope.ts'
+import { DEFAULT_ALLOWED_HOSTS, isHostAllowed } from './host-check.ts'
+import { resolveLimits, type TransportLimits } from './limits.ts'
+import { errorMessage } from './messages.ts'
+import { readBody } from './read-body.ts'
+import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
+
+export { DEFAULT_LIMITS, resolveLimits, type TransportLimits } from './limits.ts'
+
+export interface HttpServerOptions {
+  /** Interface to bind. Default 127.0.0.1. */
+  readonly host?: string
+  /** 0 picks a free port; the real one is returned. */
+  readonly port: number
+  readonly methods: MethodTable
+  /** Endpoint (profile) name handed to handlers. */
+  readonly endpoint: string
+  readonly limits?: Partial<TransportLimits>
+  /** Code for reverts: -32000 (default, the service contract) or 3 (geth). */
+  readonly revertCode?: number
+  /** Expose internal error messages and stacks to clients. Off by default. */
+  readonly debug?: boolean
+  /** Host names accepted besides IP literals. Default `['localhost']`; `'*'` accepts any. */
+  readonly allowedHosts?: readonly string[]
+  /** Browser origins allowed by CORS (and on WebSocket upgrades). CORS is off when absent. `'*'` = any. */
+  readonly corsOrigins?: readonly string[]
+  /** Serve WebSocket upgrades on `/`. Default true. */
+  readonly websocket?: boolean
+  /** Called once per finished HTTP request (not per WebSocket message), for logs and metrics. */
+  readonly onRequest?: (info: HttpRequestInfo) => void
+  /** Where unexpected errors go; console.error when absent. */
+  readonly log?: (message: string, err: unknown) => void
+}
+
+export interface HttpRequestInfo {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly durationMs: number
+  readonly requestBytes: number
+}
+
+export interface RunningHttpServer {
+  /** `http://host:port`, for clients. */
+  readonly url: string
+  /** `ws://host:port`, or undefined when WebSocket is off. */
+  readonly wsUrl: string | undefined
+  /** The port actually bound. */
+  readonly port: number
+  close(): Promise<void>
+}
+
+interface Config {
+  readonly methods: MethodTable
+  readonly endpoint: string
+  readonly limits: TransportLimits
+  readonly revertCode: number | undefined
+  readonly debug: boolean
+  readonly allowedHosts: readonly string[]
+  readonly corsOrigins: readonly string[] | undefined
+  readonly onRequest: ((info: HttpRequestInfo) => void) | undefined
+  readonly log: (message: string, err: unknown) => void
+}
+
+const HEALTH_BODY = '{"status":"ok"}'
+
+export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const config: Config = {
+    methods: opts.methods,
+    endpoint: opts.endpoint,
+    limits: resolveLimits(opts.limits),
+    revertCode: opts.revertCode,
+    debug: opts.debug ?? false,
+    allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+    corsOrigins: opts.corsOrigins,
+    onRequest: opts.onRequest,
+    log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
+  }
+  const host = opts.host ?? '127.0.0.1'
+  const server = createServer((req, res) => onHttpRequest(req, res, config))
+  server.on('error', (err) => config.log('http server error', err))
+
+  let ws: WebSocketAttachment | undefined
+  if (opts.websocket !== false) {
+    ws = attachWebSocketServer(server, {
+      methods: config.methods,
+      endpoint: config.endpoint,
+      limits: config.limits,
+      revertCode: config.revertCode,
+      debug: config.debug,
+      allowedHosts: config.allowedHosts,
+      corsOrigins: config.corsOrigins,
+      log: config.log,
+    })
+  }
+
+  await listen(server, opts.port, host)
+  const port = (server.address() as AddressInfo).port
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${authority}`,
+    wsUrl: ws === undefined ? undefined : `ws://${authority}`,
+    port,
+    close: () => (closing ??= closeServer(server, ws)),
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err)
+    server.once('error', onError)
+    server.listen(port, host, () => {
+      server.off('error', onError)
+      resolve()
+    })
+  })
+}
+
+async function closeServer(server: Server, ws: WebSocketAttachment | undefined): Promise<void> {
+  await ws?.close()
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}
+
+function onHttpRequest(req: IncomingMessage, res: ServerResponse, config: Config): void {
+  const started = performance.now()
+  let requestBytes = 0
+  res.on('finish', () => {
+    if (config.onRequest === undefined) return
+    try {
+      config.onRequest({
+        method: req.method ?? '',
+        path: pathOf(req),
+        status: res.statusCode,
+        durationMs: performance.now() - started,
+        requestBytes,
+      })
+    } catch (err) {
+      config.log('onRequest hook failed', err)
+    }
+  })
+  serve(req, res, config, (n) => (requestBytes = n)).catch((err: unknown) => {
+    config.log('http request failed', err)
+    if (!res.headersSent) sendJson(res, 500, errorMessage(null, { code: RPC_CODES.internal, message: 'internal error' }))
+    else res.destroy()
+  })
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  config: Config,
+  noteBytes: (n: number) => void,
+): Promise<void> {
+  if (!isHostAllowed(req.headers.host, config.allowedHosts)) return refuse(res, 403, 'invalid host specified')
+  if (pathOf(req) !== '/') return refuse(res, 404, 'not found')
+  applyCors(req, res, config.corsOrigins)
+
+  const method = req.method ?? ''
+  if (method === 'OPTIONS' && isCorsEnabled(config.corsOrigins)) {
+    res.writeHead(204, { 'Content-Length': '0' })
+    res.end()
+    return
+  }
+  if ((method === 'GET' || method === 'HEAD') && hasNoBody(req)) return sendJson(res, 200, HEALTH_BODY)
+  if (method !== 'POST') {
+    res.setHeader('Allow', isCorsEnabled(config.corsOrigins) ? 'POST, GET, HEAD, OPTIONS' : 'POST, GET, HEAD')
+    return refuse(res, 405, 'method not allowed')
+  }
+  if (!isJsonContentType(req.headers['content-type'])) {
+    return refuse(res, 415, 'invalid content type, only application/json is supported')
+  }
+
+  const body = await readBody(req, config.limits.maxBodyBytes)
+  if (body.kind === 'aborted') return
+  if (body.kind === 'tooLarge') {
+    res.setHeader('Connection', 'close')
+    return refuse(res, 413, `request body too large (limit ${config.limits.maxBodyBytes} bytes)`)
+  }
+  noteBytes(body.bytes)
+
+  const clientGone = new AbortController()
+  res.on('close', () => {
+    if (!res.writableFinished) clientGone.abort()
+  })
+  const out = await handleRpcPayload(body.text, config.methods, {
+    endpoint: config.endpoint,
+    limits: config.limits,
+    revertCode: config.revertCode,
+    debug: config.debug,
+    signal: clientGone.signal,
+    log: config.log,
+  })
+  if (res.destroyed) return
+  if (out === null) {
+    res.writeHead(204)
+    res.end()
+    return
+  }
+  sendJson(res, 200, out)
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/'
+  const query = url.indexOf('?')
+  return query < 0 ? url : url.slice(0, query)
+}
+
+function hasNoBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0)
+}
+
+/** `application/json`, optionally with parameters (`; charset=utf-8`). */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false
+  const semicolon = header.indexOf(';')
+  const media = (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase()
+  return media === 'application/json'
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  sendJson(res, status, errorMessage(null, { code: RPC_CODES.invalidRequest, message }))
+}
+
+function sendJson(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
+  res.end(res.req.method === 'HEAD' ? undefined : body)
+}

@@ -1,0 +1,210 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { WebSocket } from 'ws'
+import type { MethodHandler, MethodTable, RpcConnection } from '../registry.ts'
+import { startHttpServer, type RunningHttpServer } from './http-server.ts'
+
+type Json = Record<string, unknown>
+
+let closedConnection: ((id: string) => void) | undefined
+const heldSignals: AbortSignal[] = []
+let heldStarted: (() => void) | undefined
+const connections: RpcConnection[] = []
+
+const methods: MethodTable = new Map<string, MethodHandler>([
+  ['echo', async (params) => params],
+  ['whoami', async (_p, ctx) => ctx.connection?.id ?? null],
+  // A stand-in for eth_subscribe: answers an id, then pushes a notification on the same connection.
+  ['subscribe', async (_p, ctx) => {
+    const connection = ctx.connection
+    if (connection === undefined) throw new Error('no connection')
+    connections.push(connection)
+    connection.onClose(() => closedConnection?.(connection.id))
+    queueMicrotask(() => connection.send('{"jsonrpc":"2.0","method":"sub","params":{"subscription":"0x1","result":"hi"}}'))
+    return '0x1'
+  }],
+  ['hold', (_p, ctx) =>
+    new Promise(() => {
+      heldSignals.push(ctx.signal)
+      heldStarted?.()
+    })],
+  ['wait', (_p, ctx) =>
+    new Promise((_resolve, reject) => {
+      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))
+    })],
+])
+
+let server: RunningHttpServer
+const clients: WebSocket[] = []
+
+before(async () => {
+  server = await startHttpServer({
+    port: 0,
+    methods,
+    endpoint: 'ws-test',
+    limits: { maxWsMessageBytes: 4096, requestTimeoutMs: 100 },
+    log: () => {},
+  })
+})
+
+after(async () => {
+  for (const client of clients) client.terminate()
+  await server.close()
+})
+
+async function connect(headers?: Record<string, string>): Promise<WebSocket> {
+  const ws = new WebSocket(server.wsUrl!, { headers })
+  clients.push(ws)
+  await once(ws, 'open')
+  return ws
+}
+
+async function next(ws: WebSocket): Promise<unknown> {
+  const [data] = (await once(ws, 'message')) as [Buffer]
+  return JSON.parse(data.toString())
+}
+
+test('WS round trip', async () => {
+  const ws = await connect()
+  ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['hello'] }))
+  assert.deepEqual(await next(ws), { jsonrpc: '2.0', id: 1, result: ['hello'] })
+  ws.send('{"jsonrpc":"2.0","id":2,"method":"nope"}')
+  assert.deepEqual(await next(ws), {
+    jsonrpc: '2.0',
+    id: 2,
+    error: { code: -32601, message: 'the method nope does not exist/is not available' },
+  })
+  ws.send('{oops')
+  assert.deepEqual(await next(ws), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+})
+
+test('WS batch keeps order and skips notifications', async () => {
+  const ws = await connect()
+  ws.send(
+    JSON.stringify([
+      { jsonrpc: '2.0', id: 'x', method: 'echo', params: [1] },
+      { jsonrpc: '2.0', method: 'echo', params: [2] },
+      { jsonrpc: '2.0', id: 'y', method: 'echo', params: [3] },
+    ]),
+  )
+  const out = (await next(ws)) as Json[]
+  assert.deepEqual(out, [
+    { jsonrpc: '2.0', id: 'x', result: [1] },
+    { jsonrpc: '2.0', id: 'y', result: [3] },
+  ])
+})
+
+test('WS binary frames are read as UTF-8 JSON', async () => {
+  const ws = await connect()
+  ws.send(Buffer.from('{"jsonrpc":"2.0","id":3,"method":"echo"}'), { binary: true })
+  assert.deepEqual(await next(ws), { jsonrpc: '2.0', id: 3, result: [] })
+})
+
+test('a notification over WS gets no answer (the next answer belongs to the next request)', async () => {
+  const ws = await connect()
+  ws.send('{"jsonrpc":"2.0","method":"echo","params":["silent"]}')
+  ws.send('{"jsonrpc":"2.0","id":9,"method":"echo","params":["loud"]}')
+  assert.deepEqual(await next(ws), { jsonrpc: '2.0', id: 9, result: ['loud'] })
+})
+
+test('handlers see the connection: push after the answer, onClose when the client leaves', async () => {
+  const ws = await connect()
+  const messages: unknown[] = []
+  ws.on('message', (d: Buffer) => messages.push(JSON.parse(d.toString())))
+  ws.send('{"jsonrpc":"2.0","id":1,"method":"subscribe"}')
+  ws.send('{"jsonrpc":"2.0","id":2,"method":"whoami"}')
+  while (messages.length < 3) await once(ws, 'message')
+  assert.deepEqual(messages.find((m) => (m as Json).id === 1), { jsonrpc: '2.0', id: 1, result: '0x1' })
+  assert.deepEqual(messages.find((m) => (m as Json).method === 'sub'), {
+    jsonrpc: '2.0',
+    method: 'sub',
+    params: { subscription: '0x1', result: 'hi' },
+  })
+  const connection = connections.at(-1)!
+  assert.equal((messages.find((m) => (m as Json).id === 2) as Json).result, connection.id)
+  assert.match(connection.id, /^ws-/)
+
+  const closed = new Promise<string>((resolve) => (closedConnection = resolve))
+  ws.close()
+  assert.equal(await closed, connection.id)
+  connection.send('{"late":true}') // a no-op after close, must not throw
+  const late = new Promise<void>((resolve) => connection.onClose(resolve))
+  await late // registered after close: still runs
+})
+
+test('closing the connection aborts its in-flight requests', { timeout: 5000 }, async () => {
+  const ws = await connect()
+  const started = new Promise<void>((resolve) => (heldStarted = resolve))
+  ws.send('{"jsonrpc":"2.0","id":1,"method":"hold"}')
+  await started
+  const signal = heldSignals.at(-1)!
+  assert.equal(signal.aborted, false)
+  const aborted = once(signal, 'abort')
+  ws.close()
+  await aborted
+  assert.equal(signal.aborted, true)
+})
+
+test('connections get distinct ids', async () => {
+  const a = await connect()
+  const b = await connect()
+  a.send('{"jsonrpc":"2.0","id":1,"method":"whoami"}')
+  b.send('{"jsonrpc":"2.0","id":1,"method":"whoami"}')
+  const [ra, rb] = (await Promise.all([next(a), next(b)])) as Json[]
+  assert.notEqual(ra!.result, rb!.result)
+})
+
+test('WS request deadline answers -32002', async () => {
+  const ws = await connect()
+  ws.send('{"jsonrpc":"2.0","id":1,"method":"wait"}')
+  assert.deepEqual(await next(ws), { jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'request timed out' } })
+})
+
+test('a message over the size limit closes the connection with 1009', async () => {
+  const ws = await connect()
+  ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['z'.repeat(5000)] }))
+  const [code] = (await once(ws, 'close')) as [number]
+  assert.equal(code, 1009)
+})
+
+test('a message at the limit is served', async () => {
+  const ws = await connect()
+  const prefix = '{"jsonrpc":"2.0","id":1,"method":"echo","params":["'
+  const suffix = '"]}'
+  ws.send(prefix + 'z'.repeat(4096 - prefix.length - suffix.length) + suffix)
+  const res = (await next(ws)) as Json
+  assert.equal((res.result as string[])[0]!.length, 4096 - prefix.length - suffix.length)
+})
+
+async function upgradeStatus(path: string, headers: Record<string, string>): Promise<number> {
+  const ws = new WebSocket(`${server.wsUrl}${path}`, { headers })
+  clients.push(ws)
+  ws.on('error', () => {})
+  return new Promise<number>((resolve) => {
+    ws.once('open', () => resolve(101))
+    ws.once('unexpected-response', (_req, res: { statusCode: number; resume(): void }) => {
+      res.resume()
+      resolve(res.statusCode)
+    })
+  })
+}
+
+test('upgrade: foreign Host is 403, foreign browser Origin is 403, other paths 404', async () => {
+  assert.equal(await upgradeStatus('/', { host: 'evil.example' }), 403)
+  assert.equal(await upgradeStatus('/', { origin: 'https://evil.example' }), 403)
+  assert.equal(await upgradeStatus('/other', {}), 404)
+  const fromLocalPage = await connect({ origin: 'http://localhost:3000' })
+  assert.equal(fromLocalPage.readyState, WebSocket.OPEN)
+})
+
+test('close() closes open WebSocket clients with 1001', async () => {
+  const s = await startHttpServer({ port: 0, methods, endpoint: 't', log: () => {} })
+  const ws = new WebSocket(s.wsUrl!)
+  clients.push(ws)
+  await once(ws, 'open')
+  const closed = once(ws, 'close')
+  await s.close()
+  const [code] = (await closed) as [number]
+  assert.equal(code, 1001)
+})
