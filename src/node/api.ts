@@ -88,10 +88,10 @@ export interface LocatedLog {
   readonly logIndex: number
 }
 
+/** A transaction and where it sits; `placement` is null for one that is only in the pool. */
 export interface LocatedTransaction {
   readonly tx: TransactionView
-  readonly context: BlockContext
-  readonly index: number
+  readonly placement: { readonly context: BlockContext; readonly index: number } | null
 }
 
 export interface LocatedReceipt {

@@ -177,7 +177,9 @@ export class NodeService implements NodeApi {
     const loc = this.chain.store.txLocation(hash)
     if (loc !== undefined) return this.transactionAt(loc.number, loc.index)
     const pending = this.pendingLocation(hash)
-    return pending === undefined ? null : this.pendingTransactionAt(pending.snapshot, pending.index)
+    if (pending !== undefined) return this.pendingTransactionAt(pending.snapshot, pending.index)
+    const pooled = this.pending?.poolTransaction(hash)
+    return pooled === undefined ? null : { tx: pooled, placement: null }
   }
 
   async getTransactionByBlockAndIndex(blockId: BlockId, index: number): Promise<LocatedTransaction | null> {
@@ -195,7 +197,7 @@ export class NodeService implements NodeApi {
 
   private pendingTransactionAt(snapshot: PreconfirmedSnapshot, index: number): LocatedTransaction | null {
     const tx = pendingTransactions(snapshot)[index]
-    return tx === undefined ? null : { tx, context: pendingContext(snapshot), index }
+    return tx === undefined ? null : { tx, placement: { context: pendingContext(snapshot), index } }
   }
 
   private transactionAt(num: bigint, index: number): LocatedTransaction | null {
@@ -203,7 +205,7 @@ export class NodeService implements NodeApi {
     const tx = view?.transactions[index]
     const context = this.chain.context(num)
     if (tx === undefined || context === undefined) return null
-    return { tx, context, index }
+    return { tx, placement: { context, index } }
   }
 
   async getTransactionReceipt(hash: Uint8Array): Promise<LocatedReceipt | null> {

@@ -14,8 +14,7 @@ const tx: TransactionView = {
 }
 const located: LocatedTransaction = {
   tx,
-  context: { blockHash: new Uint8Array(32).fill(0xbb), blockNumber: 0x10n, blockTimestamp: 0x20n },
-  index: 4,
+  placement: { context: { blockHash: new Uint8Array(32).fill(0xbb), blockNumber: 0x10n, blockTimestamp: 0x20n }, index: 4 },
 }
 
 test('eth_getTransactionByHash: located transaction formatted; unknown is null', async () => {
@@ -26,6 +25,15 @@ test('eth_getTransactionByHash: located transaction formatted; unknown is null',
   assert.equal(out.blockNumber, '0x10')
   assert.equal(out.transactionIndex, '0x4')
   assert.equal(await invoke(transactionMethods(fakeNode().node), 'eth_getTransactionByHash', [HASH]), null)
+})
+
+test('eth_getTransactionByHash: a transaction only in the pool has null block fields', async () => {
+  const { node } = fakeNode({ getTransactionByHash: async () => ({ tx, placement: null }) })
+  const out = (await invoke(transactionMethods(node), 'eth_getTransactionByHash', [HASH])) as Record<string, unknown>
+  assert.equal(out.hash, HASH)
+  assert.equal(out.blockHash, null)
+  assert.equal(out.blockNumber, null)
+  assert.equal(out.transactionIndex, null)
 })
 
 test('by block and index: hash or number id, index as a number', async () => {

@@ -10,7 +10,8 @@ import { parseArgs, required } from '../params/args.ts'
 import { parseBlockNumber } from '../params/block-id.ts'
 import { parseHash, parseUint } from '../params/hex.ts'
 
-const format = (located: LocatedTransaction | null) => (located === null ? null : formatTransaction(located.tx, located))
+const format = (located: LocatedTransaction | null) =>
+  located === null ? null : formatTransaction(located.tx, located.placement)
 
 export function transactionMethods(node: NodeApi): Record<string, MethodHandler> {
   return {
