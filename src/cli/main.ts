@@ -20,7 +20,7 @@ function printDevAccounts(node: FlashNode): void {
   const funded = new Set(Object.keys(alloc).map((a) => a.toLowerCase().replace(/^(?!0x)/, '0x')))
   const accounts = devAccounts(Math.min(funded.size, 100)).filter((a) => funded.has(a.address))
   if (accounts.length === 0) return
-  console.log('\nTest accounts (mnemonic "test test test test test test test test test test test junk"; public keys, never use on a real network):')
+  console.log('\nTest accounts (mnemonic "test test test test test test test test test test test junk"; its keys are public: never use them on a real network):')
   accounts.forEach((a, i) => console.log(`  (${i}) ${a.address}  private key ${a.privateKey}`))
   console.log('')
 }

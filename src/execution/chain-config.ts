@@ -7,10 +7,14 @@
  *
  * Workaround (library 10.1.3): its blobSchedule parser writes BPO entries under a field its getter does not
  * read, and its built-in BPO values are used instead; the parser breaks on them, so they are removed before
- * parsing. The values are re-checked against the built-ins at start-up.
+ * parsing. The given values are checked against the built-ins at start-up (checkBlobSchedule).
  */
 
 import { Common, createCommonFromGethGenesis, type GethGenesis } from '@ethereumjs/common'
+import { paramsBlock } from '@ethereumjs/block'
+import { paramsEVM } from '@ethereumjs/evm'
+import { paramsTx } from '@ethereumjs/tx'
+import { paramsVM } from '@ethereumjs/vm'
 import { lazyKzg, nativeEcrecover } from './crypto.ts'
 
 export type { GethGenesis }
@@ -30,7 +34,32 @@ export class ChainRules {
       chain: 'flashnode',
       customCrypto: { ecrecover: nativeEcrecover, kzg: lazyKzg },
     })
+    // Each library registers its own parameters on a Common when it first uses it; register them all up front
+    // so that any helper (a header's blob gas price, say) works on any cached fork copy.
+    for (const params of [paramsBlock, paramsTx, paramsEVM, paramsVM]) this.base.updateParams(params)
     this.chainId = this.base.chainId()
+    this.checkBlobSchedule(genesis)
+  }
+
+  /** The removed BPO entries must equal what the library applies for those forks; refuse the chain otherwise. */
+  private checkBlobSchedule(genesis: GethGenesis): void {
+    const config = genesis.config as { blobSchedule?: Record<string, { target: number; max: number; baseFeeUpdateFraction: number }> } & Record<string, unknown>
+    const GAS_PER_BLOB = 131072n
+    for (const [fork, wanted] of Object.entries(config.blobSchedule ?? {})) {
+      if (!fork.startsWith('bpo')) continue
+      const time = config[`${fork}Time`]
+      if (typeof time !== 'number') continue
+      const common = this.base.copy()
+      common.setHardfork(fork)
+      const have = common.getBlobGasSchedule()
+      if (
+        have.targetBlobGasPerBlock !== BigInt(wanted.target) * GAS_PER_BLOB ||
+        have.maxBlobGasPerBlock !== BigInt(wanted.max) * GAS_PER_BLOB ||
+        have.blobGasPriceUpdateFraction !== BigInt(wanted.baseFeeUpdateFraction)
+      ) {
+        throw new Error(`blobSchedule.${fork} differs from the ${fork} rules this node implements`)
+      }
+    }
   }
 
   /** The rules in force for a block with this number and timestamp. */

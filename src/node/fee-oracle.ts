@@ -63,7 +63,7 @@ export class FeeOracle {
       gasUsedRatio.push(h.gasLimit === 0n ? 0 : Number(h.gasUsed) / Number(h.gasLimit))
       const blobs = h.common.isActivatedEIP(4844)
       baseFeePerBlobGas.push(blobs ? h.getBlobGasPrice() : 0n)
-      const maxBlobGas = blobs ? BigInt(h.common.param('maxBlobGasPerBlock')) : 0n
+      const maxBlobGas = blobs ? h.common.getBlobGasSchedule().maxBlobGasPerBlock : 0n
       blobGasUsedRatio.push(maxBlobGas === 0n ? 0 : Number(h.blobGasUsed ?? 0n) / Number(maxBlobGas))
       if (percentiles !== undefined) reward.push(this.rewards(n, h.baseFeePerGas ?? 0n, h.gasUsed, percentiles))
     }

@@ -1,0 +1,359 @@
+/**
+ * Raw signed-transaction bytes → a `PooledTx`, in two steps so that admission can check cheap things first:
+ *
+ * 1. `parseTx(raw)`: one RLP decode; the fields admission needs (as bigints), the hash (keccak of the canonical
+ *    bytes, as received), and the blob sidecar's shape. No signature work, no fork rules.
+ * 2. `materialize(parsed, common, arrivedAt)`: the library transaction object for the pending block's fork
+ *    (built from the already-decoded values; blob network wrappers go through the library's wrapper reader,
+ *    which verifies the KZG proofs, 4844 or 7594 cell-proof form) and the sender, recovered ONCE here with the
+ *    Common's native ecrecover. The library caches the public key; we also seed its hash cache.
+ *
+ * Invariants: `raw` is kept exactly as received (for blob transactions: the network form with the sidecar);
+ * `hash` is the hash of the canonical (block-body) encoding; `cost` = gasLimit*feeCap + value +
+ * blobGas*blobFeeCap (geth's tx.Cost()). A PooledTx is immutable.
+ * Never: re-serialize or re-hash what is already known, touch state, or decide admission (validate.ts does).
+ */
+
+import { RLP, type NestedUint8Array } from '@ethereumjs/rlp'
+import type { Common } from '@ethereumjs/common'
+import {
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
+  createBlob4844TxFromBytesArray,
+  createBlob4844TxFromSerializedNetworkWrapper,
+  createEOACode7702TxFromBytesArray,
+  createLegacyTxFromBytesArray,
+  type TypedTransaction,
+} from '@ethereumjs/tx'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToBigInt, bytesToHex, type Hex } from '../primitives/hex.ts'
+import { rejections, undecodable } from './messages.ts'
+
+/** Gas per blob (EIP-4844 GAS_PER_BLOB, unchanged by later forks). */
+export const BLOB_GAS_PER_BLOB = 131_072n
+
+export interface BlobSidecarShape {
+  /** 0: one KZG proof per blob (EIP-4844); 1: 128 cell proofs per blob (EIP-7594). */
+  readonly version: number
+  readonly blobs: number
+  readonly commitments: number
+  readonly proofs: number
+}
+
+/** What admission needs to know of a transaction, available before any signature work. */
+export interface TxFields {
+  readonly type: number
+  readonly hash: Uint8Array
+  readonly hashHex: Hex
+  /** The signed chain id; undefined for an unprotected (pre-EIP-155) legacy transaction. */
+  readonly chainId: bigint | undefined
+  readonly nonce: bigint
+  readonly gasLimit: bigint
+  /** maxFeePerGas, or gasPrice. */
+  readonly feeCap: bigint
+  /** maxPriorityFeePerGas, or gasPrice. */
+  readonly tipCap: bigint
+  readonly value: bigint
+  readonly isCreate: boolean
+  readonly dataLength: number
+  /** Bytes as received (geth's tx.Size(), which counts a blob sidecar). */
+  readonly size: number
+  readonly blobFeeCap: bigint | undefined
+  readonly blobCount: number
+  /** The blob sidecar, for a type-3 transaction in network form; undefined otherwise. */
+  readonly sidecar: BlobSidecarShape | undefined
+  readonly authorizationCount: number
+}
+
+export interface ParsedTx extends TxFields {
+  readonly raw: Uint8Array
+  /** The transaction's own RLP list (for blob transactions in network form: the inner list). */
+  readonly values: NestedUint8Array
+}
+
+export interface PooledTx extends TxFields {
+  /** The library object (frozen; sender public key and hash cached). */
+  readonly tx: TypedTransaction
+  readonly raw: Uint8Array
+  readonly sender: Uint8Array
+  readonly senderHex: Hex
+  readonly cost: bigint
+  /** Milliseconds, from the pool's injected clock. */
+  readonly arrivedAt: number
+  /** Arrival order within this process (breaks ties between equal prices and equal arrival times). */
+  readonly seq: number
+}
+
+const MAX_UINT64 = (1n << 64n) - 1n
+let nextSeq = 0
+
+/** Decodes the envelope and the fields. Throws -32602 `failed to decode signed transaction`, or
+ * `transaction type not supported` for an unknown type byte (as geth's decoder does). */
+export function parseTx(raw: Uint8Array): ParsedTx {
+  if (raw.length === 0) throw undecodable()
+  const first = raw[0]!
+  if (first >= 0xc0) return parseLegacy(raw)
+  if (first >= 0x80) throw undecodable()
+  if (first < 1 || first > 4) throw rejections.typeNotSupported()
+  const decoded = rlpDecode(raw.subarray(1))
+  if (first === 3 && Array.isArray(decoded[0])) return parseBlobWrapper(raw, decoded)
+  const hash = keccak_256(raw)
+  return parseTyped(first, raw, decoded, hash, undefined)
+}
+
+/** Builds the library object for `common`'s fork and recovers the sender. */
+export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number): PooledTx {
+  let tx: TypedTransaction
+  try {
+    tx = construct(parsed, common)
+  } catch (e) {
+    throw constructionError(parsed, e)
+  }
+  // The library computes keccak(serialize()) on demand; our hash is that value (the decoder is canonical).
+  if (Object.isFrozen(tx) && tx.cache.hash === undefined) tx.cache.hash = parsed.hash
+  let sender: Uint8Array
+  try {
+    sender = tx.getSenderAddress().bytes
+  } catch {
+    throw rejections.invalidSignature()
+  }
+  const blobCost = parsed.blobFeeCap === undefined ? 0n : BigInt(parsed.blobCount) * BLOB_GAS_PER_BLOB * parsed.blobFeeCap
+  return {
+    ...fieldsOf(parsed),
+    tx,
+    raw: parsed.raw,
+    sender,
+    senderHex: bytesToHex(sender),
+    cost: parsed.gasLimit * parsed.feeCap + parsed.value + blobCost,
+    arrivedAt,
+    seq: nextSeq++,
+  }
+}
+
+/** parse + materialize, without admission checks (e.g. for tools; the pool runs validate.ts in between). */
+export function decodeTx(raw: Uint8Array, common: Common, arrivedAt = 0): PooledTx {
+  return materialize(parseTx(raw), common, arrivedAt)
+}
+
+function construct(p: ParsedTx, common: Common): TypedTransaction {
+  const opts = { common }
+  const values = p.values as never
+  switch (p.type) {
+    case 0:
+      return createLegacyTxFromBytesArray(values, opts)
+    case 1:
+      return createAccessList2930TxFromBytesArray(values, opts)
+    case 2:
+      return create1559FeeMarketTxFromBytesArray(values, opts)
+    case 3:
+      return p.sidecar === undefined
+        ? createBlob4844TxFromBytesArray(values, opts)
+        : createBlob4844TxFromSerializedNetworkWrapper(p.raw, opts)
+    default:
+      return createEOACode7702TxFromBytesArray(values, opts)
+  }
+}
+
+function constructionError(p: ParsedTx, e: unknown): Error {
+  const message = e instanceof Error ? e.message : String(e)
+  if (/y-parity|signature|EIP155-based V|v value/i.test(message)) return rejections.invalidSignature()
+  if (p.sidecar !== undefined && /KZG|blob|commitment|versionedHash|proof/i.test(message)) {
+    return rejections.kzg(message.replace(/ \(tx .*\)$/, ''))
+  }
+  return undecodable()
+}
+
+function fieldsOf(p: ParsedTx): TxFields {
+  return {
+    type: p.type,
+    hash: p.hash,
+    hashHex: p.hashHex,
+    chainId: p.chainId,
+    nonce: p.nonce,
+    gasLimit: p.gasLimit,
+    feeCap: p.feeCap,
+    tipCap: p.tipCap,
+    value: p.value,
+    isCreate: p.isCreate,
+    dataLength: p.dataLength,
+    size: p.size,
+    blobFeeCap: p.blobFeeCap,
+    blobCount: p.blobCount,
+    sidecar: p.sidecar,
+    authorizationCount: p.authorizationCount,
+  }
+}
+
+function rlpDecode(bytes: Uint8Array): NestedUint8Array {
+  let decoded: Uint8Array | NestedUint8Array
+  try {
+    decoded = RLP.decode(bytes)
+  } catch {
+    throw undecodable()
+  }
+  if (!Array.isArray(decoded)) throw undecodable()
+  return decoded
+}
+
+function bytesAt(list: NestedUint8Array, i: number): Uint8Array {
+  const item = list[i]
+  if (!(item instanceof Uint8Array)) throw undecodable()
+  return item
+}
+
+function listAt(list: NestedUint8Array, i: number): NestedUint8Array {
+  const item = list[i]
+  if (!Array.isArray(item)) throw undecodable()
+  return item
+}
+
+/** A canonical unsigned integer of at most `maxBytes` bytes (geth rejects leading zeros and overflow). */
+function uintAt(list: NestedUint8Array, i: number, maxBytes: number): bigint {
+  const b = bytesAt(list, i)
+  if (b.length > maxBytes || (b.length > 0 && b[0] === 0)) throw undecodable()
+  return b.length === 0 ? 0n : bytesToBigInt(b)
+}
+
+function toAt(list: NestedUint8Array, i: number): boolean {
+  const to = bytesAt(list, i)
+  if (to.length !== 0 && to.length !== 20) throw undecodable()
+  return to.length === 0
+}
+
+function parseLegacy(raw: Uint8Array): ParsedTx {
+  const v = rlpDecode(raw)
+  if (v.length !== 9) throw undecodable()
+  const gasPrice = uintAt(v, 1, 32)
+  const sigV = uintAt(v, 6, 32)
+  uintAt(v, 7, 32)
+  uintAt(v, 8, 32)
+  const hash = keccak_256(raw)
+  return {
+    type: 0,
+    hash,
+    hashHex: bytesToHex(hash),
+    chainId: legacyChainId(sigV),
+    nonce: uintAt(v, 0, 8),
+    gasLimit: uintAt(v, 2, 8),
+    feeCap: gasPrice,
+    tipCap: gasPrice,
+    value: uintAt(v, 4, 32),
+    isCreate: toAt(v, 3),
+    dataLength: bytesAt(v, 5).length,
+    size: raw.length,
+    blobFeeCap: undefined,
+    blobCount: 0,
+    sidecar: undefined,
+    authorizationCount: 0,
+    raw,
+    values: v,
+  }
+}
+
+/** geth's deriveChainId: v 27/28 (and 0/1) are unprotected; otherwise (v-35)/2 in uint64 arithmetic. */
+function legacyChainId(v: bigint): bigint | undefined {
+  if (v === 27n || v === 28n || v === 0n || v === 1n) return undefined
+  if (v <= MAX_UINT64) return ((v - 35n) & MAX_UINT64) / 2n
+  return (v - 35n) / 2n
+}
+
+const TYPED_LENGTH: Record<number, number> = { 1: 11, 2: 12, 3: 14, 4: 13 }
+
+function parseTyped(
+  type: number,
+  raw: Uint8Array,
+  v: NestedUint8Array,
+  hash: Uint8Array,
+  sidecar: BlobSidecarShape | undefined,
+): ParsedTx {
+  if (v.length !== TYPED_LENGTH[type]) throw undecodable()
+  const dynamic = type !== 1
+  // Field positions after the fee fields shift by one for the dynamic-fee types.
+  const o = dynamic ? 1 : 0
+  const tipCap = uintAt(v, 2, 32)
+  const feeCap = dynamic ? uintAt(v, 3, 32) : tipCap
+  listAt(v, 7 + o) // access list
+  // Blob and set-code transactions have a plain address `to` in geth: an empty one does not decode.
+  const isCreate = toAt(v, 4 + o)
+  if (isCreate && type >= 3) throw undecodable()
+  const ySlot = v.length - 3
+  uintAt(v, ySlot, 32)
+  uintAt(v, ySlot + 1, 32)
+  uintAt(v, ySlot + 2, 32)
+  return {
+    type,
+    hash,
+    hashHex: bytesToHex(hash),
+    chainId: uintAt(v, 0, 32),
+    nonce: uintAt(v, 1, 8),
+    gasLimit: uintAt(v, 3 + o, 8),
+    feeCap,
+    tipCap,
+    value: uintAt(v, 5 + o, 32),
+    isCreate,
+    dataLength: bytesAt(v, 6 + o).length,
+    size: raw.length,
+    blobFeeCap: type === 3 ? uintAt(v, 9, 32) : undefined,
+    blobCount: type === 3 ? listAt(v, 10).length : 0,
+    sidecar,
+    authorizationCount: type === 4 ? listAt(v, 9).length : 0,
+    raw,
+    values: v,
+  }
+}
+
+/** `0x03 || rlp([tx, version?, blobs, commitments, proofs])`; the hash covers `0x03 || rlp(tx)` only. */
+function parseBlobWrapper(raw: Uint8Array, outer: NestedUint8Array): ParsedTx {
+  let version = 0
+  let rest: NestedUint8Array
+  if (outer.length === 5) {
+    const vb = bytesAt(outer, 1)
+    if (vb.length > 1 || (vb.length === 1 && vb[0] === 0)) throw undecodable()
+    version = vb.length === 0 ? 0 : vb[0]!
+    rest = outer.slice(2)
+  } else if (outer.length === 4) {
+    rest = outer.slice(1)
+  } else {
+    throw undecodable()
+  }
+  const sidecar: BlobSidecarShape = {
+    version,
+    blobs: listAt(rest, 0).length,
+    commitments: listAt(rest, 1).length,
+    proofs: listAt(rest, 2).length,
+  }
+  const inner = innerListBytes(raw)
+  const preimage = new Uint8Array(1 + inner.length)
+  preimage[0] = 3
+  preimage.set(inner, 1)
+  return parseTyped(3, raw, listAt(outer, 0), keccak_256(preimage), sidecar)
+}
+
+/** The encoded bytes of the first item of the list that starts at raw[1] (already validated by RLP.decode). */
+function innerListBytes(raw: Uint8Array): Uint8Array {
+  const outerHeader = headerLength(raw, 1)
+  const start = 1 + outerHeader
+  const end = start + headerLength(raw, start) + payloadLength(raw, start)
+  return raw.subarray(start, end)
+}
+
+function headerLength(b: Uint8Array, at: number): number {
+  const p = b[at]!
+  if (p >= 0xf8) return 1 + (p - 0xf7)
+  if (p >= 0xc0) return 1
+  if (p >= 0xb8) return 1 + (p - 0xb7)
+  return p >= 0x80 ? 1 : 0
+}
+
+function payloadLength(b: Uint8Array, at: number): number {
+  const p = b[at]!
+  if (p >= 0xf8 || (p >= 0xb8 && p < 0xc0)) {
+    const n = p >= 0xf8 ? p - 0xf7 : p - 0xb7
+    let len = 0
+    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
+    return len
+  }
+  if (p >= 0xc0) return p - 0xc0
+  if (p >= 0x80) return p - 0x80
+  return 1
+}

@@ -1,0 +1,39 @@
+/**
+ * A tiny typed event emitter. Listeners run synchronously in registration order; a listener that throws
+ * does not stop the others, nor the pool operation that emitted: its error is rethrown on a microtask
+ * (an uncaught error, loud on purpose: a listener bug must not corrupt the pool).
+ */
+
+export type EventMap = Record<string, unknown[]>
+
+export class Emitter<E extends EventMap> {
+  private readonly listeners: { [K in keyof E]?: Array<(...args: E[K]) => void> } = {}
+
+  /** Adds a listener; returns the function that removes it. */
+  on<K extends keyof E>(event: K, listener: (...args: E[K]) => void): () => void {
+    const list = (this.listeners[event] ??= [])
+    list.push(listener)
+    return () => {
+      const i = list.indexOf(listener)
+      if (i >= 0) list.splice(i, 1)
+    }
+  }
+
+  emit<K extends keyof E>(event: K, ...args: E[K]): void {
+    const list = this.listeners[event]
+    if (list === undefined || list.length === 0) return
+    for (const listener of list.slice()) {
+      try {
+        listener(...args)
+      } catch (e) {
+        queueMicrotask(() => {
+          throw e
+        })
+      }
+    }
+  }
+
+  listenerCount(event: keyof E): number {
+    return this.listeners[event]?.length ?? 0
+  }
+}
