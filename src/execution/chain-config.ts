@@ -43,7 +43,7 @@ export class ChainRules {
 
   /** The removed BPO entries must equal what the library applies for those forks; refuse the chain otherwise. */
   private checkBlobSchedule(genesis: GethGenesis): void {
-    const config = genesis.config as { blobSchedule?: Record<string, { target: number; max: number; baseFeeUpdateFraction: number }> } & Record<string, unknown>
+    const config = genesis.config as unknown as { blobSchedule?: Record<string, { target: number; max: number; baseFeeUpdateFraction: number }> } & Record<string, unknown>
     const GAS_PER_BLOB = 131072n
     for (const [fork, wanted] of Object.entries(config.blobSchedule ?? {})) {
       if (!fork.startsWith('bpo')) continue

@@ -112,6 +112,29 @@ export interface SyncStatus {
   readonly syncing: false
 }
 
+/** A pre-confirmed flashblock as subscribers see it: the accumulated pending block and what it added. */
+export interface FlashblockEvent {
+  readonly block: BlockView
+  readonly index: number
+  /** Transactions this flashblock added, in order, each with its receipt. */
+  readonly transactions: readonly { readonly tx: LocatedTransaction; readonly receipt: LocatedReceipt }[]
+  /** Logs of those transactions, in order. */
+  readonly logs: readonly LocatedLog[]
+}
+
+/** A sealed block as subscribers see it. */
+export interface SealedBlockEvent {
+  readonly block: BlockView
+  readonly logs: readonly LocatedLog[]
+}
+
+export interface NodeListener {
+  flashblock?(event: FlashblockEvent): void
+  block?(event: SealedBlockEvent): void
+}
+
+export type TransactionStatus = 'Known' | 'Unknown'
+
 export interface NodeApi {
   readonly chainId: bigint
   readonly networkId: bigint
@@ -145,4 +168,20 @@ export interface NodeApi {
   maxPriorityFeePerGas(): Promise<bigint>
   blobBaseFee(): Promise<bigint>
   feeHistory(blockCount: number, newest: BlockId, rewardPercentiles?: readonly number[]): Promise<FeeHistory>
+
+  // Write path and pre-confirmations. A node that does not sequence answers methodNotFound.
+  /** True when `pending` is the pre-confirmed state and transactions are accepted. */
+  readonly preconfirmations: boolean
+  /** Admits a signed transaction into the pool; resolves to its hash once it is stored durably. */
+  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>
+  /** EIP-7966: admits, then waits (at most timeoutMs) for the receipt of its pre-confirmation. */
+  sendRawTransactionSync(raw: Uint8Array, timeoutMs?: number, signal?: AbortSignal): Promise<LocatedReceipt>
+  /** Known = in the pool, pre-confirmed or sealed. */
+  transactionStatus(hash: Uint8Array): Promise<TransactionStatus>
+  /** Development: pre-confirms what the pool holds and seals the block now. */
+  mine(): Promise<void>
+  /** Development: pre-confirms what the pool holds in a new flashblock, without sealing. */
+  flashblock(): Promise<void>
+  /** Subscribes to flashblocks and sealed blocks; returns the unsubscribe function. */
+  subscribe(listener: NodeListener): () => void
 }

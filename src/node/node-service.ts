@@ -18,6 +18,8 @@ import type { ChainRules } from '../execution/chain-config.ts'
 import { callFailureError } from '../execution/vm-errors.ts'
 import { withBlockOverrides } from '../execution/block-overrides.ts'
 import type {
+  NodeListener,
+  TransactionStatus,
   AccessListResult,
   BlockOverrides,
   CallRequest,
@@ -42,6 +44,10 @@ import { createAccessList, estimateGas } from './gas-estimator.ts'
 import { FeeOracle } from './fee-oracle.ts'
 import { findLogs, type LogLimits } from './log-finder.ts'
 import { withDeadline } from './deadline.ts'
+import type { Sequencing } from './sequencing.ts'
+import type { Sequencer } from '../sequencer/sequencer.ts'
+import type { NodeEvents } from './node-events.ts'
+import { FlashnodeError } from '../errors/errors.ts'
 
 export interface NodeSettings {
   readonly chainId: bigint
@@ -54,24 +60,38 @@ export interface NodeSettings {
   readonly logs: LogLimits
 }
 
+/** What a sequencing node adds to the read side. */
+export interface WriteSide {
+  readonly sequencing: Sequencing
+  readonly sequencer: Sequencer
+  readonly events: NodeEvents
+  /** Default and maximum wait of eth_sendRawTransactionSync (ms). */
+  readonly syncTimeoutMs: number
+}
+
 export class NodeService implements NodeApi {
   readonly chainId: bigint
   readonly networkId: bigint
   readonly clientVersion: string
   private readonly resolver: BlockResolver
   private readonly fees: FeeOracle
+  private readonly pending: PendingSource | undefined
+
+  readonly preconfirmations: boolean
 
   constructor(
     private readonly kv: KvStore,
     private readonly chain: ChainReader,
     private readonly rules: ChainRules,
     private readonly settings: NodeSettings,
-    private readonly pending?: PendingSource,
+    private readonly write?: WriteSide,
   ) {
+    this.pending = write?.sequencing
+    this.preconfirmations = write !== undefined
     this.chainId = settings.chainId
     this.networkId = settings.networkId
     this.clientVersion = settings.clientVersion
-    this.resolver = new BlockResolver(chain, pending)
+    this.resolver = new BlockResolver(chain, this.pending)
     this.fees = new FeeOracle(chain, rules)
   }
 
@@ -242,5 +262,56 @@ export class NodeService implements NodeApi {
   async feeHistory(blockCount: number, newest: BlockId, percentiles?: readonly number[]): Promise<FeeHistory> {
     const last = this.resolver.resolve(newest)
     return this.fees.history(blockCount, last.number, percentiles)
+  }
+
+  // --- write path -------------------------------------------------------------------------------------
+
+  private writeSide(): WriteSide {
+    if (this.write === undefined) throw new FlashnodeError('methodNotFound', 'this node does not accept transactions')
+    return this.write
+  }
+
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    return this.writeSide().sequencing.submit(raw)
+  }
+
+  async sendRawTransactionSync(raw: Uint8Array, timeoutMs?: number, signal?: AbortSignal): Promise<LocatedReceipt> {
+    const w = this.writeSide()
+    const wait = timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > w.syncTimeoutMs ? w.syncTimeoutMs : timeoutMs
+    const hash = await w.sequencing.submit(raw)
+    const hex = bytesToHex(hash)
+    if (w.sequencing.pool.status(hash) === 'queued') {
+      throw new FlashnodeError(
+        'executionFailed',
+        "The transaction was added to the mempool but wasn't processed due to a missing nonce or insufficient funds. Please double-check your account and try again.",
+        { code: 5, data: hex },
+      )
+    }
+    const receipt = await w.sequencing.waitForReceipt(hash, wait, () => this.getTransactionReceipt(hash), signal)
+    if (receipt === null) {
+      throw new FlashnodeError('requestTimeout', `The transaction was added to the mempool but wasn't processed in ${wait}ms.`, {
+        code: 4,
+        data: hex,
+      })
+    }
+    return receipt
+  }
+
+  async transactionStatus(hash: Uint8Array): Promise<TransactionStatus> {
+    const sealed = this.chain.store.txLocation(hash) !== undefined
+    if (this.write === undefined) return sealed ? 'Known' : 'Unknown'
+    return this.write.sequencing.isKnown(hash, sealed) ? 'Known' : 'Unknown'
+  }
+
+  async mine(): Promise<void> {
+    await this.writeSide().sequencer.seal()
+  }
+
+  async flashblock(): Promise<void> {
+    await this.writeSide().sequencer.flashblock()
+  }
+
+  subscribe(listener: NodeListener): () => void {
+    return this.writeSide().events.subscribe(listener)
   }
 }

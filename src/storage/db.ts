@@ -27,7 +27,13 @@ export interface KvStore {
   /** Entries with keys in [start, end), ascending. */
   range(start: Key, end: Key, limit?: number): Iterable<{ key: Key; value: Value }>
   batch(): WriteBatch
+  /** Commits synchronously: durable when it returns. */
   commit(batch: WriteBatch): void
+  /**
+   * Commits with other writes of the same moment in one transaction (group commit); durable when the
+   * promise resolves. Ordering against `commit` is not guaranteed: use it only for independent keys.
+   */
+  commitAsync(batch: WriteBatch): Promise<void>
   close(): Promise<void>
 }
 
@@ -89,6 +95,15 @@ export class LmdbStore implements KvStore {
         else this.db.putSync(asBuffer(op.key), asBuffer(op.value))
       }
     })
+  }
+
+  async commitAsync(batch: WriteBatch): Promise<void> {
+    if (!(batch instanceof MemoryBatch)) throw new TypeError('foreign batch')
+    let last: Promise<boolean> | undefined
+    for (const op of batch.ops) {
+      last = op.value === undefined ? this.db.remove(asBuffer(op.key)) : this.db.put(asBuffer(op.key), asBuffer(op.value))
+    }
+    await last
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
  */
 
 import { createRequire } from 'node:module'
+import { RLP, type Input } from '@ethereumjs/rlp'
 import { createTx, type TypedTxData } from '@ethereumjs/tx'
 import { Account } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
@@ -160,3 +161,40 @@ export class FakeState implements StateReader {
     return new Uint8Array()
   }
 }
+
+/**
+ * Signs raw RLP fields the library would refuse to build (tip above fee cap, nonce 2^64-1, no
+ * authorizations, …): type 0 is EIP-155 legacy, typed otherwise. Returns the raw bytes.
+ */
+export function signFields(type: number, fields: Input[], key: Key, chainId: bigint = CHAIN_ID): Uint8Array {
+  if (type === 0) {
+    const msg = keccak_256(RLP.encode([...fields, chainId, 0, 0]))
+    const sig = secp256k1.ecdsaSign(msg, key.secret)
+    const v = chainId * 2n + 35n + BigInt(sig.recid)
+    return RLP.encode([...fields, v, sig.signature.slice(0, 32), sig.signature.slice(32)])
+  }
+  const body = RLP.encode(fields)
+  const msg = keccak_256(concat(new Uint8Array([type]), body))
+  const sig = secp256k1.ecdsaSign(msg, key.secret)
+  return concat(new Uint8Array([type]), RLP.encode([...fields, sig.recid, sig.signature.slice(0, 32), sig.signature.slice(32)]))
+}
+
+/** A pre-EIP-155 legacy transfer (v = 27/28). */
+export function unprotectedLegacy(key: Key, nonce: bigint): Uint8Array {
+  const fields: Input[] = [nonce, 2n * GWEI, 21_000n, TO, 1n, new Uint8Array()]
+  const sig = secp256k1.ecdsaSign(keccak_256(RLP.encode(fields)), key.secret)
+  return RLP.encode([...fields, 27 + sig.recid, sig.signature.slice(0, 32), sig.signature.slice(32)])
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a, 0)
+  out.set(b, a.length)
+  return out
+}
+
+/** The same chain rules under another chain id (for wrong-chain signatures). */
+export const foreign = new ChainRules({
+  ...GENESIS,
+  config: { ...(GENESIS as unknown as { config: object }).config, chainId: 1 },
+} as unknown as GethGenesis).at(20n, 450n)

@@ -33,12 +33,20 @@ const defaults: Methods = {
   maxPriorityFeePerGas: async () => 1_000_000_000n,
   blobBaseFee: async () => 1n,
   feeHistory: async () => ({ oldestBlock: 0n, baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }),
+  sendRawTransaction: async () => new Uint8Array(32).fill(0x77),
+  sendRawTransactionSync: async () => {
+    throw new Error('not faked')
+  },
+  transactionStatus: async () => 'Unknown' as const,
+  mine: async () => undefined,
+  flashblock: async () => undefined,
+  subscribe: () => () => undefined,
 }
 
 export function fakeNode(answers: Partial<Methods> = {}): { node: NodeApi; calls: RecordedCall[] } {
   const calls: RecordedCall[] = []
   const impl = { ...defaults, ...answers } as Record<string, (...args: unknown[]) => unknown>
-  const node: Record<string, unknown> = { chainId: 3503995874084926n, networkId: 3503995874084926n, clientVersion: 'flashnode/test' }
+  const node: Record<string, unknown> = { chainId: 3503995874084926n, networkId: 3503995874084926n, clientVersion: 'flashnode/test', preconfirmations: true }
   for (const [method, fn] of Object.entries(impl)) {
     node[method] = (...args: unknown[]) => {
       calls.push({ method, args })

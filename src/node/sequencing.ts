@@ -1,0 +1,188 @@
+/**
+ * The node's write side: the pool, the sequencer and what joins them.
+ *
+ * - Submission: a raw transaction is admitted against the newest pre-confirmed state and environment, and
+ *   written durably (group-committed with other submissions of the same moment) before its hash is
+ *   answered; so an accepted transaction survives a restart even before it is pre-confirmed.
+ * - For the sequencer it is the pool port: best candidates, inclusion (the persisted copies are deleted in
+ *   the flashblock's own journal batch), drops, and the state moving on.
+ * - For reads it is the pending source: the newest snapshot, its state, and pool-aware nonces.
+ * - `waitForReceipt` serves eth_sendRawTransactionSync: it looks at the newest snapshot right after
+ *   subscribing, so a receipt published in between is never missed.
+ */
+
+import { FlashnodeError } from '../errors/errors.ts'
+import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
+import type { KvStore, WriteBatch } from '../storage/db.ts'
+import { keys } from '../storage/keys.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import type { ChainRules } from '../execution/chain-config.ts'
+import { transactionView } from '../execution/views.ts'
+import type { TxPool } from '../txpool/pool.ts'
+import type { CandidateIterator, Sequencer, SequencerPool } from '../sequencer/sequencer.ts'
+import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { TransactionView } from '../chain/types.ts'
+import type { PendingSource } from './pending.ts'
+import type { LocatedReceipt } from './api.ts'
+import { pendingContext, pendingReceipts } from './pending-views.ts'
+
+export class Sequencing implements PendingSource, SequencerPool {
+  private sequencer!: Sequencer
+  /** Persisted pool entries to delete with the next flashblock batch (evicted, replaced, expired). */
+  private readonly staleEntries = new Set<string>()
+
+  constructor(
+    private readonly kv: KvStore,
+    private readonly rules: ChainRules,
+    readonly pool: TxPool,
+  ) {
+    pool.events.on('dropped', (hash, reason) => {
+      if (reason !== 'included') this.staleEntries.add(hash)
+    })
+  }
+
+  attach(sequencer: Sequencer): void {
+    this.sequencer = sequencer
+  }
+
+  // --- pending source --------------------------------------------------------------------------------
+
+  snapshot(): PreconfirmedSnapshot {
+    return this.sequencer.snapshot()
+  }
+
+  state(snapshot: PreconfirmedSnapshot): StateReader {
+    return this.sequencer.pendingState(snapshot)
+  }
+
+  poolNonce(sender: Uint8Array, stateNonce: bigint): bigint {
+    return this.pool.pendingNonce(sender, stateNonce)
+  }
+
+  poolTransaction(hash: Uint8Array): TransactionView | undefined {
+    const pooled = this.pool.get(hash)
+    return pooled === undefined ? undefined : transactionView(pooled.tx, pooled.sender, pooled.hash)
+  }
+
+  // --- submission --------------------------------------------------------------------------------------
+
+  /** Admits `raw` into the pool and persists it; resolves to its hash once durable. */
+  async submit(raw: Uint8Array): Promise<Uint8Array> {
+    const snapshot = this.snapshot()
+    const header = snapshot.header
+    const common = this.rules.at(header.number, header.timestamp)
+    const result = this.pool.add(raw, this.state(snapshot), {
+      common,
+      baseFee: header.baseFeePerGas ?? 0n,
+      blockGasLimit: header.gasLimit,
+      ...(common.isActivatedEIP(4844) ? { blobBaseFee: header.getBlobGasPrice() } : {}),
+    })
+    const hash = hexToBytes(result.hash)
+    const batch = this.kv.batch()
+    batch.put(keys.pool(hash), raw)
+    if (result.replaced !== undefined) batch.del(keys.pool(hexToBytes(result.replaced)))
+    await this.kv.commitAsync(batch)
+    return hash
+  }
+
+  /** Whether the node knows the transaction: in the pool, pre-confirmed, or sealed. */
+  isKnown(hash: Uint8Array, sealed: boolean): boolean {
+    return sealed || this.pool.has(hash) || this.snapshot().positions.has(bytesToHex(hash))
+  }
+
+  /** Re-admits the transactions persisted by an earlier run (those still valid). */
+  restorePool(): { restored: number; dropped: number } {
+    let restored = 0
+    let dropped = 0
+    const batch = this.kv.batch()
+    for (const { key, value } of this.kv.range(keys.pool(new Uint8Array(0)), keys.poolEnd())) {
+      try {
+        const snapshot = this.snapshot()
+        const h = snapshot.header
+        this.pool.add(value, this.state(snapshot), {
+          common: this.rules.at(h.number, h.timestamp),
+          baseFee: h.baseFeePerGas ?? 0n,
+          blockGasLimit: h.gasLimit,
+        })
+        restored++
+      } catch {
+        batch.del(key)
+        dropped++
+      }
+    }
+    this.kv.commit(batch)
+    return { restored, dropped }
+  }
+
+  // --- the sequencer's pool port -------------------------------------------------------------------------
+
+  candidates(baseFee: bigint): CandidateIterator {
+    const best = this.pool.best(baseFee)
+    return {
+      next: () => {
+        const tx = best.next()
+        return tx === undefined ? undefined : { tx: tx.tx, hash: tx.hash, sender: tx.sender }
+      },
+      skipSender: (sender) => best.skipSender(sender),
+    }
+  }
+
+  included(batch: WriteBatch, hashes: readonly Uint8Array[]): void {
+    this.pool.included(hashes)
+    for (const h of hashes) batch.del(keys.pool(h))
+    for (const h of this.staleEntries) batch.del(keys.pool(hexToBytes(h)))
+    this.staleEntries.clear()
+  }
+
+  drop(hash: Uint8Array, reason: string): void {
+    this.pool.remove(hash, reason)
+  }
+
+  stateChanged(state: StateReader): void {
+    const snapshot = this.sequencer.snapshot()
+    this.pool.onNewState(state, {
+      touched: [...snapshot.diff.accounts.keys()],
+      baseFee: snapshot.header.baseFeePerGas ?? 0n,
+      blockGasLimit: snapshot.header.gasLimit,
+    })
+  }
+
+  // --- eth_sendRawTransactionSync -------------------------------------------------------------------------
+
+  /**
+   * Resolves with the receipt once `hash` is pre-confirmed; null after `timeoutMs`. `lookup` (sealed and
+   * pending receipts) runs once after subscribing, for a receipt published before that.
+   */
+  waitForReceipt(
+    hash: Uint8Array,
+    timeoutMs: number,
+    lookup: () => Promise<LocatedReceipt | null>,
+    signal?: AbortSignal,
+  ): Promise<LocatedReceipt | null> {
+    const key = bytesToHex(hash)
+    const find = (s: PreconfirmedSnapshot): LocatedReceipt | undefined => {
+      const i = s.positions.get(key)
+      return i === undefined ? undefined : { receipt: pendingReceipts(s)[i]!, context: pendingContext(s) }
+    }
+    return new Promise((resolve) => {
+      const finish = (r: LocatedReceipt | null) => {
+        clearTimeout(timer)
+        this.sequencer.off('flashblock', onFlashblock)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(r)
+      }
+      const onFlashblock = (s: PreconfirmedSnapshot) => {
+        const r = find(s)
+        if (r !== undefined) finish(r)
+      }
+      const onAbort = () => finish(null)
+      const timer = setTimeout(() => finish(null), timeoutMs)
+      this.sequencer.on('flashblock', onFlashblock)
+      signal?.addEventListener('abort', onAbort)
+      lookup().then((r) => r !== null && finish(r), () => undefined)
+    })
+  }
+}
+
+export const notSequencing = (): FlashnodeError =>
+  new FlashnodeError('methodNotFound', 'this node does not accept transactions')
