@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createNode, DEFAULT_NODE_SETTINGS } from '../src/node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER } from '../src/node/create-node.ts'
 import { serve } from '../src/cli/serve.ts'
 import type { GethGenesis } from '../src/execution/chain-config.ts'
 
@@ -28,8 +28,14 @@ const { values } = parseArgs({
 })
 
 const genesis = JSON.parse(readFileSync(`${TESTS}genesis.json`, 'utf8')) as GethGenesis
-const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: values.datadir!, genesis })
+const node = await createNode({
+  ...DEFAULT_NODE_SETTINGS,
+  dataDir: values.datadir!,
+  genesis,
+  sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' },
+})
 const result = await node.writer.importRlp(new Uint8Array(readFileSync(`${TESTS}chain.rlp`)))
+await node.start()
 const server = await serve(node, {
   host: values.host!,
   port: Number(values.port),

@@ -11,7 +11,30 @@ import { ChainStore } from '../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
 import { ChainReader } from './chain-reader.ts'
 import { ChainWriter } from './chain-writer.ts'
-import { NodeService, type NodeSettings } from './node-service.ts'
+import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
+import { TxPool, type PoolConfig } from '../txpool/index.ts'
+import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
+import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
+import { Sequencing } from './sequencing.ts'
+import { NodeEvents } from './node-events.ts'
+
+export interface SequencerConfig extends SequencerSettings {
+  readonly pool?: Partial<PoolConfig>
+  /** Default and maximum wait of eth_sendRawTransactionSync (ms). */
+  readonly syncTimeoutMs: number
+  /** Time source for flashblocks and the pool (tests inject a manual one). */
+  readonly scheduler?: Scheduler
+}
+
+export const DEFAULT_SEQUENCER: SequencerConfig = {
+  mode: 'auto',
+  flashblockIntervalMs: 200,
+  flashblocksPerBlock: 10,
+  coinbase: new Uint8Array(20),
+  extraData: new Uint8Array(0),
+  maxTransactionsPerFlashblock: 5_000,
+  syncTimeoutMs: 2_000,
+}
 
 export interface NodeConfig {
   readonly dataDir: string
@@ -21,6 +44,8 @@ export interface NodeConfig {
   readonly evmTimeoutMs: number
   readonly maxLogBlockRange: number
   readonly maxLogResults: number
+  /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
+  readonly sequencer?: SequencerConfig
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -37,6 +62,11 @@ export interface FlashNode {
   readonly rules: ChainRules
   readonly chain: ChainReader
   readonly writer: ChainWriter
+  /** Present when the node sequences. */
+  readonly sequencer?: Sequencer
+  readonly pool?: TxPool
+  /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
+  start(): Promise<void>
   close(): Promise<void>
 }
 
@@ -76,6 +106,49 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     evmTimeoutMs: config.evmTimeoutMs,
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
   }
-  const api = new NodeService(kv, chain, rules, settings)
-  return { api, rules, chain, writer, close: () => kv.close() }
+  const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer)
+  const api = new NodeService(kv, chain, rules, settings, write)
+  let started = false
+  return {
+    api,
+    rules,
+    chain,
+    writer,
+    ...(write !== undefined ? { sequencer: write.sequencer, pool: write.sequencing.pool } : {}),
+    async start() {
+      if (write === undefined || started) return
+      started = true
+      await write.sequencer.start()
+      write.sequencing.restorePool()
+    },
+    async close() {
+      await write?.sequencer.stop()
+      await kv.close()
+    },
+  }
+}
+
+function sequencingFor(
+  kv: LmdbStore,
+  store: ChainStore,
+  rules: ChainRules,
+  chain: ChainReader,
+  writer: ChainWriter,
+  config: SequencerConfig,
+): WriteSide {
+  const scheduler = config.scheduler ?? realScheduler
+  const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
+  const sequencing = new Sequencing(kv, rules, pool)
+  const sequencer = new Sequencer(
+    rules,
+    kv,
+    store,
+    () => chain.header(chain.head())!,
+    (executed, extra) => writer.commit(executed, extra),
+    sequencing,
+    scheduler,
+    config,
+  )
+  sequencing.attach(sequencer)
+  return { sequencing, sequencer, events: new NodeEvents(sequencer, chain), syncTimeoutMs: config.syncTimeoutMs }
 }

@@ -13,6 +13,9 @@ import { metaMethods } from './meta.ts'
 import { receiptMethods } from './receipts.ts'
 import { stateMethods } from './state.ts'
 import { transactionMethods } from './transactions.ts'
+import { sendMethods } from './send.ts'
+import { devMethods } from './dev.ts'
+import { subscriptionMethods } from '../subscriptions.ts'
 
 export function createEthMethods(node: NodeApi): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
@@ -24,6 +27,9 @@ export function createEthMethods(node: NodeApi): MethodTable {
     receiptMethods(node),
     logMethods(node),
     feeMethods(node),
+    sendMethods(node),
+    subscriptionMethods(node),
+    devMethods(node),
   ]
   const table = new Map<string, MethodHandler>()
   for (const group of groups) {

@@ -1,0 +1,24 @@
+/**
+ * Development methods for a manually sealed node (tests, the conformance run): evm_mine seals the open
+ * block after pre-confirming what the pool holds; flashnode_flashblock publishes one flashblock without
+ * sealing. Endpoint profiles decide where they are served (never on a public endpoint).
+ */
+
+import type { NodeApi } from '../../node/api.ts'
+import type { MethodHandler } from '../registry.ts'
+import { parseArgs } from '../params/args.ts'
+
+export function devMethods(node: NodeApi): Record<string, MethodHandler> {
+  return {
+    evm_mine: async (params) => {
+      parseArgs(params, [])
+      await node.mine()
+      return '0x0'
+    },
+    flashnode_flashblock: async (params) => {
+      parseArgs(params, [])
+      await node.flashblock()
+      return null
+    },
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * eth_subscribe / eth_unsubscribe over a WebSocket connection.
+ *
+ * Kinds: `newFlashblockTransactions` (a hash per pre-confirmed transaction, or with `true` the full
+ * transaction with its receipt fields flattened in, blockHash null), `pendingLogs` (each log of the newest
+ * flashblock, with an address/topics filter), `newFlashblocks` (the accumulated pending block with full
+ * transactions), and for sealed blocks `newHeads` and `logs`. Every pre-confirmed transaction is delivered
+ * exactly once per subscription: a flashblock event carries only what it added. Subscriptions end with
+ * eth_unsubscribe or when the connection closes; a connection holds a bounded number of them.
+ */
+
+import { randomBytes } from 'node:crypto'
+import { FlashnodeError, invalidParams } from '../errors/errors.ts'
+import { equalBytes } from '../primitives/hex.ts'
+import type { FlashblockEvent, LocatedLog, LogFilter, NodeApi, NodeListener, SealedBlockEvent } from '../node/api.ts'
+import type { MethodContext, MethodHandler, RpcConnection } from './registry.ts'
+import { formatBlock, formatHeader } from './format/block.ts'
+import { formatLocatedLog } from './format/log.ts'
+import { formatReceipt } from './format/receipt.ts'
+import { formatTransaction } from './format/transaction.ts'
+import type { JsonValue } from './format/json.ts'
+import { parseLogFilter } from './params/log-filter.ts'
+import { parseBool } from './params/args.ts'
+
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 128
+
+type Send = (result: JsonValue) => void
+
+function matches(l: LocatedLog, f: LogFilter | undefined): boolean {
+  if (f === undefined) return true
+  if (f.addresses.length > 0 && !f.addresses.some((a) => equalBytes(a, l.log.address))) return false
+  if (f.topics.length > l.log.topics.length) return false
+  return f.topics.every((want, i) => want === null || want.length === 0 || want.some((t) => equalBytes(t, l.log.topics[i]!)))
+}
+
+function flashblockTransactions(event: FlashblockEvent, full: boolean, send: Send): void {
+  for (const { tx, receipt } of event.transactions) {
+    if (!full) {
+      send(formatTransaction(tx.tx, tx.placement).hash as JsonValue)
+      continue
+    }
+    const r = formatReceipt(receipt.receipt, receipt.context)
+    send({
+      ...formatTransaction(tx.tx, tx.placement),
+      status: r.status ?? null,
+      gasUsed: r.gasUsed!,
+      cumulativeGasUsed: r.cumulativeGasUsed!,
+      logs: r.logs!,
+      contractAddress: r.contractAddress ?? null,
+      logsBloom: r.logsBloom!,
+    })
+  }
+}
+
+function listenerFor(kind: string, options: unknown, send: Send): NodeListener {
+  switch (kind) {
+    case 'newFlashblockTransactions': {
+      const full = options === undefined ? false : parseBool(options)
+      return { flashblock: (e) => flashblockTransactions(e, full, send) }
+    }
+    case 'pendingLogs': {
+      const filter = options === undefined ? undefined : parseLogFilter(options)
+      return { flashblock: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
+    }
+    case 'newFlashblocks':
+      return { flashblock: (e) => send(formatBlock(e.block, true)) }
+    case 'newHeads':
+      return { block: (e: SealedBlockEvent) => send(formatHeader(e.block.header)) }
+    case 'logs': {
+      const filter = options === undefined ? undefined : parseLogFilter(options)
+      return { block: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
+    }
+    default:
+      throw invalidParams(`no "${kind}" subscription in eth namespace`)
+  }
+}
+
+export function subscriptionMethods(node: NodeApi): Record<string, MethodHandler> {
+  const byConnection = new WeakMap<RpcConnection, Map<string, () => void>>()
+  const connectionOf = (ctx: MethodContext): RpcConnection => {
+    if (ctx.connection === undefined) throw new FlashnodeError('methodNotFound', 'notifications not supported')
+    return ctx.connection
+  }
+  const subsOf = (conn: RpcConnection): Map<string, () => void> => {
+    let subs = byConnection.get(conn)
+    if (subs === undefined) {
+      const created = new Map<string, () => void>()
+      byConnection.set(conn, created)
+      conn.onClose(() => {
+        for (const stop of created.values()) stop()
+        created.clear()
+      })
+      subs = created
+    }
+    return subs
+  }
+  return {
+    eth_subscribe: async (params, ctx) => {
+      const conn = connectionOf(ctx)
+      const kind = params[0]
+      if (typeof kind !== 'string') throw invalidParams('invalid argument 0: expected a subscription name')
+      if (params.length > 2) throw invalidParams('too many arguments, want at most 2')
+      const subs = subsOf(conn)
+      if (subs.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+        throw new FlashnodeError('limitExceeded', `too many subscriptions on this connection (limit ${MAX_SUBSCRIPTIONS_PER_CONNECTION})`)
+      }
+      const id = `0x${randomBytes(16).toString('hex')}`
+      const send: Send = (result) => conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))
+      const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send))
+      subs.set(id, stop)
+      return id
+    },
+    eth_unsubscribe: async (params, ctx) => {
+      const conn = connectionOf(ctx)
+      const id = params[0]
+      if (typeof id !== 'string') throw invalidParams('invalid argument 0: expected a subscription id')
+      const subs = subsOf(conn)
+      const stop = subs.get(id)
+      if (stop === undefined) return false
+      stop()
+      subs.delete(id)
+      return true
+    },
+  }
+}
