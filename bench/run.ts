@@ -1,0 +1,99 @@
+/**
+ * Benchmark entry point: `npm run bench [-- options]` (= `tsx bench/run.ts`). Benchmarks measure; they are
+ * not tests and assert nothing beyond each peer answering correctly.
+ *
+ * Options:
+ *   --quick               smoke run: 1 repetition of 1 s (+0.3 s warm-up)
+ *   --only a,b            scenarios by name (default: all)
+ *   --peers anvil,flashnode
+ *   --reps N  --duration MS  --warmup MS
+ *   --concurrency N       override every case's concurrency
+ *   --processes N         load generator processes (default 1)
+ *   --client raw|http|fetch
+ *   --wait-quiet S        before each peer start, wait up to S seconds for the machine to be idle
+ * Prints the command and the machine, then one table per scenario; writes bench/results/<time>.json.
+ * A new scenario is a file exporting a Scenario (see bench/scenario.ts), added to SCENARIOS below.
+ */
+
+import { parseArgs } from 'node:util'
+import { formatMachine, formatScenario, machineInfo, writeResults } from './report.ts'
+import { readBench } from './read-bench.ts'
+import { runScenario } from './runner.ts'
+import type { PeerName } from './nodes.ts'
+import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
+
+export const SCENARIOS: readonly Scenario[] = [readBench]
+
+function commandLine(): string {
+  const args = process.argv.slice(2).join(' ')
+  if (process.env['npm_lifecycle_event'] === 'bench') return `npm run bench${args === '' ? '' : ` -- ${args}`}`
+  return `tsx bench/run.ts${args === '' ? '' : ` ${args}`}`
+}
+
+function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] | undefined } {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      peers: { type: 'string', default: 'anvil,flashnode' },
+      reps: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      concurrency: { type: 'string' },
+      processes: { type: 'string', default: '1' },
+      client: { type: 'string', default: 'raw' },
+      'wait-quiet': { type: 'string', default: '0' },
+    },
+    strict: true,
+  })
+  const quick = values.quick ?? false
+  const num = (v: string | undefined, fallback: number): number => {
+    if (v === undefined) return fallback
+    const n = Number(v)
+    if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${v}`)
+    return n
+  }
+  const peers = (values.peers ?? '').split(',').filter((p) => p !== '') as PeerName[]
+  for (const p of peers) if (p !== 'anvil' && p !== 'flashnode') throw new Error(`unknown peer ${p}`)
+  const client = values.client
+  if (client !== 'raw' && client !== 'http' && client !== 'fetch') throw new Error(`unknown client ${client}`)
+  const settings: RunSettings = {
+    repetitions: Math.max(1, num(values.reps, quick ? 1 : 3)),
+    durationMs: num(values.duration, quick ? 1000 : 5000),
+    warmupMs: num(values.warmup, quick ? 300 : 1000),
+    generatorProcesses: Math.max(1, num(values.processes, 1)),
+    client,
+    peers,
+    quick,
+    waitQuietMs: num(values['wait-quiet'], 0) * 1000,
+  }
+  if (values.concurrency !== undefined) settings.concurrency = Math.max(1, num(values.concurrency, 1))
+  return { settings, only: values.only?.split(',') }
+}
+
+async function main(): Promise<void> {
+  const { settings, only } = settingsFrom(process.argv.slice(2))
+  const chosen = only === undefined ? SCENARIOS : SCENARIOS.filter((s) => only.includes(s.name))
+  const unknown = (only ?? []).filter((n) => !SCENARIOS.some((s) => s.name === n))
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`)
+
+  const command = commandLine()
+  const startedAt = new Date().toISOString()
+  const machine = machineInfo()
+  const results: ScenarioResult[] = []
+  for (const s of chosen) results.push(await runScenario(s, settings, (line) => process.stderr.write(`… ${line}\n`)))
+
+  console.log(`$ ${command}`)
+  console.log(formatMachine(machine))
+  for (const r of results) console.log(`\n${formatScenario(r, settings)}`)
+  const file = writeResults({ command, startedAt, machine, settings, scenarios: results })
+  console.log(`\nresults: ${file}`)
+}
+
+process.on('SIGINT', () => process.exit(130)) // nodes.ts kills the peers on exit
+process.on('SIGTERM', () => process.exit(143))
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e)
+  process.exit(1)
+})

@@ -1,0 +1,182 @@
+/**
+ * Runs one scenario against the peers, the same way for every scenario:
+ *   1. writes the scenario's genesis to a temporary directory; initializes Flashnode's datadir from it once;
+ *   2. for each repetition, starts each peer in turn (order alternates: A B, B A, A B, …, so slow drift of
+ *      the machine is shared), with only ONE peer running at a time, so the peer measured has both cores
+ *      apart from the load generator;
+ *   3. per peer start and case: check the answer, prepare, then drive load from separate processes;
+ *   4. records peak RSS of every start, stops the peer, and finally takes medians per case.
+ * A peer that fails to start is reported unavailable with the reason (no crash); Anvil failing to start is
+ * still reported the same way, since the run is then meaningless but the reason must be visible.
+ */
+
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeBenchGenesis } from './genesis.ts'
+import { runLoad } from './load.ts'
+import { machineBusyPct, machineBusySeconds } from './proc.ts'
+import { freePort, initFlashnode, startAnvil, startFlashnode, type PeerName, type RunningNode } from './nodes.ts'
+import {
+  DEFAULT_CONCURRENCY,
+  median,
+  sampleOf,
+  type BenchCase,
+  type CaseResult,
+  type PeerResult,
+  type RunSettings,
+  type Scenario,
+  type ScenarioResult,
+} from './scenario.ts'
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+export type Progress = (line: string) => void
+
+export async function runScenario(s: Scenario, settings: RunSettings, progress: Progress): Promise<ScenarioResult> {
+  const dir = mkdtempSync(join(tmpdir(), `flashnode-bench-${s.name}-`))
+  try {
+    const genesisPath = join(dir, 'genesis.json')
+    const chain = writeBenchGenesis(genesisPath, s.genesis)
+    const cases = s.cases({ chain, quick: settings.quick })
+    const concurrencyOf = (c: BenchCase): number => settings.concurrency ?? c.concurrency ?? DEFAULT_CONCURRENCY
+    const result: ScenarioResult = {
+      name: s.name,
+      title: s.title,
+      caseNames: cases.map((c) => c.name),
+      concurrency: Object.fromEntries(cases.map((c) => [c.name, concurrencyOf(c)])),
+      peers: {},
+    }
+    for (const p of settings.peers) {
+      result.peers[p] = {
+        available: true,
+        peakRssBytes: [],
+        backgroundCpuPct: [],
+        cases: Object.fromEntries(cases.map((c): [string, CaseResult] => [c.name, { samples: [], errors: 0 }])),
+      }
+    }
+
+    const pristine = join(dir, 'flashnode-pristine')
+    const fr = result.peers.flashnode
+    if (fr !== undefined) {
+      progress(`${s.name}: flashnode init`)
+      try {
+        initFlashnode(genesisPath, pristine)
+      } catch (e) {
+        markUnavailable(fr, errorText(e))
+      }
+    }
+
+    const start = async (peer: PeerName, rep: number): Promise<RunningNode> => {
+      const port = await freePort()
+      if (peer === 'anvil') return startAnvil({ genesisPath, port, extraArgs: [...(s.anvilArgs ?? [])] })
+      let datadir = pristine
+      if (s.mutatesState === true) {
+        datadir = join(dir, `flashnode-${rep}`)
+        cpSync(pristine, datadir, { recursive: true })
+      }
+      return startFlashnode({ genesisPath, port, datadir, extraArgs: [...(s.flashnodeArgs ?? [])] })
+    }
+
+    for (let rep = 0; rep < settings.repetitions; rep++) {
+      const order = rep % 2 === 0 ? settings.peers : [...settings.peers].reverse()
+      for (const peer of order) {
+        const pr = result.peers[peer]!
+        if (!pr.available) continue
+        progress(`${s.name}: repetition ${rep + 1}/${settings.repetitions}, ${peer}`)
+        pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
+        let node: RunningNode
+        try {
+          node = await start(peer, rep)
+        } catch (e) {
+          markUnavailable(pr, errorText(e))
+          continue
+        }
+        try {
+          for (const c of cases) await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), settings)
+        } finally {
+          const rss = node.peakRssBytes()
+          if (rss !== undefined) pr.peakRssBytes.push(rss)
+          await node.stop()
+        }
+      }
+    }
+    for (const pr of Object.values(result.peers)) {
+      for (const cr of Object.values(pr.cases)) {
+        if (cr.invalid !== undefined || cr.samples.length === 0) continue
+        cr.median = {
+          rps: median(cr.samples.map((x) => x.rps)),
+          p50Ms: median(cr.samples.map((x) => x.p50Ms)),
+          p99Ms: median(cr.samples.map((x) => x.p99Ms)),
+          serverCpuPct: median(cr.samples.map((x) => x.serverCpuPct)),
+        }
+      }
+    }
+    return result
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** How busy the machine is with nothing of ours running; waits up to `waitMs` for it to fall below 50%. */
+async function backgroundBusy(waitMs: number, progress: Progress): Promise<number> {
+  const deadline = Date.now() + waitMs
+  let busy = await machineBusyPct(500, cpus().length)
+  if (busy > 50 && waitMs > 0) progress(`machine busy (${Math.round(busy)}% of a core): waiting up to ${waitMs / 1000} s`)
+  while (busy > 50 && Date.now() < deadline) busy = await machineBusyPct(1000, cpus().length)
+  return busy
+}
+
+function markUnavailable(pr: PeerResult, reason: string): void {
+  pr.available = false
+  pr.reason = reason
+}
+
+async function runCase(
+  c: BenchCase,
+  node: RunningNode,
+  repetition: number,
+  cr: CaseResult,
+  concurrency: number,
+  settings: RunSettings,
+): Promise<void> {
+  if (cr.invalid !== undefined) return
+  const run = { node, repetition }
+  try {
+    await c.check?.(run)
+  } catch (e) {
+    cr.invalid = `wrong answer: ${errorText(e)}`
+    return
+  }
+  try {
+    await c.prepare?.(run)
+    const bodies = await c.bodies(run)
+    let cpu0 = 0
+    let busy0 = 0
+    let t0 = 0
+    const load = await runLoad(
+      {
+        url: node.url,
+        bodies,
+        concurrency,
+        durationMs: settings.durationMs,
+        warmupMs: c.warmupMs ?? settings.warmupMs,
+        once: c.once ?? false,
+        client: settings.client,
+        processes: settings.generatorProcesses,
+      },
+      () => {
+        cpu0 = node.cpuSeconds()
+        busy0 = machineBusySeconds()
+        t0 = performance.now()
+      },
+    )
+    const seconds = (performance.now() - t0) / 1000
+    const server = node.cpuSeconds() - cpu0
+    const others = Math.max(0, machineBusySeconds() - busy0 - server - load.generatorCpuSeconds)
+    cr.samples.push(sampleOf(load, (server / seconds) * 100, (others / seconds) * 100))
+    cr.errors += load.errors
+  } catch (e) {
+    cr.invalid = `failed: ${errorText(e)}`
+  }
+}

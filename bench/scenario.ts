@@ -1,0 +1,130 @@
+/**
+ * What a benchmark scenario file provides, and what a run produces. A scenario (bench/*-bench.ts) names
+ * the chain it needs and its cases; bench/runner.ts does the rest the same way for every scenario: genesis,
+ * starting each peer, checking answers, driving load from separate processes, repetitions, medians.
+ *
+ * A case is a stream of JSON-RPC request bodies sent by a closed loop of `concurrency` clients. Hooks let a
+ * later scenario shape its state before measuring: `prepare` runs before each measured run on a freshly
+ * started peer (e.g. send 1,000 transactions to the pool, or fill a large block), `bodies` may depend on
+ * the peer and the repetition (e.g. signed transactions with fresh nonces, sent once each), and
+ * `mutatesState` gives every peer start a freshly initialized chain.
+ */
+
+import type { BenchChain, BenchGenesisOptions } from './genesis.ts'
+import type { MergedLoad } from './load.ts'
+import type { PeerName, RunningNode } from './nodes.ts'
+
+export interface ScenarioContext {
+  readonly chain: BenchChain
+  readonly quick: boolean
+}
+
+export interface CaseRun {
+  readonly node: RunningNode
+  /** 0-based repetition. */
+  readonly repetition: number
+}
+
+export interface BenchCase {
+  /** A row of the table, e.g. "eth_call balanceOf @latest". */
+  readonly name: string
+  /** Serialized JSON-RPC requests (cycled unless `once`). */
+  bodies(run: CaseRun): string[] | Promise<string[]>
+  /** Throws if the peer answers wrongly; its figures for this case are then reported as invalid. */
+  check?(run: CaseRun): Promise<void>
+  /** Runs after check and before the measured load. */
+  prepare?(run: CaseRun): Promise<void>
+  readonly concurrency?: number
+  readonly once?: boolean
+  /** Overrides the run's warm-up (e.g. 0 when bodies are sent once). */
+  readonly warmupMs?: number
+}
+
+export interface Scenario {
+  /** Selects it with --only. */
+  readonly name: string
+  readonly title: string
+  readonly genesis: BenchGenesisOptions
+  readonly anvilArgs?: readonly string[]
+  readonly flashnodeArgs?: readonly string[]
+  readonly mutatesState?: boolean
+  cases(ctx: ScenarioContext): BenchCase[]
+}
+
+export interface Sample {
+  rps: number
+  p50Ms: number
+  p99Ms: number
+  requests: number
+  errors: number
+  errorSamples: string[]
+  generatorCpuPct: number
+  /** CPU used by the peer from the start of warm-up to the end, in % of one core. */
+  serverCpuPct: number
+  /** CPU used meanwhile by everything else on the machine (not the peer, not the generators). */
+  otherCpuPct: number
+}
+
+export function sampleOf(m: MergedLoad, serverCpuPct: number, otherCpuPct: number): Sample {
+  return {
+    rps: m.rps,
+    p50Ms: m.p50Ms,
+    p99Ms: m.p99Ms,
+    requests: m.requests,
+    errors: m.errors,
+    errorSamples: m.errorSamples,
+    generatorCpuPct: m.generatorCpuPct,
+    serverCpuPct,
+    otherCpuPct,
+  }
+}
+
+export interface CaseResult {
+  samples: Sample[]
+  median?: { rps: number; p50Ms: number; p99Ms: number; serverCpuPct: number }
+  errors: number
+  /** Why there are no figures (wrong answer, failure during the run). */
+  invalid?: string
+}
+
+export interface PeerResult {
+  available: boolean
+  /** Why the peer could not be measured. */
+  reason?: string
+  /** Peak RSS of each start, in bytes. */
+  peakRssBytes: number[]
+  /** CPU busy on the machine just before each start (nothing of ours running), in % of one core. */
+  backgroundCpuPct: number[]
+  cases: Record<string, CaseResult>
+}
+
+export interface RunSettings {
+  repetitions: number
+  durationMs: number
+  warmupMs: number
+  /** Overrides each case's concurrency. */
+  concurrency?: number
+  generatorProcesses: number
+  client: 'raw' | 'http' | 'fetch'
+  peers: PeerName[]
+  quick: boolean
+  /** Before each peer start, wait up to this long for other processes to leave the CPUs (< 50% of one core). */
+  waitQuietMs: number
+}
+
+export interface ScenarioResult {
+  name: string
+  title: string
+  caseNames: string[]
+  concurrency: Record<string, number>
+  peers: Partial<Record<PeerName, PeerResult>>
+}
+
+export const DEFAULT_CONCURRENCY = 8
+
+export function median(xs: number[]): number {
+  if (xs.length === 0) return Number.NaN
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
