@@ -27,7 +27,8 @@ function printDevAccounts(node: FlashNode): void {
 
 async function start(args: string[]): Promise<void> {
   const { options } = parseCommandLine('start', args)
-  const { node, created } = await openNode(options)
+  const { node, created } = await openNode(options, 'start')
+  await node.start()
   const server = await serve(node, {
     host: options.host,
     port: options.port,
@@ -39,6 +40,9 @@ async function start(args: string[]): Promise<void> {
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
   printDevAccounts(node)
+  if (node.sequencer === undefined) console.log('Read-only: no pool, no sequencing; pending reads the latest block.')
+  else if (options.sealing === 'manual') console.log('Sealing: manual (evm_mine seals; flashnode_flashblock pre-confirms).')
+  else console.log(`Sealing: a flashblock every ${options['flashblock-interval']} ms, a block every ${options['flashblocks-per-block']} flashblocks.`)
   console.log(`flashnode listening on ${server.url}`)
   let stopping = false
   const stop = async (signal: string) => {
@@ -55,7 +59,7 @@ async function start(args: string[]): Promise<void> {
 
 async function init(args: string[]): Promise<void> {
   const { options } = parseCommandLine('init', args)
-  const { node, created } = await openNode(options)
+  const { node, created } = await openNode(options, 'init')
   const genesis = await node.api.getBlock({ kind: 'number', number: 0n })
   console.log(`${created ? 'Created' : 'Already initialised:'} chain ${node.api.chainId} in ${options.datadir}, genesis ${bytesToHex(genesis!.header.hash)}`)
   await node.close()
@@ -64,7 +68,7 @@ async function init(args: string[]): Promise<void> {
 async function importBlocks(args: string[]): Promise<void> {
   const { options, positionals } = parseCommandLine('import', args)
   if (positionals.length === 0) throw new UsageError('import needs at least one file of RLP-encoded blocks')
-  const { node } = await openNode(options)
+  const { node } = await openNode(options, 'import')
   try {
     for (const file of positionals) {
       const started = performance.now()

@@ -1,10 +1,33 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
-import { createNode, DEFAULT_NODE_SETTINGS, storedGenesis, type FlashNode } from '../node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type SequencerConfig } from '../node/create-node.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'
-import type { ParsedOptions } from './options.ts'
+import { UsageError, type ParsedOptions } from './options.ts'
 
-export async function openNode(options: ParsedOptions): Promise<{ node: FlashNode; created: boolean }> {
+function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
+  if (options['read-only']) return undefined
+  if (options.sealing !== 'auto' && options.sealing !== 'manual') throw new UsageError(`--sealing must be auto or manual, got "${options.sealing}"`)
+  if (options['flashblock-interval'] < 1) throw new UsageError('--flashblock-interval must be at least 1 ms')
+  if (options['flashblocks-per-block'] < 1) throw new UsageError('--flashblocks-per-block must be at least 1')
+  let coinbase: Uint8Array
+  try {
+    coinbase = hexToBytes(options.coinbase)
+  } catch {
+    coinbase = new Uint8Array(0)
+  }
+  if (coinbase.length !== 20) throw new UsageError(`--coinbase must be a 20-byte hex address, got "${options.coinbase}"`)
+  return {
+    ...DEFAULT_SEQUENCER,
+    mode: options.sealing,
+    flashblockIntervalMs: options['flashblock-interval'],
+    flashblocksPerBlock: options['flashblocks-per-block'],
+    coinbase,
+    syncTimeoutMs: options['sync-timeout'],
+  }
+}
+
+export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import'): Promise<{ node: FlashNode; created: boolean }> {
   const existing = storedGenesis(options.datadir)
   const genesis = existing === undefined || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
   const node = await createNode({
@@ -13,6 +36,7 @@ export async function openNode(options: ParsedOptions): Promise<{ node: FlashNod
     ...(genesis !== undefined ? { genesis } : {}),
     gasCap: options['rpc-gas-cap'],
     evmTimeoutMs: options['evm-timeout'],
+    ...(command === 'start' ? { sequencer: sequencerConfig(options) } : {}),
   })
   return { node, created: existing === undefined }
 }

@@ -53,6 +53,18 @@ export const OPTIONS = {
     placeholder: 'LIST',
   },
   cors: { kind: 'string', help: 'comma-separated CORS origins (off unless set; * = any)', commands: ['start'], placeholder: 'LIST' },
+  sealing: {
+    kind: 'string',
+    default: 'auto',
+    help: 'auto: a flashblock every interval, a block every N; manual: only when asked (evm_mine)',
+    commands: ['start'],
+    placeholder: 'auto|manual',
+  },
+  'flashblock-interval': { kind: 'integer', default: 200, help: 'time between flashblocks (ms)', commands: ['start'], placeholder: 'MS' },
+  'flashblocks-per-block': { kind: 'integer', default: 10, help: 'flashblocks per sealed block', commands: ['start'], placeholder: 'N' },
+  coinbase: { kind: 'string', default: '0x0000000000000000000000000000000000000000', help: 'fee recipient of the blocks this node seals', commands: ['start'], placeholder: 'ADDR' },
+  'sync-timeout': { kind: 'integer', default: 2_000, help: 'default and maximum wait of eth_sendRawTransactionSync (ms)', commands: ['start'], placeholder: 'MS' },
+  'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>
 

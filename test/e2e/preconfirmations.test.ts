@@ -1,0 +1,201 @@
+/**
+ * Pre-confirmations through the public interface: viem over HTTP and WebSocket against a real server whose
+ * sequencer runs on an injected clock (no sleeping for a tick): transfers and deployments visible through
+ * `pending` after one flashblock and in `latest` after the seal, bursts with pending nonces, the contract's
+ * four submission errors, subscriptions, and eth_sendRawTransactionSync.
+ */
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import WebSocket from 'ws'
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseGwei,
+  type Hex,
+  type PublicClient,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { ACCOUNTS, DEV_CHAIN_ID, deployCode, testGenesis } from '../support/dev-chain.ts'
+import { startNode, type RunningNode } from '../support/server.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
+import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
+import type { TestContext } from 'node:test'
+
+const chain = defineChain({
+  id: Number(DEV_CHAIN_ID),
+  name: 'flashnode-test',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
+})
+
+const RECEIVER = '0x00000000000000000000000000000000000000aa' as const
+
+async function sequencingNode(t: TestContext): Promise<{ running: RunningNode; clock: ManualScheduler; pub: PublicClient }> {
+  const clock = new ManualScheduler(Date.now())
+  const running = await startNode(t, tempDir(t), testGenesis(), {
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'auto', scheduler: clock, flashblocksPerBlock: 10 },
+  })
+  await running.node.start()
+  const pub = createPublicClient({ chain, transport: http(running.url, { retryCount: 0 }) })
+  return { running, clock, pub }
+}
+
+/** Moves the injected clock one interval and waits until the sequencer finished that tick. */
+async function tick(running: RunningNode, clock: ManualScheduler, intervals = 1): Promise<void> {
+  for (let i = 0; i < intervals; i++) {
+    clock.advance(DEFAULT_SEQUENCER.flashblockIntervalMs)
+    await running.node.sequencer!.idle()
+  }
+}
+
+const wallet = (url: string, key: Hex) =>
+  createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(url, { retryCount: 0 }) })
+
+test('a transfer and a deployment show through pending after one flashblock, and in latest after the seal', async (t) => {
+  const { running, clock, pub } = await sequencingNode(t)
+  const w = wallet(running.url, ACCOUNTS[0]!.privateKey as Hex)
+  const before = await pub.getBalance({ address: RECEIVER })
+  const transfer = await w.sendTransaction({ to: RECEIVER, value: 1234n })
+  const deploy = await w.sendTransaction({ data: deployCode('602a60005260206000f3') as Hex })
+  const status = (await pub.request({ method: 'base_transactionStatus' as never, params: [transfer] as never })) as { status: string }
+  assert.equal(status.status, 'Known', 'a pooled transaction is known before it is pre-confirmed')
+  assert.equal((await pub.getTransaction({ hash: transfer })).blockNumber, null, 'a pooled transaction has no block yet')
+
+  await tick(running, clock)
+  assert.equal(await pub.getBalance({ address: RECEIVER, blockTag: 'pending' }), before + 1234n)
+  assert.equal(await pub.getBalance({ address: RECEIVER, blockTag: 'latest' }), before, 'not sealed yet')
+  const receipt = await pub.getTransactionReceipt({ hash: deploy })
+  assert.equal(receipt.status, 'success')
+  assert.equal(receipt.blockHash, null as unknown as Hex, 'a pre-confirmed receipt has no block hash yet')
+  const created = receipt.contractAddress!
+  assert.equal(await pub.getCode({ address: created, blockTag: 'pending' }), '0x602a60005260206000f3')
+  assert.equal(await pub.getCode({ address: created, blockTag: 'latest' }), undefined)
+  const pendingBlock = await pub.getBlock({ blockTag: 'pending' })
+  assert.equal(pendingBlock.number, 1n)
+  assert.deepEqual(pendingBlock.transactions, [transfer, deploy])
+
+  await tick(running, clock, 9)
+  assert.equal(await pub.getBlockNumber(), 1n)
+  assert.equal(await pub.getBalance({ address: RECEIVER }), before + 1234n)
+  assert.equal(await pub.getCode({ address: created }), '0x602a60005260206000f3')
+  const sealed = await pub.getTransactionReceipt({ hash: deploy })
+  assert.equal(sealed.blockNumber, 1n)
+  assert.equal(sealed.gasUsed, receipt.gasUsed, 'the sealed receipt is the pre-confirmed one')
+})
+
+test('a burst from one sender using pending nonces lands whole and in order', async (t) => {
+  const { running, clock, pub } = await sequencingNode(t)
+  const w = wallet(running.url, ACCOUNTS[1]!.privateKey as Hex)
+  const sent: Hex[] = []
+  for (let i = 0; i < 25; i++) {
+    const nonce = await pub.getTransactionCount({ address: w.account.address, blockTag: 'pending' })
+    assert.equal(nonce, i, 'the pending nonce counts what the pool holds')
+    sent.push(await w.sendTransaction({ to: RECEIVER, value: BigInt(i + 1), nonce, gas: 21_000n }))
+  }
+  await tick(running, clock)
+  const block = await pub.getBlock({ blockTag: 'pending' })
+  assert.deepEqual(block.transactions, sent)
+  assert.equal(await pub.getTransactionCount({ address: w.account.address, blockTag: 'pending' }), 25)
+})
+
+test('each of the contract\'s four submission errors comes from a real submission', async (t) => {
+  const { running, clock, pub } = await sequencingNode(t)
+  const key = ACCOUNTS[2]!.privateKey as Hex
+  const account = privateKeyToAccount(key)
+  const sign = (nonce: number, tip: bigint, value = 1n) =>
+    account.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value, nonce, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: tip })
+  const send = (raw: Hex) => pub.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  const rpcError = async (raw: Hex) => {
+    const res = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) })
+    return ((await res.json()) as { error?: { code: number; message: string } }).error
+  }
+
+  const first = await sign(0, parseGwei('1'))
+  await send(first)
+  const known = await rpcError(first)
+  assert.equal(known?.code, -32000)
+  assert.equal(known?.message, 'already known')
+
+  const underpriced = await rpcError(await sign(0, parseGwei('1.05')))
+  assert.equal(underpriced?.code, -32000)
+  assert.equal(underpriced?.message, 'replacement transaction underpriced')
+
+  await tick(running, clock)
+  const low = await rpcError(await sign(0, parseGwei('2')))
+  assert.equal(low?.code, -32000)
+  assert.match(low!.message, /^nonce too low/)
+
+  const poor = wallet(running.url, generatePrivateKey())
+  const broke = await rpcError(await poor.account.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value: 1n, nonce: 0, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: 1n }))
+  assert.equal(broke?.code, -32000)
+  assert.match(broke!.message, /^insufficient funds for gas \* price \+ value/)
+})
+
+test('WebSocket subscriptions deliver each pre-confirmed transaction exactly once', async (t) => {
+  const { running, clock } = await sequencingNode(t)
+  const ws = new WebSocket(running.url.replace('http', 'ws'))
+  t.after(() => ws.close())
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  const messages: { id?: number; result?: unknown; params?: { subscription: string; result: unknown } }[] = []
+  ws.on('message', (m) => messages.push(JSON.parse(String(m))))
+  const call = (id: number, method: string, params: unknown[]) =>
+    new Promise<unknown>((resolve) => {
+      const onMessage = (m: WebSocket.RawData) => {
+        const msg = JSON.parse(String(m)) as { id?: number; result?: unknown }
+        if (msg.id === id) {
+          ws.off('message', onMessage)
+          resolve(msg.result)
+        }
+      }
+      ws.on('message', onMessage)
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+    })
+  const hashesSub = (await call(1, 'eth_subscribe', ['newFlashblockTransactions'])) as string
+  const fullSub = (await call(2, 'eth_subscribe', ['newFlashblockTransactions', true])) as string
+  const headsSub = (await call(3, 'eth_subscribe', ['newHeads'])) as string
+
+  const w = wallet(running.url, ACCOUNTS[3]!.privateKey as Hex)
+  const sent: Hex[] = []
+  for (let i = 0; i < 3; i++) sent.push(await w.sendTransaction({ to: RECEIVER, value: 1n, gas: 21_000n }))
+  await tick(running, clock)
+  sent.push(await w.sendTransaction({ to: RECEIVER, value: 1n, gas: 21_000n }))
+  await tick(running, clock, 9)
+  // One more round trip, so every notification sent before it has arrived.
+  await call(4, 'eth_chainId', [])
+
+  const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result)
+  assert.deepEqual(of(hashesSub), sent)
+  const full = of(fullSub) as { hash: string; status: string; blockHash: null; blockNumber: string; transactionIndex: string; gasUsed: string }[]
+  assert.deepEqual(full.map((x) => x.hash), sent)
+  for (const [i, x] of full.entries()) {
+    assert.equal(x.status, '0x1')
+    assert.equal(x.blockHash, null)
+    assert.equal(x.blockNumber, '0x1')
+    assert.equal(x.transactionIndex, `0x${i.toString(16)}`)
+    assert.equal(x.gasUsed, '0x5208')
+  }
+  const heads = of(headsSub) as { number: string }[]
+  assert.deepEqual(heads.map((h) => h.number), ['0x1'])
+})
+
+test('eth_sendRawTransactionSync answers with the receipt once the transaction is pre-confirmed', async (t) => {
+  const { running, clock, pub } = await sequencingNode(t)
+  const account = privateKeyToAccount(ACCOUNTS[0]!.privateKey as Hex)
+  const raw = await account.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value: 7n, nonce: 0, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1') })
+  const answer = pub.request({ method: 'eth_sendRawTransactionSync' as never, params: [raw] as never }) as Promise<{ status: string; transactionHash: string }>
+  // Wait (by asking, not sleeping) until the pool holds it, then let one flashblock happen.
+  for (;;) {
+    const s = (await pub.request({ method: 'base_transactionStatus' as never, params: [`0x${'00'.repeat(32)}`] as never })) as { status: string }
+    assert.equal(s.status, 'Unknown')
+    if (running.node.pool!.stats().pending > 0) break
+  }
+  await tick(running, clock)
+  const receipt = await answer
+  assert.equal(receipt.status, '0x1')
+  const status = (await pub.request({ method: 'base_transactionStatus' as never, params: [receipt.transactionHash] as never })) as { status: string }
+  assert.equal(status.status, 'Known')
+})
