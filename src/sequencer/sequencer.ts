@@ -29,6 +29,7 @@ import type { StateReader } from '../state/state-reader.ts'
 import { FlashblockJournal } from './journal.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from './snapshot.ts'
 import type { Scheduler } from './scheduler.ts'
+import { failpoint } from './failpoints.ts'
 
 export interface PoolCandidate {
   readonly tx: TypedTransaction
@@ -249,6 +250,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.tx.serialize()))
     this.pool.included(batch, added.map((a) => a.hash))
     this.kv.commit(batch)
+    failpoint('flashblock:after-journal')
     this.publish(first)
     return this.current
   }
@@ -257,7 +259,9 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     const number = this.open.header.number
     const flashblocks = this.index
     const executed = await this.open.seal()
+    failpoint('seal:before-commit')
     this.commitSealed(executed, (batch) => this.journal.clear(batch, number, flashblocks))
+    failpoint('seal:after-commit')
     this.emit('sealed', { executed })
     await this.openNext(this.headHeader())
     return executed
