@@ -199,3 +199,68 @@ test('eth_sendRawTransactionSync answers with the receipt once the transaction i
   const status = (await pub.request({ method: 'base_transactionStatus' as never, params: [receipt.transactionHash] as never })) as { status: string }
   assert.equal(status.status, 'Known')
 })
+
+test('transactions accepted into the pool but not yet pre-confirmed survive a restart', async (t) => {
+  const dir = tempDir(t)
+  const clock = new ManualScheduler(Date.now())
+  const config = { sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' as const, scheduler: clock } }
+  const first = await startNode(t, dir, testGenesis(), config)
+  await first.node.start()
+  const account = privateKeyToAccount(ACCOUNTS[0]!.privateKey as Hex)
+  const sign = (nonce: number) =>
+    account.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value: 1n, nonce, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1') })
+  const pub1 = createPublicClient({ chain, transport: http(first.url, { retryCount: 0 }) })
+  const hashes = [await pub1.request({ method: 'eth_sendRawTransaction', params: [await sign(0)] }), await pub1.request({ method: 'eth_sendRawTransaction', params: [await sign(1)] })]
+  await first.stop()
+
+  const second = await startNode(t, dir, testGenesis(), config)
+  await second.node.start()
+  const pub2 = createPublicClient({ chain, transport: http(second.url, { retryCount: 0 }) })
+  assert.equal(await pub2.getTransactionCount({ address: account.address, blockTag: 'pending' }), 2, 'both are back in the pool')
+  await pub2.request({ method: 'evm_mine' as never })
+  for (const hash of hashes) assert.equal((await pub2.getTransactionReceipt({ hash })).blockNumber, 1n)
+})
+
+test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and seals, filtered', async (t) => {
+  const { running, clock, pub } = await sequencingNode(t)
+  const w = wallet(running.url, ACCOUNTS[0]!.privateKey as Hex)
+  // A contract that logs 0xaa (LOG0 of one word) when called.
+  const deploy = await w.sendTransaction({ data: deployCode('60aa60005260206000a000') as Hex })
+  await tick(running, clock)
+  const emitter = (await pub.getTransactionReceipt({ hash: deploy })).contractAddress!
+
+  const ws = new WebSocket(running.url.replace('http', 'ws'))
+  t.after(() => ws.close())
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  const messages: { id?: number; result?: unknown; params?: { subscription: string; result: unknown } }[] = []
+  ws.on('message', (m) => messages.push(JSON.parse(String(m))))
+  const call = async (id: number, method: string, params: unknown[]) => {
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+    for (;;) {
+      const hit = messages.find((m) => m.id === id)
+      if (hit !== undefined) return hit.result
+      await new Promise((resolve) => ws.once('message', resolve))
+    }
+  }
+  const pendingLogs = (await call(1, 'eth_subscribe', ['pendingLogs', { address: emitter }])) as string
+  const otherLogs = (await call(2, 'eth_subscribe', ['pendingLogs', { address: RECEIVER }])) as string
+  const blocks = (await call(3, 'eth_subscribe', ['newFlashblocks'])) as string
+  const sealedLogs = (await call(4, 'eth_subscribe', ['logs', {}])) as string
+
+  const callTx = await w.sendTransaction({ to: emitter, gas: 50_000n })
+  await tick(running, clock)
+  const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result as Record<string, unknown>)
+  await call(5, 'eth_chainId', [])
+  assert.deepEqual(of(pendingLogs).map((l) => [l.transactionHash, l.address, l.blockHash]), [[callTx, emitter, null]])
+  assert.equal(of(otherLogs).length, 0, 'the address filter holds')
+  const fb = of(blocks)
+  assert.equal(fb.length, 1)
+  assert.deepEqual(fb[0]!.transactions && (fb[0]!.transactions as { hash: string }[]).map((x) => x.hash), [deploy, callTx])
+  assert.equal(of(sealedLogs).length, 0, 'nothing sealed yet')
+
+  await tick(running, clock, 8)
+  await call(6, 'eth_chainId', [])
+  const sealed = of(sealedLogs)
+  assert.deepEqual(sealed.map((l) => [l.transactionHash, l.blockNumber]), [[callTx, '0x1']])
+  assert.notEqual(sealed[0]!.blockHash, null)
+})
