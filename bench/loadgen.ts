@@ -8,12 +8,15 @@
  * cursor: cycled, or sent once each when `once` is set (e.g. signed transactions). Requests completing
  * during `warmupMs` are not recorded; then the window of `durationMs` is measured (requests completing in
  * it), then no new request starts and in-flight ones get `drainMs`, after which the process exits anyway.
- * An error is a transport failure, an HTTP status other than 200, or a JSON-RPC `error` member.
+ * An error is a transport failure, an HTTP status other than 200, or a JSON-RPC `error` member; req/s counts
+ * successful replies only (latencies include all). After a transport failure a worker pauses 10 ms.
  * With `waitForGo` it prints {"ready":true} on stderr and starts when a line arrives on stdin, so that a
  * parent can start several generators on the same clock.
  *
- * Clients: 'http' (node:http with a keep-alive Agent) or 'fetch' (Node's built-in undici fetch). Measured
- * here against Anvil, node:http drives more requests per CPU-second (see bench/README.md).
+ * Clients: 'raw' (default; raw-http.ts, one keep-alive socket per worker), 'http' (node:http with a
+ * keep-alive Agent), 'fetch' (Node's built-in undici fetch). Against Anvil on 2 cores, raw drove ~20,000
+ * req/s at ~50% of a core, node:http ~9,000-10,000 at ~95% (the client was the bottleneck), fetch ~2,500
+ * at >100% (figures in bench/README.md).
  */
 
 import http from 'node:http'
@@ -45,10 +48,12 @@ export interface LoadConfig {
 export interface LoadResult {
   client: ClientKind
   concurrency: number
+  /** Replies received in the window, errors included. */
   requests: number
   errors: number
   errorSamples: string[]
   windowMs: number
+  /** Successful replies per second (errors excluded). */
   rps: number
   p50Ms: number
   p99Ms: number
@@ -174,6 +179,7 @@ export async function runLoad(cfg: LoadConfig): Promise<LoadResult> {
         problem = `transport: ${(e as Error).message}`
       }
       const done = performance.now()
+      if (problem?.startsWith('transport') === true) await new Promise((r) => setTimeout(r, 10)) // no hot loop
       if (done < windowStart || done > windowEnd) continue
       hist.record((done - started) * 1000)
       if (problem !== undefined) {
@@ -198,7 +204,7 @@ export async function runLoad(cfg: LoadConfig): Promise<LoadResult> {
     errors,
     errorSamples,
     windowMs,
-    rps: windowMs > 0 ? (hist.total * 1000) / windowMs : 0,
+    rps: windowMs > 0 ? ((hist.total - errors) * 1000) / windowMs : 0,
     p50Ms: hist.quantileMs(0.5),
     p99Ms: hist.quantileMs(0.99),
     meanMs: hist.meanMs(),

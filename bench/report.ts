@@ -45,7 +45,8 @@ export function machineInfo(): Machine {
 
 const PEER_LABEL: Record<PeerName, string> = { anvil: 'Anvil', flashnode: 'Flashnode' }
 const int = (x: number): string => Math.round(x).toLocaleString('en-US')
-const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2))
+const ms = (x: number): string =>
+  !Number.isFinite(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)
 
 function cells(cr: CaseResult | undefined, available: boolean): string[] {
   if (!available) return ['unavailable', '', '', '']
