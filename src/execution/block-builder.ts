@@ -8,7 +8,8 @@
  * header-only block carrying the open block's environment, with the running gas total passed in, and is
  * appended to the builder's lists; the lifecycle stays the library's. (It sets the base class's fields by
  * name, which the library declares private; the set is pinned to @ethereumjs/vm 10.1.3 and covered by the
- * re-import test, which proves a built block validates.)
+ * re-import test, which proves a built block validates.) It also computes the transaction and receipt roots
+ * in one pass each.
  *
  * A transaction that cannot be included (bad nonce, funds, no gas left in the block) leaves no trace and
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
@@ -16,7 +17,8 @@
 
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import { Blob4844Tx, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { BlockBuilder, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { BlockBuilder, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { orderedTrieRoot } from './ordered-trie.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -54,6 +56,16 @@ export class TransactionNotIncluded extends Error {
 
 class LinearBlockBuilder extends BlockBuilder {
   envBlock!: Block
+
+  /** One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. */
+  override async transactionsTrie(): Promise<Uint8Array> {
+    return orderedTrieRoot((this as unknown as BuilderInternals).transactions.map((tx) => tx.serialize()))
+  }
+
+  override async receiptTrie(): Promise<Uint8Array> {
+    const self = this as unknown as BuilderInternals
+    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceipt(r.receipt, self.transactions[i]!.type)))
+  }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
     const self = this as unknown as BuilderInternals

@@ -37,6 +37,10 @@ export class ChainRules {
     // Each library registers its own parameters on a Common when it first uses it; register them all up front
     // so that any helper (a header's blob gas price, say) works on any cached fork copy.
     for (const params of [paramsBlock, paramsTx, paramsEVM, paramsVM]) this.base.updateParams(params)
+    // ...and since they are all there, the libraries' own calls (one per transaction and header built, each
+    // a JSON deep copy plus a rebuild of the parameter cache: a third of a flashblock's time) have nothing
+    // left to add: make them no-ops on this Common and every copy of it.
+    Object.assign(this.base, { updateParams: () => undefined })
     this.chainId = this.base.chainId()
     this.checkBlobSchedule(genesis)
   }
