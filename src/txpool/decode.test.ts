@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { RLP, type Input } from '@ethereumjs/rlp'
-import { createTxFromRLP } from '@ethereumjs/tx'
+import { createTxFromRLP, paramsTx } from '@ethereumjs/tx'
 import { FlashnodeError } from '../errors/errors.ts'
 import { ChainRules } from '../execution/chain-config.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
@@ -40,6 +40,43 @@ test('an EIP-1559 transfer decodes with its fields, hash, sender and cost', () =
   // The library object answers from its caches, with the same values.
   assert.equal(bytesToHex(p.tx.hash()), p.hashHex)
   assert.equal(bytesToHex(p.tx.getSenderAddress().bytes), keys[0]!.hex)
+})
+
+test('the library object gets the same parameters as the library\'s own decoding gives it', () => {
+  for (const common of [forks.berlin, forks.cancun, forks.osaka]) {
+    const raw = sign({ type: 1, nonce: 0n, gasPrice: 2n * GWEI, gasLimit: 30_000n, to: TO, value: 1n, chainId: CHAIN_ID }, keys[0]!, common)
+    const ours = decodeTx(raw, common).tx.common
+    const theirs = createTxFromRLP(raw, { common }).common
+    assert.equal(ours.hardfork(), theirs.hardfork())
+    let compared = 0
+    for (const group of Object.values(paramsTx)) {
+      for (const name of Object.keys(group)) {
+        const read = (c: typeof ours) => {
+          try {
+            return c.param(name)
+          } catch {
+            return 'absent'
+          }
+        }
+        assert.equal(read(ours), read(theirs), name)
+        compared++
+      }
+    }
+    assert.ok(compared > 10)
+    assert.notEqual(ours, common) // each transaction keeps its own copy (the VM may switch its fork)
+  }
+})
+
+test('each transaction owns its Common: the VM switching one transaction\'s fork touches no other', () => {
+  const one = decodeTx(transfer(keys[0]!, 0), forks.osaka).tx
+  const two = decodeTx(transfer(keys[0]!, 1), forks.osaka).tx
+  one.common.setHardfork('prague')
+  assert.equal(one.common.isActivatedEIP(7825), false)
+  assert.equal(two.common.hardfork(), 'osaka')
+  assert.equal(two.common.isActivatedEIP(7825), true)
+  assert.equal(forks.osaka.hardfork(), 'osaka')
+  assert.equal(decodeTx(transfer(keys[0]!, 2), forks.osaka).tx.common.isActivatedEIP(7825), true)
+  assert.equal(one.getIntrinsicGas(), 21_000n)
 })
 
 test('legacy transactions: EIP-155 chain id from v, unprotected ones have none', () => {

@@ -37,3 +37,31 @@ export class Emitter<E extends EventMap> {
     return this.listeners[event]?.length ?? 0
   }
 }
+
+/**
+ * Events held back while an operation is under way, emitted in order by `flush()` once it is done (so a
+ * listener never sees a half-updated owner). A flush started by a listener's re-entrant call is left to the
+ * outer one, which keeps the order.
+ */
+export class EventQueue<E extends EventMap> {
+  private readonly queued: Array<() => void> = []
+  private flushing = false
+
+  constructor(private readonly emitter: Emitter<E>) {}
+
+  push<K extends keyof E>(event: K, ...args: E[K]): void {
+    if (this.emitter.listenerCount(event) === 0) return
+    this.queued.push(() => this.emitter.emit(event, ...args))
+  }
+
+  flush(): void {
+    if (this.flushing) return
+    this.flushing = true
+    try {
+      for (let i = 0; i < this.queued.length; i++) this.queued[i]!()
+    } finally {
+      this.queued.length = 0
+      this.flushing = false
+    }
+  }
+}

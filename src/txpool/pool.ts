@@ -19,7 +19,7 @@ import type { StateReader } from '../state/state-reader.ts'
 import { bytesToHex, type Hex } from '../primitives/hex.ts'
 import { resolvePoolConfig, type PoolConfig } from './config.ts'
 import { materialize, parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
-import { Emitter } from './emitter.ts'
+import { Emitter, EventQueue } from './emitter.ts'
 import { IndexedHeap } from './heap.ts'
 import { rejections } from './messages.ts'
 import { comparePrice, evictsBefore } from './pricing.ts'
@@ -79,8 +79,7 @@ export class TxPool {
   private baseFee = 0n
   private readonly queuedTails: IndexedHeap<SenderTxs>
   private readonly pendingTails: IndexedHeap<SenderTxs>
-  private readonly outbox: Array<() => void> = []
-  private flushing = false
+  private readonly outbox = new EventQueue(this.events)
 
   constructor(opts: TxPoolOptions = {}) {
     this.config = resolvePoolConfig(opts.config)
@@ -267,7 +266,11 @@ export class TxPool {
     return replaced === undefined ? { hash: tx.hashHex, tx, status } : { hash: tx.hashHex, tx, status, replaced: replaced.hashHex }
   }
 
-  /** Frees one place for a new (non-replacing) transaction, or throws why it cannot be admitted. */
+  /**
+   * Frees one place for a new (non-replacing) transaction, or throws why it cannot be admitted. One eviction
+   * almost always suffices; when two limits bind at once and the second has no cheaper victim, the first
+   * eviction stands although the newcomer is refused (geth would have put that victim back).
+   */
   private makeRoom(tx: PooledTx, s: SenderTxs | undefined, stateNonce: bigint): void {
     const cfg = this.config
     const landsPending = tx.nonce === (s?.nextNonce() ?? stateNonce)
@@ -387,18 +390,10 @@ export class TxPool {
   }
 
   private out<K extends keyof PoolEvents>(event: K, ...args: PoolEvents[K]): void {
-    if (this.events.listenerCount(event) === 0) return
-    this.outbox.push(() => this.events.emit(event, ...args))
+    this.outbox.push(event, ...args)
   }
 
   private flush(): void {
-    if (this.flushing) return
-    this.flushing = true
-    try {
-      for (let i = 0; i < this.outbox.length; i++) this.outbox[i]!()
-    } finally {
-      this.outbox.length = 0
-      this.flushing = false
-    }
+    this.outbox.flush()
   }
 }

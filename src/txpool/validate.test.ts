@@ -1,4 +1,8 @@
 import { test } from 'node:test'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { ChainRules } from '../execution/chain-config.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import assert from 'node:assert/strict'
 import { FlashnodeError } from '../errors/errors.ts'
 import { goFixed2 } from './messages.ts'
@@ -87,7 +91,7 @@ test('intrinsic gas, and the EIP-7623 calldata floor from Prague on', () => {
   // 100 non-zero bytes: intrinsic 21000 + 1600 = 22600; floor 21000 + 10 * 400 = 25000.
   const data = new Uint8Array(100).fill(7)
   refuses(transfer(alice, 0, { gas: 22_599n, data }), 'intrinsic gas too low: gas 22599, minimum needed 22600')
-  refuses(transfer(alice, 0, { gas: 23_000n, data }), 'insufficient gas for floor data gas cost: gas 23000, minimum needed 25000')
+  refuses(transfer(alice, 0, { gas: 24_999n, data }), 'insufficient gas for floor data gas cost: gas 24999, minimum needed 25000')
   accepts(transfer(alice, 0, { gas: 23_000n, data, common: forks.cancun }), { env: env(forks.cancun) })
   accepts(transfer(alice, 0, { gas: 25_000n, data }))
 })
@@ -194,5 +198,27 @@ test('the rpc checks come first: fee cap before replay protection before "alread
   const pool = new TxPool({ config: { txFeeCapEther: 0.00001 } })
   assert.throws(() => pool.add(unprotectedLegacy(alice, 0n), new FakeState(), env()), {
     message: 'tx fee (0.00 ether) exceeds the configured cap (0.00 ether)',
+  })
+})
+
+const compat = fileURLToPath(new URL('../../../shared/rpc-compat/tests/', import.meta.url))
+
+test('the rpc-compat blob transaction (cell proofs, Osaka) is admitted; its blob count is limited', { skip: !existsSync(compat) }, () => {
+  const rules = new ChainRules(JSON.parse(readFileSync(`${compat}genesis.json`, 'utf8')))
+  const line = readFileSync(`${compat}eth_sendRawTransaction/send-blob-tx.io`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('>>'))!
+  const raw = hexToBytes(JSON.parse(line.slice(3)).params[0])
+  const sender = hexToBytes('0x1f4924b14f34e24159387c0a4cdbaa32f3ddb0cf')
+  const state = new FakeState([]).set(sender, { balance: 10n ** 20n })
+  const blobEnv = { common: rules.at(55n, 560n), baseFee: 7n, blockGasLimit: 30_000_000n }
+  const r = new TxPool().add(raw, state, blobEnv)
+  assert.equal(r.hash, '0x05d85f6a761cac82cfdf06dd168952838ac452b10641aabccdfdad46e03d2f0b')
+  assert.equal(r.status, 'pending')
+  assert.throws(() => new TxPool({ config: { maxBlobsPerTx: 0 } }).add(raw, state, blobEnv), {
+    message: 'transaction blob limit exceeded: blob count 1, limit 0',
+  })
+  assert.throws(() => new TxPool({ config: { maxBlobTxSize: 1000 } }).add(raw, state, blobEnv), {
+    message: `oversized data: transaction size ${raw.length}, limit 1000`,
   })
 })
