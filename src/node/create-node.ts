@@ -17,6 +17,8 @@ import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { Sequencing } from './sequencing.ts'
 import { NodeEvents } from './node-events.ts'
+import { CallService } from './execution/call-service.ts'
+import { InlineExecutor } from './execution/inline-executor.ts'
 
 export interface SequencerConfig extends SequencerSettings {
   readonly pool?: Partial<PoolConfig>
@@ -102,12 +104,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     chainId: rules.chainId,
     networkId: rules.chainId,
     clientVersion: CLIENT_VERSION,
-    gasCap: config.gasCap,
-    evmTimeoutMs: config.evmTimeoutMs,
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
   }
   const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer)
-  const api = new NodeService(kv, chain, rules, settings, write)
+  const executor = new InlineExecutor(kv, chain, new CallService(rules, store, { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs }))
+  const api = new NodeService(kv, chain, rules, settings, executor, write)
   let started = false
   return {
     api,
@@ -123,6 +124,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     },
     async close() {
       await write?.sequencer.stop()
+      await executor.close()
       await kv.close()
     },
   }

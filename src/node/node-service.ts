@@ -9,14 +9,9 @@ import type { BlockView } from '../chain/types.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import { leftPad } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
-import { JournaledState } from '../state/journaled-state.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import type { KvStore } from '../storage/db.ts'
-import { chainBlockHashes } from '../execution/block-hashes.ts'
-import { executeCall, type CallContext } from '../execution/call-executor.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
-import { callFailureError } from '../execution/vm-errors.ts'
-import { withBlockOverrides } from '../execution/block-overrides.ts'
 import type {
   NodeListener,
   TransactionStatus,
@@ -39,11 +34,9 @@ import { bytesToHex } from '../primitives/hex.ts'
 import { PENDING } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
 import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
-import { applyStateOverrides } from './state-overrides.ts'
-import { createAccessList, estimateGas } from './gas-estimator.ts'
 import { FeeOracle } from './fee-oracle.ts'
 import { findLogs, type LogLimits } from './log-finder.ts'
-import { withDeadline } from './deadline.ts'
+import type { ExecutionTarget, Executor } from './execution/jobs.ts'
 import type { Sequencing } from './sequencing.ts'
 import type { Sequencer } from '../sequencer/sequencer.ts'
 import type { NodeEvents } from './node-events.ts'
@@ -53,10 +46,6 @@ export interface NodeSettings {
   readonly chainId: bigint
   readonly networkId: bigint
   readonly clientVersion: string
-  /** Default and cap of eth_call / eth_estimateGas gas. */
-  readonly gasCap: bigint
-  /** Wall-clock limit of one execution. */
-  readonly evmTimeoutMs: number
   readonly logs: LogLimits
 }
 
@@ -84,6 +73,7 @@ export class NodeService implements NodeApi {
     private readonly chain: ChainReader,
     private readonly rules: ChainRules,
     private readonly settings: NodeSettings,
+    private readonly executor: Executor,
     private readonly write?: WriteSide,
   ) {
     this.pending = write?.sequencing
@@ -135,41 +125,22 @@ export class NodeService implements NodeApi {
 
   // --- execution ----------------------------------------------------------------------------------
 
-  private callContext(block: ResolvedBlock, overrides?: BlockOverrides): CallContext {
-    const header = block.snapshot?.header ?? this.chain.header(block.number)!
-    return {
-      rules: this.rules,
-      header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
-      blockHashes: chainBlockHashes(this.chain.store),
-      settings: { gasCap: this.settings.gasCap },
-    }
-  }
-
-  private async freshState(block: ResolvedBlock, overrides?: StateOverrides): Promise<JournaledState> {
-    const state = new JournaledState(this.stateAt(block))
-    if (overrides !== undefined) await applyStateOverrides(state, overrides)
-    return state
+  private target(block: ResolvedBlock): ExecutionTarget {
+    return block.snapshot !== undefined ? { kind: 'pending', snapshot: block.snapshot } : { kind: 'sealed', number: block.number }
   }
 
   async call(req: CallRequest, blockId: BlockId, overrides?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array> {
-    const block = this.resolver.resolve(blockId)
-    const ctx = this.callContext(block, blockOverrides)
-    const state = await this.freshState(block, overrides)
-    const outcome = await withDeadline(state, this.settings.evmTimeoutMs, () => executeCall(ctx, state, req))
-    if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData)
-    return outcome.returnData
+    const job = { kind: 'call' as const, request: req, ...(overrides ? { state: overrides } : {}), ...(blockOverrides ? { block: blockOverrides } : {}) }
+    return (await this.executor.run(job, this.target(this.resolver.resolve(blockId)))) as Uint8Array
   }
 
   async estimateGas(req: CallRequest, blockId: BlockId, overrides?: StateOverrides): Promise<bigint> {
-    const block = this.resolver.resolve(blockId)
-    const ctx = this.callContext(block)
-    return estimateGas(ctx, () => this.freshState(block, overrides), req, { timeoutMs: this.settings.evmTimeoutMs })
+    const job = { kind: 'estimateGas' as const, request: req, ...(overrides ? { state: overrides } : {}) }
+    return (await this.executor.run(job, this.target(this.resolver.resolve(blockId)))) as bigint
   }
 
   async createAccessList(req: CallRequest, blockId: BlockId): Promise<AccessListResult> {
-    const block = this.resolver.resolve(blockId)
-    const ctx = this.callContext(block)
-    return createAccessList(ctx, () => this.freshState(block), req, { timeoutMs: this.settings.evmTimeoutMs })
+    return (await this.executor.run({ kind: 'createAccessList', request: req }, this.target(this.resolver.resolve(blockId)))) as AccessListResult
   }
 
   // --- blocks, transactions, receipts ---------------------------------------------------------------

@@ -1,0 +1,71 @@
+/**
+ * Runs an execution job against a target state: the code shared by the main thread and the execution
+ * workers. It owns the per-job state view (a fresh journaled overlay, with overrides), the block context
+ * (the target's own header, with block overrides), and the time limit.
+ */
+
+import type { BlockHeader } from '@ethereumjs/block'
+import type { ChainStore } from '../../chain/chain-store.ts'
+import { chainBlockHashes } from '../../execution/block-hashes.ts'
+import { withBlockOverrides } from '../../execution/block-overrides.ts'
+import { executeCall, type CallContext } from '../../execution/call-executor.ts'
+import type { ChainRules } from '../../execution/chain-config.ts'
+import { callFailureError } from '../../execution/vm-errors.ts'
+import { JournaledState } from '../../state/journaled-state.ts'
+import type { StateReader } from '../../state/state-reader.ts'
+import type { AccessListResult, BlockOverrides, StateOverrides } from '../api.ts'
+import { withDeadline } from '../deadline.ts'
+import { createAccessList, estimateGas } from '../gas-estimator.ts'
+import { applyStateOverrides } from '../state-overrides.ts'
+import type { ExecutionJob } from './jobs.ts'
+
+export interface CallSettings {
+  readonly gasCap: bigint
+  readonly evmTimeoutMs: number
+}
+
+/** A resolved target: the header whose environment the job sees and the state it reads. */
+export interface TargetState {
+  readonly header: BlockHeader
+  readonly state: StateReader
+}
+
+export class CallService {
+  constructor(
+    private readonly rules: ChainRules,
+    private readonly chain: ChainStore,
+    private readonly settings: CallSettings,
+  ) {}
+
+  private context(header: BlockHeader, overrides?: BlockOverrides): CallContext {
+    return {
+      rules: this.rules,
+      header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
+      blockHashes: chainBlockHashes(this.chain),
+      settings: { gasCap: this.settings.gasCap },
+    }
+  }
+
+  private async fresh(base: StateReader, overrides?: StateOverrides): Promise<JournaledState> {
+    const state = new JournaledState(base)
+    if (overrides !== undefined) await applyStateOverrides(state, overrides)
+    return state
+  }
+
+  async run(job: ExecutionJob, target: TargetState): Promise<Uint8Array | bigint | AccessListResult> {
+    const timeoutMs = this.settings.evmTimeoutMs
+    switch (job.kind) {
+      case 'call': {
+        const ctx = this.context(target.header, job.block)
+        const state = await this.fresh(target.state, job.state)
+        const outcome = await withDeadline(state, timeoutMs, () => executeCall(ctx, state, job.request))
+        if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData)
+        return outcome.returnData
+      }
+      case 'estimateGas':
+        return estimateGas(this.context(target.header), () => this.fresh(target.state, job.state), job.request, { timeoutMs })
+      case 'createAccessList':
+        return createAccessList(this.context(target.header), () => this.fresh(target.state), job.request, { timeoutMs })
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Execution jobs (eth_call, eth_estimateGas, eth_createAccessList) and where they run: a target is either a
+ * sealed block (its number) or a pre-confirmed snapshot. Jobs and targets are plain data, so they can be
+ * run here or posted to an execution worker unchanged (structured clone carries bigint, Map and bytes).
+ */
+
+import type { AccessListResult, BlockOverrides, CallRequest, StateOverrides } from '../api.ts'
+import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+
+export type ExecutionJob =
+  | { readonly kind: 'call'; readonly request: CallRequest; readonly state?: StateOverrides; readonly block?: BlockOverrides }
+  | { readonly kind: 'estimateGas'; readonly request: CallRequest; readonly state?: StateOverrides }
+  | { readonly kind: 'createAccessList'; readonly request: CallRequest }
+
+export type JobResult<J extends ExecutionJob> = J['kind'] extends 'call'
+  ? Uint8Array
+  : J['kind'] extends 'estimateGas'
+    ? bigint
+    : AccessListResult
+
+export type ExecutionTarget =
+  | { readonly kind: 'sealed'; readonly number: bigint }
+  | { readonly kind: 'pending'; readonly snapshot: PreconfirmedSnapshot }
+
+/** Runs jobs somewhere: on this thread, or in a worker. */
+export interface Executor {
+  run(job: ExecutionJob, target: ExecutionTarget): Promise<Uint8Array | bigint | AccessListResult>
+  close(): Promise<void>
+}
