@@ -16,6 +16,8 @@ export const ERROR_KINDS = [
   'invalidRequest',
   /** Unknown method, or a method not served on this endpoint. */
   'methodNotFound',
+  /** A method the node serves, refused by this endpoint's profile (eth_getBlockReceipts on public: HTTP 403). */
+  'forbidden',
   /** The EVM reverted; `data` holds the revert bytes. */
   'executionReverted',
   /** Another EVM failure (out of gas, invalid opcode, …) or a call precondition (insufficient funds, …). */

@@ -10,6 +10,7 @@ test('every kind maps to its code', () => {
     invalidParams: -32602,
     invalidRequest: -32600,
     methodNotFound: -32601,
+    forbidden: -32004,
     executionReverted: -32000,
     executionFailed: -32000,
     transactionRejected: -32000,

@@ -12,7 +12,9 @@
  *
  * Code choices: -32002 timeout and -32003 response too large are geth's (rpc/errors.go); -32005 for
  * `limitExceeded` is EIP-1474's "limit exceeded", the code reth and the large providers answer for a
- * configured limit (geth has no dedicated code and answers -32000). Protocol limits that the request
+ * configured limit (geth has no dedicated code and answers -32000); -32004 for `forbidden` is EIP-1474's
+ * "method not supported": the node has the method but this endpoint's profile refuses it (the transport
+ * answers it with HTTP 403). Protocol limits that the request
  * envelope itself breaks (batch too large, method name too long) are `invalidRequest` (-32600), as in geth.
  */
 
@@ -28,6 +30,7 @@ export const RPC_CODES = Object.freeze({
   serverError: -32000,
   requestTimeout: -32002,
   responseTooLarge: -32003,
+  methodNotSupported: -32004,
   limitExceeded: -32005,
 })
 
@@ -38,6 +41,7 @@ const CODES: Record<ErrorKind, number> = {
   invalidParams: RPC_CODES.invalidParams,
   invalidRequest: RPC_CODES.invalidRequest,
   methodNotFound: RPC_CODES.methodNotFound,
+  forbidden: RPC_CODES.methodNotSupported,
   executionReverted: DEFAULT_REVERT_CODE,
   executionFailed: RPC_CODES.serverError,
   transactionRejected: RPC_CODES.serverError,
