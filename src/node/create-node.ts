@@ -19,6 +19,8 @@ import { Sequencing } from './sequencing.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
+import { WorkerExecutor } from './execution/worker-executor.ts'
+import type { Executor } from './execution/jobs.ts'
 
 export interface SequencerConfig extends SequencerSettings {
   readonly pool?: Partial<PoolConfig>
@@ -46,6 +48,8 @@ export interface NodeConfig {
   readonly evmTimeoutMs: number
   readonly maxLogBlockRange: number
   readonly maxLogResults: number
+  /** Threads running eth_call / estimate / access lists off the main thread (0: run them inline). */
+  readonly executionWorkers: number
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
   readonly sequencer?: SequencerConfig
 }
@@ -55,6 +59,7 @@ export const DEFAULT_NODE_SETTINGS = {
   evmTimeoutMs: 5_000,
   maxLogBlockRange: 100_000,
   maxLogResults: 20_000,
+  executionWorkers: 0,
 } as const
 
 export const CLIENT_VERSION = `Flashnode/v0.1.0/${process.platform}-${process.arch}/node${process.versions.node}`
@@ -107,7 +112,14 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
   }
   const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer)
-  const executor = new InlineExecutor(kv, chain, new CallService(rules, store, { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs }))
+  const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs }
+  const executor: Executor =
+    config.executionWorkers > 0
+      ? new WorkerExecutor(
+          { dataDir: config.dataDir, genesis, settings: callSettings },
+          { workers: config.executionWorkers, timeoutMs: config.evmTimeoutMs, graceMs: 1_000, maxQueued: 1_000 },
+        )
+      : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
   const api = new NodeService(kv, chain, rules, settings, executor, write)
   let started = false
   return {

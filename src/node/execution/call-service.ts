@@ -30,6 +30,8 @@ export interface TargetState {
   readonly state: StateReader
 }
 
+const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
+
 export class CallService {
   constructor(
     private readonly rules: ChainRules,
@@ -47,7 +49,8 @@ export class CallService {
   }
 
   private async fresh(base: StateReader, overrides?: StateOverrides): Promise<JournaledState> {
-    const state = new JournaledState(base)
+    // Only pre-Byzantium receipts ask a state root mid-block; nothing a call returns depends on it.
+    const state = new JournaledState(base, NO_STATE_ROOT)
     if (overrides !== undefined) await applyStateOverrides(state, overrides)
     return state
   }
