@@ -26,6 +26,8 @@ export interface MethodContext {
 export interface RpcConnection {
   /** Unique for the life of the process. */
   readonly id: string
+  /** Subscriptions this connection may hold (the endpoint's setting); absent: the subscription module's default. */
+  readonly maxSubscriptions?: number
   /** Sends one already-serialized JSON-RPC message. */
   send(message: string): void
   onClose(callback: () => void): void

@@ -101,8 +101,9 @@ export function subscriptionMethods(node: NodeApi): Record<string, MethodHandler
       if (typeof kind !== 'string') throw invalidParams('invalid argument 0: expected a subscription name')
       if (params.length > 2) throw invalidParams('too many arguments, want at most 2')
       const subs = subsOf(conn)
-      if (subs.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-        throw new FlashnodeError('limitExceeded', `too many subscriptions on this connection (limit ${MAX_SUBSCRIPTIONS_PER_CONNECTION})`)
+      const limit = conn.maxSubscriptions ?? MAX_SUBSCRIPTIONS_PER_CONNECTION
+      if (subs.size >= limit) {
+        throw new FlashnodeError('limitExceeded', `too many subscriptions on this connection (limit ${limit})`)
       }
       const id = `0x${randomBytes(16).toString('hex')}`
       const send: Send = (result) => conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))

@@ -17,16 +17,23 @@
  *   running are aborted.
  * - Results are serialized with JSON.stringify; an unserializable result (e.g. a bigint) becomes -32603 for
  *   that item alone.
+ * - With a gate (endpoint policy, see gate.ts), nothing of a payload runs unless the gate admitted it whole:
+ *   the gate is asked before parsing and again with every item's method name. A payload that never gets
+ *   parsed into requests (too deep, not JSON, an empty or oversized batch) is still admitted as one request,
+ *   so malformed input counts against a client's rate like any other. A refusal is the outcome's HTTP
+ *   status, headers and a single error body.
  */
 
 import { setMaxListeners } from 'node:events'
 import { FlashnodeError, internalError } from '../../errors/errors.ts'
 import { RPC_CODES, toJsonRpcError, DEFAULT_REVERT_CODE, type ErrorMappingOptions } from '../error-codes.ts'
 import type { MethodContext, MethodTable, RpcConnection } from '../registry.ts'
+import type { PayloadGate, Refusal } from './gate.ts'
 import { exceedsJsonDepth } from './json-guard.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { errorMessage, PARSE_ERROR_MESSAGE, resultMessage } from './messages.ts'
-import { firstRequestId, prepareRequest, type PreparedRequest } from './request.ts'
+import { firstRequestId, isRequestId, prepareRequest, type PreparedRequest } from './request.ts'
+import type { RequestId } from './messages.ts'
 
 export interface EnvelopeOptions {
   /** Name of the endpoint that received the payload; handed to handlers. */
@@ -42,6 +49,15 @@ export interface EnvelopeOptions {
   readonly signal?: AbortSignal
   /** Where unexpected errors are reported; console.error when absent. */
   readonly log?: (message: string, err: unknown) => void
+  /** The endpoint policy's say on this payload (rate limit, refused methods). None: everything is admitted. */
+  readonly gate?: PayloadGate
+}
+
+/** What to send back for one payload: the body (null: nothing), and over HTTP its status and extra headers. */
+export interface PayloadOutcome {
+  readonly status: number
+  readonly body: string | null
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 interface Run {
@@ -57,6 +73,23 @@ export async function handleRpcPayload(
   methods: MethodTable,
   opts: EnvelopeOptions,
 ): Promise<string | null> {
+  return (await answerRpcPayload(bodyText, methods, opts)).body
+}
+
+/** Handles one payload, with the HTTP status its answer deserves (200, or a gate's refusal). Never rejects. */
+export async function answerRpcPayload(
+  bodyText: string,
+  methods: MethodTable,
+  opts: EnvelopeOptions,
+): Promise<PayloadOutcome> {
+  const gate = opts.gate
+  const early = gate?.beforeParse()
+  if (early !== undefined) return refused(early, null)
+  /** Admits a payload that did not parse into requests as one request. */
+  const asOne = (body: string | null): PayloadOutcome => {
+    const refusal = gate?.admit([undefined])
+    return refusal === undefined ? { status: 200, body } : refused(refusal, null)
+  }
   let run: Run
   try {
     run = {
@@ -66,39 +99,66 @@ export async function handleRpcPayload(
       connection: opts.connection,
     }
   } catch (err) {
-    return errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log }))
+    return asOne(errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log })))
   }
   const { limits } = run
   if (exceedsJsonDepth(bodyText, limits.maxDepth)) {
-    return errorMessage(null, {
+    return asOne(errorMessage(null, {
       code: RPC_CODES.invalidRequest,
       message: `invalid request: nesting too deep (max depth ${limits.maxDepth})`,
-    })
+    }))
   }
   let payload: unknown
   try {
     payload = JSON.parse(bodyText)
   } catch {
-    return PARSE_ERROR_MESSAGE
+    return asOne(PARSE_ERROR_MESSAGE)
   }
 
   if (Array.isArray(payload)) {
-    if (payload.length === 0) return errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' })
+    if (payload.length === 0) return asOne(errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
     if (payload.length > limits.maxBatchItems) {
-      return errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' })
+      return asOne(errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
     }
   }
+  const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
+  const refusal = gate?.admit(items.map(methodOf))
+  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item))
 
   const deadline = startDeadline(limits.requestTimeoutMs, opts.signal)
   try {
     if (!Array.isArray(payload)) {
-      return await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), deadline.signal, run)
+      const body = await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), deadline.signal, run)
+      return { status: 200, body }
     }
     const prepared = payload.map((item) => prepareRequest(item, methods, limits.maxMethodNameLength))
-    return await runBatch(prepared, deadline.signal, run)
+    return { status: 200, body: await runBatch(prepared, deadline.signal, run) }
   } finally {
     deadline.dispose()
   }
+}
+
+function refused(refusal: Refusal, id: RequestId): PayloadOutcome {
+  const body = errorMessage(id, toJsonRpcError(refusal.error, { revertCode: DEFAULT_REVERT_CODE, debug: false }))
+  return refusal.headers === undefined
+    ? { status: refusal.status, body }
+    : { status: refusal.status, body, headers: refusal.headers }
+}
+
+function methodOf(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined
+  const method = (item as Record<string, unknown>).method
+  return typeof method === 'string' ? method : undefined
+}
+
+/** The id echoed by a refusal: the offending item's, else the first request id of the payload. */
+function refusedId(items: readonly unknown[], index: number | undefined): RequestId {
+  const item = index === undefined ? undefined : items[index]
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+    const id = (item as Record<string, unknown>).id
+    if (id !== undefined && isRequestId(id)) return id
+  }
+  return firstRequestId(items)
 }
 
 /** Runs the batch items with bounded concurrency; assembles responses in request order. */

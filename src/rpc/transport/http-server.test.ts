@@ -365,6 +365,8 @@ test('default limits', () => {
     maxMethodNameLength: 2048,
     requestTimeoutMs: 30_000,
     batchConcurrency: 8,
+    maxConnections: 1000,
+    maxSubscriptionsPerConnection: 128,
   })
 })
 

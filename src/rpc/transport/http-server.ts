@@ -9,6 +9,11 @@
  * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
  * answered 204. JSON-RPC errors are HTTP 200, as in geth.
  *
+ * Endpoint policy: a connection past `limits.maxConnections` gets HTTP 503 `too many connections (limit N)`
+ * (-32005) on its first request and is closed (connection-limit.ts). With a `gate` (rpc/policy), each
+ * payload is admitted or refused whole before anything runs; a refusal is answered with its own status
+ * (403 for a method the profile refuses, 429 over the rate limit) and a JSON-RPC error body (gate.ts).
+ *
  * Invariants: a request can never take the server down: every handler path is caught and turned into a
  * response (500 at worst) and nothing is left as an unhandled rejection. Keep-alive stays on; `close()`
  * stops listening, closes WebSocket clients and every open socket, idle keep-alive ones included.
@@ -19,7 +24,9 @@ import type { AddressInfo } from 'node:net'
 import { RPC_CODES } from '../error-codes.ts'
 import type { MethodTable } from '../registry.ts'
 import { applyCors, isCorsEnabled } from './cors.ts'
-import { handleRpcPayload } from './envelope.ts'
+import { tooManyConnectionsMessage, limitConnections, type ConnectionLimit } from './connection-limit.ts'
+import { answerRpcPayload } from './envelope.ts'
+import type { GateFactory } from './gate.ts'
 import { DEFAULT_ALLOWED_HOSTS, isHostAllowed } from './host-check.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { errorMessage } from './messages.ts'
@@ -47,6 +54,8 @@ export interface HttpServerOptions {
   readonly corsOrigins?: readonly string[]
   /** Serve WebSocket upgrades on `/`. Default true. */
   readonly websocket?: boolean
+  /** The endpoint policy's admission gate, made per client address. None: every payload is admitted. */
+  readonly gate?: GateFactory
   /** Called once per finished HTTP request (not per WebSocket message), for logs and metrics. */
   readonly onRequest?: (info: HttpRequestInfo) => void
   /** Where unexpected errors go; console.error when absent. */
@@ -68,6 +77,8 @@ export interface RunningHttpServer {
   readonly wsUrl: string | undefined
   /** The port actually bound. */
   readonly port: number
+  /** Open client connections counted against `maxConnections`. */
+  connections(): number
   close(): Promise<void>
 }
 
@@ -79,6 +90,8 @@ interface Config {
   readonly debug: boolean
   readonly allowedHosts: readonly string[]
   readonly corsOrigins: readonly string[] | undefined
+  readonly gate: GateFactory | undefined
+  readonly connectionLimit: ConnectionLimit
   readonly onRequest: ((info: HttpRequestInfo) => void) | undefined
   readonly log: (message: string, err: unknown) => void
 }
@@ -86,19 +99,22 @@ interface Config {
 const HEALTH_BODY = '{"status":"ok"}'
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const limits = resolveLimits(opts.limits)
+  const server = createServer((req, res) => onHttpRequest(req, res, config))
   const config: Config = {
     methods: opts.methods,
     endpoint: opts.endpoint,
-    limits: resolveLimits(opts.limits),
+    limits,
     revertCode: opts.revertCode,
     debug: opts.debug ?? false,
     allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     corsOrigins: opts.corsOrigins,
+    gate: opts.gate,
+    connectionLimit: limitConnections(server, limits.maxConnections),
     onRequest: opts.onRequest,
     log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
   }
   const host = opts.host ?? '127.0.0.1'
-  const server = createServer((req, res) => onHttpRequest(req, res, config))
   server.on('error', (err) => config.log('http server error', err))
 
   let ws: WebSocketAttachment | undefined
@@ -111,6 +127,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       debug: config.debug,
       allowedHosts: config.allowedHosts,
       corsOrigins: config.corsOrigins,
+      gate: config.gate,
+      connectionLimit: config.connectionLimit,
+      clientAddress,
       log: config.log,
     })
   }
@@ -123,6 +142,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     url: `http://${authority}`,
     wsUrl: ws === undefined ? undefined : `ws://${authority}`,
     port,
+    connections: () => config.connectionLimit.open(),
     close: () => (closing ??= closeServer(server, ws)),
   }
 }
@@ -176,6 +196,11 @@ async function serve(
   config: Config,
   noteBytes: (n: number) => void,
 ): Promise<void> {
+  if (config.connectionLimit.isOverLimit(req.socket)) {
+    res.setHeader('Connection', 'close')
+    const message = tooManyConnectionsMessage(config.connectionLimit.max)
+    return sendJson(res, 503, errorMessage(null, { code: RPC_CODES.limitExceeded, message }))
+  }
   if (!isHostAllowed(req.headers.host, config.allowedHosts)) return refuse(res, 403, 'invalid host specified')
   if (pathOf(req) !== '/') return refuse(res, 404, 'not found')
   applyCors(req, res, config.corsOrigins)
@@ -207,21 +232,30 @@ async function serve(
   res.on('close', () => {
     if (!res.writableFinished) clientGone.abort()
   })
-  const out = await handleRpcPayload(body.text, config.methods, {
+  const gate = config.gate?.(clientAddress(req.socket.remoteAddress))
+  const out = await answerRpcPayload(body.text, config.methods, {
     endpoint: config.endpoint,
     limits: config.limits,
     revertCode: config.revertCode,
     debug: config.debug,
     signal: clientGone.signal,
     log: config.log,
+    ...(gate !== undefined ? { gate } : {}),
   })
   if (res.destroyed) return
-  if (out === null) {
+  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value)
+  if (out.body === null) {
     res.writeHead(204)
     res.end()
     return
   }
-  sendJson(res, 200, out)
+  sendJson(res, out.status, out.body)
+}
+
+/** The client's address as rate limits key it: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) reads as IPv4. */
+export function clientAddress(remote: string | undefined): string {
+  if (remote === undefined) return 'unknown'
+  return remote.startsWith('::ffff:') && remote.includes('.') ? remote.slice(7) : remote
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -24,6 +24,13 @@ export interface TransportLimits {
   readonly requestTimeoutMs: number
   /** How many items of one batch run at the same time. */
   readonly batchConcurrency: number
+  /**
+   * Open client connections of the endpoint (HTTP keep-alive sockets and WebSockets together). A connection
+   * over it is answered HTTP 503 `too many connections (limit N)` and closed.
+   */
+  readonly maxConnections: number
+  /** Subscriptions one WebSocket connection may hold at once. Over it: -32005. */
+  readonly maxSubscriptionsPerConnection: number
 }
 
 export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
@@ -35,6 +42,8 @@ export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
   maxMethodNameLength: 2048,
   requestTimeoutMs: 30_000,
   batchConcurrency: 8,
+  maxConnections: 1000,
+  maxSubscriptionsPerConnection: 128,
 })
 
 /** Merges `partial` over the defaults; throws a RangeError for a limit that is not a positive integer. */

@@ -67,7 +67,7 @@ export function firstRequestId(items: readonly unknown[]): RequestId {
   return null
 }
 
-function isRequestId(value: unknown): value is RequestId {
+export function isRequestId(value: unknown): value is RequestId {
   return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
 }
 

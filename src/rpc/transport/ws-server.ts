@@ -9,6 +9,12 @@
  * The connection is exposed to handlers as `MethodContext.connection` (`RpcConnection`): `send` pushes a
  * message later (subscriptions), `onClose` runs cleanup once the connection is gone.
  *
+ * Endpoint policy: an upgrade on a connection past `maxConnections` is refused 503 (connection-limit.ts);
+ * with a gate, each message is admitted or refused like an HTTP payload, but a refusal is only its error
+ * body (no status line exists): the connection stays open. The gate is made once per connection, from the
+ * address of the upgrade request. `RpcConnection.maxSubscriptions` carries the endpoint's
+ * `maxSubscriptionsPerConnection`.
+ *
  * Invariants: a message over `maxWsMessageBytes` closes the connection with 1009 (enforced by `ws` before
  * the message is buffered whole). When the connection closes, the signal of its in-flight requests aborts,
  * `send` becomes a no-op, and every `onClose` callback runs exactly once. No more than
@@ -21,8 +27,10 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import type { MethodTable, RpcConnection } from '../registry.ts'
+import { tooManyConnectionsMessage, type ConnectionLimit } from './connection-limit.ts'
 import { isWebSocketOriginAllowed } from './cors.ts'
 import { handleRpcPayload } from './envelope.ts'
+import type { GateFactory } from './gate.ts'
 import { isHostAllowed } from './host-check.ts'
 import type { TransportLimits } from './limits.ts'
 import { errorMessage } from './messages.ts'
@@ -41,6 +49,10 @@ export interface WebSocketOptions {
   readonly debug: boolean
   readonly allowedHosts: readonly string[]
   readonly corsOrigins: readonly string[] | undefined
+  readonly gate?: GateFactory | undefined
+  readonly connectionLimit?: ConnectionLimit
+  /** Turns a socket's remote address into the key the gate is made for. */
+  readonly clientAddress?: (remote: string | undefined) => string
   readonly log: (message: string, err: unknown) => void
 }
 
@@ -59,6 +71,10 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
     socket.on('error', () => {}) // a reset during the handshake must not become an uncaught error
     try {
       if (closed) return refuseUpgrade(socket, 503, 'Service Unavailable', 'server is shutting down')
+      const limit = opts.connectionLimit
+      if (limit !== undefined && limit.isOverLimit(req.socket)) {
+        return refuseUpgrade(socket, 503, 'Service Unavailable', tooManyConnectionsMessage(limit.max), RPC_CODES.limitExceeded)
+      }
       if (!isHostAllowed(req.headers.host, opts.allowedHosts)) {
         return refuseUpgrade(socket, 403, 'Forbidden', 'invalid host specified')
       }
@@ -66,7 +82,8 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
       if (!isWebSocketOriginAllowed(req.headers.origin, opts.corsOrigins)) {
         return refuseUpgrade(socket, 403, 'Forbidden', 'invalid origin')
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, opts))
+      const address = (opts.clientAddress ?? ((remote) => remote ?? 'unknown'))(req.socket.remoteAddress)
+      wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, opts, address))
     } catch (err) {
       opts.log('websocket upgrade failed', err)
       socket.destroy()
@@ -83,7 +100,8 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
   }
 }
 
-function serveConnection(ws: WebSocket, opts: WebSocketOptions): void {
+function serveConnection(ws: WebSocket, opts: WebSocketOptions, address: string): void {
+  const gate = opts.gate?.(address)
   const closeCallbacks: (() => void)[] = []
   const gone = new AbortController()
   let isClosed = false
@@ -99,6 +117,7 @@ function serveConnection(ws: WebSocket, opts: WebSocketOptions): void {
 
   const connection: RpcConnection = {
     id: `ws-${randomUUID()}`,
+    maxSubscriptions: opts.limits.maxSubscriptionsPerConnection,
     send(message: string): void {
       if (ws.readyState !== WebSocket.OPEN) return
       ws.send(message, (err) => {
@@ -122,6 +141,7 @@ function serveConnection(ws: WebSocket, opts: WebSocketOptions): void {
       connection,
       signal: gone.signal,
       log: opts.log,
+      ...(gate !== undefined ? { gate } : {}),
     })
       .then((out) => {
         if (out !== null) connection.send(out)
@@ -161,8 +181,14 @@ function pathOf(req: IncomingMessage): string {
   return query < 0 ? url : url.slice(0, query)
 }
 
-function refuseUpgrade(socket: Duplex, status: number, reason: string, message: string): void {
-  const body = errorMessage(null, { code: RPC_CODES.invalidRequest, message })
+function refuseUpgrade(
+  socket: Duplex,
+  status: number,
+  reason: string,
+  message: string,
+  code: number = RPC_CODES.invalidRequest,
+): void {
+  const body = errorMessage(null, { code, message })
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -1,0 +1,82 @@
+/**
+ * An endpoint's policy: its profile applied to the node's method table, plus the admission gate the
+ * transport consults per payload (see rpc/transport/gate.ts).
+ *
+ * The gate's order: the rate limit first (every payload costs one token per request, whatever it asks,
+ * so refused and malformed requests count too), then the profile's forbidden methods. Over the rate limit:
+ * HTTP 429, -32005 `rate limit exceeded: …` and a Retry-After header; a forbidden method anywhere in the
+ * payload (a single request or ANY batch item): HTTP 403, -32004 `<method> is not available on public
+ * endpoints: …`, with that item's id, and nothing of the payload runs. Refusing the whole batch keeps the
+ * rule simple to state and to test (the contract says the method answers 403, and a batch has one status).
+ */
+
+import { FlashnodeError } from '../../errors/errors.ts'
+import type { MethodHandler, MethodTable } from '../registry.ts'
+import type { GateFactory, PayloadGate, Refusal } from '../transport/gate.ts'
+import { PROFILES, serves, type ProfileName } from './profiles.ts'
+import { RateLimiter, type RateLimit } from './rate-limiter.ts'
+
+export interface EndpointPolicyOptions {
+  readonly profile: ProfileName
+  /** The endpoint's rate limit; `false` turns the profile's default off; absent: the profile's default. */
+  readonly rateLimit?: RateLimit | false
+  /** Whether the node pre-confirms (sequences); without, eth_simulateV1 is not served. */
+  readonly preconfirmations: boolean
+  /** Clock of the rate limiter, in milliseconds (tests inject one). */
+  readonly now?: () => number
+}
+
+export interface EndpointPolicy {
+  readonly profile: ProfileName
+  /** The methods this endpoint serves. */
+  readonly methods: MethodTable
+  /** Methods answered HTTP 403. */
+  readonly forbidden: ReadonlySet<string>
+  readonly rateLimiter: RateLimiter | undefined
+  /** Undefined when the endpoint neither limits rates nor forbids anything. */
+  readonly gate: GateFactory | undefined
+}
+
+export function endpointPolicy(all: MethodTable, opts: EndpointPolicyOptions): EndpointPolicy {
+  const profile = PROFILES[opts.profile]
+  const methods = new Map<string, MethodHandler>()
+  for (const [name, handler] of all) if (serves(profile, name, opts.preconfirmations)) methods.set(name, handler)
+  const forbidden = new Set(profile.forbidden.filter((name) => all.has(name)))
+  const limit = opts.rateLimit === undefined ? profile.rateLimit : opts.rateLimit === false ? undefined : opts.rateLimit
+  const rateLimiter = limit === undefined ? undefined : new RateLimiter(limit, opts.now)
+  const gate = rateLimiter === undefined && forbidden.size === 0 ? undefined : gateFactory(rateLimiter, forbidden, opts.profile)
+  return { profile: opts.profile, methods, forbidden, rateLimiter, gate }
+}
+
+function gateFactory(limiter: RateLimiter | undefined, forbidden: ReadonlySet<string>, profile: ProfileName): GateFactory {
+  return (client: string): PayloadGate => ({
+    beforeParse: () => {
+      if (limiter === undefined) return undefined
+      const available = limiter.available(client)
+      if (available >= 1) return undefined
+      return rateLimited(limiter, 1, ((1 - available) * 1000) / limiter.limit.requestsPerSecond)
+    },
+    admit: (methods) => {
+      if (limiter !== undefined) {
+        const taken = limiter.take(client, methods.length)
+        if (!taken.ok) return rateLimited(limiter, methods.length, taken.retryAfterMs)
+      }
+      const item = methods.findIndex((method) => method !== undefined && forbidden.has(method))
+      if (item < 0) return undefined
+      const method = methods[item]!
+      const message = `${method} is not available on ${profile} endpoints: use a dedicated endpoint`
+      return { status: 403, error: new FlashnodeError('forbidden', message), item }
+    },
+  })
+}
+
+function rateLimited(limiter: RateLimiter, cost: number, retryAfterMs: number): Refusal {
+  const { requestsPerSecond, burst } = limiter.limit
+  const message =
+    cost > burst
+      ? `rate limit exceeded: a batch of ${cost} requests is more than the burst of ${burst} per client`
+      : `rate limit exceeded: ${requestsPerSecond} requests per second per client (burst ${burst})`
+  const error = new FlashnodeError('limitExceeded', message)
+  if (!Number.isFinite(retryAfterMs)) return { status: 429, error }
+  return { status: 429, error, headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } }
+}
