@@ -1,6 +1,7 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type SequencerConfig } from '../node/create-node.ts'
+import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'
 import { UsageError, type ParsedOptions } from './options.ts'
@@ -36,6 +37,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     ...(genesis !== undefined ? { genesis } : {}),
     gasCap: options['rpc-gas-cap'],
     evmTimeoutMs: options['evm-timeout'],
+    executionWorkers: options['execution-workers'] >= 0 ? options['execution-workers'] : Math.max(1, availableParallelism() - 1),
     ...(command === 'start' ? { sequencer: sequencerConfig(options) } : {}),
   })
   return { node, created: existing === undefined }

@@ -38,6 +38,13 @@ export const OPTIONS = {
   balance: { kind: 'bigint', default: 10_000n, help: 'dev chain: ether per funded account', commands: ['start', 'init'], placeholder: 'ETH' },
   'rpc-gas-cap': { kind: 'bigint', default: 50_000_000n, help: 'default and maximum gas of eth_call / eth_estimateGas', commands: ['start'], placeholder: 'GAS' },
   'evm-timeout': { kind: 'integer', default: 5_000, help: 'time limit of one eth_call / estimate execution (ms)', commands: ['start'], placeholder: 'MS' },
+  'execution-workers': {
+    kind: 'integer',
+    default: -1,
+    help: 'threads running eth_call/estimateGas off the main thread; 0 = on it; -1 = one per core beyond the first',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'revert-code': {
     kind: 'integer',
     default: -32000,
