@@ -32,6 +32,7 @@ const node = await createNode({
   ...DEFAULT_NODE_SETTINGS,
   dataDir: values.datadir!,
   genesis,
+  executionWorkers: 1,
   sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' },
 })
 const result = await node.writer.importRlp(new Uint8Array(readFileSync(`${TESTS}chain.rlp`)))
