@@ -10,7 +10,8 @@ import { devAccounts } from '../node/dev-genesis.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
 import { openNode } from './node-config.ts'
-import { serve, splitList } from './serve.ts'
+import { serveEndpoints } from './serve.ts'
+import { configFileHelp, endpointsFromOptions } from './endpoint-config.ts'
 import type { FlashNode } from '../node/create-node.ts'
 
 const COMMANDS: readonly Command[] = ['start', 'init', 'import']
@@ -26,30 +27,33 @@ function printDevAccounts(node: FlashNode): void {
 }
 
 async function start(args: string[]): Promise<void> {
-  const { options } = parseCommandLine('start', args)
+  const { options, given } = parseCommandLine('start', args)
+  const endpoints = endpointsFromOptions(options, given) // checked before the data directory is touched
   const { node, created } = await openNode(options, 'start')
   await node.start()
-  const server = await serve(node, {
-    host: options.host,
-    port: options.port,
-    revertCode: options['revert-code'],
-    debug: options.debug,
-    allowedHosts: splitList(options['allowed-hosts']) ?? [],
-    ...(options.cors !== undefined ? { corsOrigins: splitList(options.cors) ?? [] } : {}),
-  })
+  let servers
+  try {
+    servers = await serveEndpoints(node, endpoints, { revertCode: options['revert-code'], debug: options.debug })
+  } catch (e) {
+    await node.close()
+    throw e
+  }
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
   printDevAccounts(node)
   if (node.sequencer === undefined) console.log('Read-only: no pool, no sequencing; pending reads the latest block.')
   else if (options.sealing === 'manual') console.log('Sealing: manual (evm_mine seals; flashnode_flashblock pre-confirms).')
   else console.log(`Sealing: a flashblock every ${options['flashblock-interval']} ms, a block every ${options['flashblocks-per-block']} flashblocks.`)
-  console.log(`flashnode listening on ${server.url}`)
+  for (const server of servers) {
+    const label = servers.length === 1 && server.profile === 'dedicated' ? '' : ` (endpoint ${server.name}, profile ${server.profile})`
+    console.log(`flashnode listening on ${server.url}${label}`)
+  }
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     console.log(`\n${signal}: shutting down`)
-    await server.close()
+    await Promise.all(servers.map((server) => server.close()))
     await node.close()
     process.exit(0)
   }
@@ -91,7 +95,7 @@ async function importBlocks(args: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    console.log(helpText())
+    console.log(helpText(undefined, [configFileHelp()]))
     return
   }
   if (command === '--version') {
@@ -100,7 +104,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (!COMMANDS.includes(command as Command)) throw new UsageError(`unknown command "${command}" (try --help)`)
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(helpText(command as Command))
+    console.log(helpText(command as Command, command === 'start' ? [configFileHelp()] : []))
     return
   }
   if (command === 'start') return start(rest)

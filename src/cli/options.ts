@@ -60,6 +60,25 @@ export const OPTIONS = {
     placeholder: 'LIST',
   },
   cors: { kind: 'string', help: 'comma-separated CORS origins (off unless set; * = any)', commands: ['start'], placeholder: 'LIST' },
+  profile: {
+    kind: 'string',
+    default: 'dedicated',
+    help: 'endpoint profile: dedicated = every method; public = eth_getBlockReceipts answers 403, no development methods, rate limit',
+    commands: ['start'],
+    placeholder: 'dedicated|public',
+  },
+  'rate-limit': {
+    kind: 'integer',
+    help: 'requests per second per client IP, bursts of 10 s worth, over it HTTP 429 (default: 100 on public, none on dedicated; 0 = none)',
+    commands: ['start'],
+    placeholder: 'N',
+  },
+  config: {
+    kind: 'string',
+    help: 'JSON file of the endpoints to serve, each with its own port, profile and limits (see "Config file" below)',
+    commands: ['start'],
+    placeholder: 'FILE',
+  },
   sealing: {
     kind: 'string',
     default: 'auto',
@@ -102,7 +121,10 @@ function convert(name: string, spec: OptionSpec, raw: string | boolean): string 
   return n
 }
 
-export function parseCommandLine(command: Command, args: string[]): { options: ParsedOptions; positionals: string[]; help: boolean } {
+export function parseCommandLine(
+  command: Command,
+  args: string[],
+): { options: ParsedOptions; positionals: string[]; help: boolean; given: ReadonlySet<OptionName> } {
   const config: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } }
   for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
     if (spec.commands.includes(command)) config[name] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' }
@@ -114,11 +136,13 @@ export function parseCommandLine(command: Command, args: string[]): { options: P
     throw new UsageError((e as Error).message)
   }
   const options: Record<string, unknown> = {}
+  const given = new Set<OptionName>()
   for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
     const raw = (parsed.values as Record<string, string | boolean | undefined>)[name]
+    if (raw !== undefined) given.add(name as OptionName)
     options[name] = raw === undefined ? spec.default : convert(name, spec, raw)
   }
-  return { options: options as ParsedOptions, positionals: parsed.positionals, help: parsed.values.help === true }
+  return { options: options as ParsedOptions, positionals: parsed.positionals, help: parsed.values.help === true, given }
 }
 
 const USAGE: Record<Command, string> = {
@@ -140,7 +164,8 @@ function optionLines(command: Command | undefined): string[] {
   return lines
 }
 
-export function helpText(command?: Command): string {
+/** `sections`: further help paragraphs (e.g. the config file's format), printed after the options. */
+export function helpText(command?: Command, sections: readonly (readonly string[])[] = []): string {
   const head = command === undefined ? Object.values(USAGE).map((u) => `  ${u}`) : [`  ${USAGE[command]}`]
   return [
     'Flashnode: an Ethereum JSON-RPC node whose reads can see pre-confirmed state.',
@@ -155,6 +180,7 @@ export function helpText(command?: Command): string {
     '--accounts accounts of the test mnemonic funded with --balance ether each. An existing data directory',
     'always resumes its own chain.',
     '',
+    ...sections.flatMap((lines) => [...lines, '']),
   ].join('\n')
 }
 

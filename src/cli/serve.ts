@@ -1,10 +1,22 @@
 /**
- * Puts a node on the network: the eth method table over the HTTP/WebSocket transport.
+ * Puts a node on the network: the eth method table over the HTTP/WebSocket transport, once per endpoint.
+ *
+ * Each endpoint gets its profile's policy (rpc/policy): the methods it serves, the ones it answers 403, its
+ * rate limit; plus its own Host/CORS rules and transport limits. One method table is built per node and
+ * shared by its endpoints. `serveEndpoints` starts them all or none: when one cannot listen, the ones
+ * already started are closed before the error is passed on.
  */
 
 import type { FlashNode } from '../node/create-node.ts'
 import { createEthMethods } from '../rpc/methods/index.ts'
-import { startHttpServer, type RunningHttpServer } from '../rpc/transport/http-server.ts'
+import { endpointPolicy } from '../rpc/policy/endpoint-policy.ts'
+import { DEFAULT_PROFILE, type ProfileName } from '../rpc/policy/profiles.ts'
+import type { RateLimit } from '../rpc/policy/rate-limiter.ts'
+import type { MethodTable } from '../rpc/registry.ts'
+import { startHttpServer, type RunningHttpServer, type TransportLimits } from '../rpc/transport/http-server.ts'
+import type { EndpointConfig } from './endpoint-config.ts'
+
+export { splitList } from './endpoint-config.ts'
 
 export interface ServeOptions {
   readonly host: string
@@ -14,20 +26,85 @@ export interface ServeOptions {
   readonly allowedHosts: readonly string[]
   readonly corsOrigins?: readonly string[]
   readonly endpoint?: string
+  /** Default: dedicated. */
+  readonly profile?: ProfileName
+  /** Absent: the profile's default; false: none. */
+  readonly rateLimit?: RateLimit | false
+  readonly limits?: Partial<TransportLimits>
+  readonly websocket?: boolean
+  /** Clock of the rate limiter (ms); tests inject one. */
+  readonly now?: () => number
+  /** Where unexpected errors go; console.error when absent. */
+  readonly log?: (message: string, err: unknown) => void
+  /** The node's method table, when already built (shared by several endpoints). */
+  readonly methods?: MethodTable
 }
 
-export function serve(node: FlashNode, opts: ServeOptions): Promise<RunningHttpServer> {
-  return startHttpServer({
+export interface RunningEndpoint extends RunningHttpServer {
+  readonly name: string
+  readonly profile: ProfileName
+}
+
+export async function serve(node: FlashNode, opts: ServeOptions): Promise<RunningEndpoint> {
+  const profile = opts.profile ?? DEFAULT_PROFILE
+  const policy = endpointPolicy(opts.methods ?? createEthMethods(node.api), {
+    profile,
+    preconfirmations: node.api.preconfirmations,
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.now !== undefined ? { now: opts.now } : {}),
+  })
+  const name = opts.endpoint ?? 'default'
+  const server = await startHttpServer({
     host: opts.host,
     port: opts.port,
-    methods: createEthMethods(node.api),
-    endpoint: opts.endpoint ?? 'default',
+    methods: policy.methods,
+    endpoint: name,
     revertCode: opts.revertCode,
     debug: opts.debug,
     allowedHosts: opts.allowedHosts,
     ...(opts.corsOrigins !== undefined ? { corsOrigins: opts.corsOrigins } : {}),
+    ...(opts.limits !== undefined ? { limits: opts.limits } : {}),
+    ...(opts.websocket !== undefined ? { websocket: opts.websocket } : {}),
+    ...(policy.gate !== undefined ? { gate: policy.gate } : {}),
+    ...(opts.log !== undefined ? { log: opts.log } : {}),
   })
+  return Object.assign(server, { name, profile })
 }
 
-export const splitList = (s: string | undefined): string[] | undefined =>
-  s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter((x) => x.length > 0)
+export interface SharedServeOptions {
+  readonly revertCode: number
+  readonly debug: boolean
+  readonly now?: () => number
+  readonly log?: (message: string, err: unknown) => void
+}
+
+/** Starts every endpoint of `endpoints` on `node`, or none of them. */
+export async function serveEndpoints(
+  node: FlashNode,
+  endpoints: readonly EndpointConfig[],
+  shared: SharedServeOptions,
+): Promise<RunningEndpoint[]> {
+  const methods = createEthMethods(node.api)
+  const running: RunningEndpoint[] = []
+  try {
+    for (const e of endpoints) {
+      running.push(await serve(node, {
+        ...shared,
+        methods,
+        endpoint: e.name,
+        host: e.host,
+        port: e.port,
+        profile: e.profile,
+        allowedHosts: e.allowedHosts,
+        limits: e.limits,
+        websocket: e.websocket,
+        ...(e.rateLimit !== undefined ? { rateLimit: e.rateLimit } : {}),
+        ...(e.cors !== undefined ? { corsOrigins: e.cors } : {}),
+      }))
+    }
+  } catch (err) {
+    await Promise.all(running.map((r) => r.close()))
+    throw new Error(`endpoint "${endpoints[running.length]?.name}" could not start: ${(err as Error).message}`, { cause: err })
+  }
+  return running
+}

@@ -7,13 +7,13 @@
  *   are served, so development and operator methods (`evm_mine`, `flashnode_*`, and any `debug_`, `admin_`,
  *   `anvil_`… added later) answer -32601 without needing to be listed; eth_getBlockReceipts is refused with
  *   HTTP 403 (the service contract: it needs a dedicated node); and a per-client rate limit applies by
- *   default (100 requests per second per IP, bursts of up to 1000, one full batch).
+ *   default (100 requests per second per IP, bursts of up to 1000: ten seconds' worth, one full batch).
  *
  * Whatever the profile, a node without pre-confirmations does not serve eth_simulateV1 (the contract: it is
  * available on pre-confirmation endpoints only), so it answers -32601 there.
  */
 
-import type { RateLimit } from './rate-limiter.ts'
+import { defaultBurst, type RateLimit } from './rate-limiter.ts'
 
 export const PROFILE_NAMES = ['dedicated', 'public'] as const
 export type ProfileName = (typeof PROFILE_NAMES)[number]
@@ -36,7 +36,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = Object.freeze({
     name: 'public',
     namespaces: ['eth', 'net', 'web3', 'base'],
     forbidden: ['eth_getBlockReceipts'],
-    rateLimit: { requestsPerSecond: 100, burst: 1000 },
+    rateLimit: { requestsPerSecond: 100, burst: defaultBurst(100) },
   },
 })
 

@@ -23,6 +23,9 @@ export interface RateLimit {
   readonly burst: number
 }
 
+/** The burst when only a rate is configured: ten seconds' worth, at least 1. */
+export const defaultBurst = (requestsPerSecond: number): number => Math.max(1, Math.ceil(requestsPerSecond * 10))
+
 export type Take = { readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number }
 
 interface Bucket {
