@@ -11,7 +11,8 @@
 
 import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { runTx, createVM } from '@ethereumjs/vm'
+import { runTx, createVM, type VM } from '@ethereumjs/vm'
+import type { VmPool } from './vm-pool.ts'
 import { Address } from '@ethereumjs/util'
 import type { CallRequest } from '../node/api.ts'
 import { bytesToHex, ZERO_ADDRESS } from '../primitives/hex.ts'
@@ -41,6 +42,8 @@ export interface CallOutcome {
 
 export interface CallContext {
   readonly rules: ChainRules
+  /** Reusable VMs (optional: a fresh VM is built per call without one). */
+  readonly vms?: VmPool
   /** The header whose environment the call sees (number, timestamp, coinbase, base fee, …). */
   readonly header: BlockHeader
   readonly blockHashes: BlockHashSource
@@ -50,12 +53,25 @@ export interface CallContext {
 const hasFee = (r: CallRequest): boolean =>
   (r.gasPrice ?? 0n) > 0n || (r.maxFeePerGas ?? 0n) > 0n || (r.maxPriorityFeePerGas ?? 0n) > 0n
 
+/** The block a call sees, per header and base-fee rule; headers are immutable, so it is built once. */
+const contextBlocks = new WeakMap<BlockHeader, { zero?: Block; real?: Block }>()
+
 function contextBlock(ctx: CallContext, zeroBaseFee: boolean): Block {
   const h = ctx.header
+  let cached = contextBlocks.get(h)
+  if (cached === undefined) {
+    cached = {}
+    contextBlocks.set(h, cached)
+  }
+  const hit = zeroBaseFee ? cached.zero : cached.real
+  if (hit !== undefined) return hit
   const common = ctx.rules.at(h.number, h.timestamp)
   const data = h.toJSON()
   if (zeroBaseFee && h.baseFeePerGas !== undefined) data.baseFeePerGas = '0x0'
-  return createBlock({ header: data }, { common, skipConsensusFormatValidation: true })
+  const block = createBlock({ header: data }, { common, skipConsensusFormatValidation: true })
+  if (zeroBaseFee) cached.zero = block
+  else cached.real = block
+  return block
 }
 
 function buildTx(ctx: CallContext, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
@@ -135,11 +151,8 @@ export async function executeCall(
   }
   const block = contextBlock(ctx, zeroBaseFee)
   const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  const vm = await createVM({ common, stateManager: state, blockchain: ctx.blockHashes })
-  state.allowContractSender(from)
-  let result
-  try {
-    result = await runTx(vm, {
+  const run = (vm: VM) =>
+    runTx(vm, {
       tx,
       block,
       skipNonce: true,
@@ -147,6 +160,13 @@ export async function executeCall(
       skipHardForkValidation: true,
       reportAccessList: opts.reportAccessList === true,
     })
+  state.allowContractSender(from)
+  let result
+  try {
+    result =
+      ctx.vms !== undefined
+        ? await ctx.vms.with(common, ctx.blockHashes, state, run)
+        : await run(await createVM({ common, stateManager: state, blockchain: ctx.blockHashes }))
   } catch (e) {
     throw preExecutionError(e, from)
   } finally {

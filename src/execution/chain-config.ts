@@ -73,6 +73,7 @@ export class ChainRules {
     if (common === undefined) {
       common = this.base.copy()
       common.setHardfork(fork)
+      memoizeActivation(common)
       this.byFork.set(fork, common)
     }
     return common
@@ -82,4 +83,23 @@ export class ChainRules {
   mutableCopy(): Common {
     return this.base.copy()
   }
+}
+
+/**
+ * The library asks `isActivatedEIP` on every opcode and gas computation, and each answer walks the fork
+ * list. A per-fork Common never changes fork, so its answers are remembered.
+ */
+function memoizeActivation(common: Common): void {
+  const known = new Map<number, boolean>()
+  const ask = common.isActivatedEIP.bind(common)
+  Object.assign(common, {
+    isActivatedEIP(eip: number): boolean {
+      let v = known.get(eip)
+      if (v === undefined) {
+        v = ask(eip)
+        known.set(eip, v)
+      }
+      return v
+    },
+  })
 }

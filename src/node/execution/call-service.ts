@@ -6,7 +6,8 @@
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { ChainStore } from '../../chain/chain-store.ts'
-import { chainBlockHashes } from '../../execution/block-hashes.ts'
+import { chainBlockHashes, type BlockHashSource } from '../../execution/block-hashes.ts'
+import { VmPool } from '../../execution/vm-pool.ts'
 import { withBlockOverrides } from '../../execution/block-overrides.ts'
 import { executeCall, type CallContext } from '../../execution/call-executor.ts'
 import type { ChainRules } from '../../execution/chain-config.ts'
@@ -33,17 +34,23 @@ export interface TargetState {
 const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
 
 export class CallService {
+  private readonly vms = new VmPool()
+  private readonly blockHashes: BlockHashSource
+
   constructor(
     private readonly rules: ChainRules,
     private readonly chain: ChainStore,
     private readonly settings: CallSettings,
-  ) {}
+  ) {
+    this.blockHashes = chainBlockHashes(chain)
+  }
 
   private context(header: BlockHeader, overrides?: BlockOverrides): CallContext {
     return {
       rules: this.rules,
       header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
-      blockHashes: chainBlockHashes(this.chain),
+      blockHashes: this.blockHashes,
+      vms: this.vms,
       settings: { gasCap: this.settings.gasCap },
     }
   }
