@@ -264,3 +264,35 @@ test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and 
   assert.deepEqual(sealed.map((l) => [l.transactionHash, l.blockNumber]), [[callTx, '0x1']])
   assert.notEqual(sealed[0]!.blockHash, null)
 })
+
+test('eth_call and eth_estimateGas at pending run in the pending block\'s own context and state', async (t) => {
+  // Returns NUMBER, TIMESTAMP and COINBASE as three words.
+  const ENV = '0x0000000000000000000000000000000000000e70'
+  const genesis = testGenesis() as unknown as { alloc: Record<string, unknown> }
+  genesis.alloc[ENV] = { balance: '0x0', code: '0x436000524260205241604052606060' + '00f3' }
+  const clock = new ManualScheduler(Date.now())
+  const coinbase = new Uint8Array(20).fill(0xcb)
+  const running = await startNode(t, tempDir(t), genesis as never, {
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'auto', scheduler: clock, coinbase },
+  })
+  await running.node.start()
+  const pub = createPublicClient({ chain, transport: http(running.url, { retryCount: 0 }) })
+  const words = (hex: Hex | undefined) => (hex ?? '0x').slice(2).match(/.{64}/g)!.map((w) => BigInt(`0x${w}`))
+  const [latestNumber, latestTime] = words((await pub.call({ to: ENV, blockTag: 'latest' })).data)
+  const pendingBlock = await pub.getBlock({ blockTag: 'pending' })
+  const [number, time, miner] = words((await pub.call({ to: ENV, blockTag: 'pending' })).data)
+  assert.equal(latestNumber, 0n)
+  assert.equal(number, pendingBlock.number, 'NUMBER is the pending block\'s')
+  assert.equal(time, pendingBlock.timestamp)
+  assert.ok(time! >= latestTime!)
+  assert.equal(miner, BigInt(`0x${'cb'.repeat(20)}`), 'COINBASE is the sequencer\'s')
+
+  // A transfer pre-confirmed in this block changes what estimateGas and eth_call see at pending only.
+  const w = wallet(running.url, ACCOUNTS[0]!.privateKey as Hex)
+  const fresh = '0x00000000000000000000000000000000000000bb' as const
+  await w.sendTransaction({ to: fresh, value: 10n ** 18n, gas: 21_000n })
+  await tick(running, clock)
+  assert.equal(await pub.getBalance({ address: fresh, blockTag: 'pending' }), 10n ** 18n)
+  await pub.estimateGas({ account: fresh, to: RECEIVER, value: 10n ** 17n, blockTag: 'pending' } as never)
+  await assert.rejects(pub.estimateGas({ account: fresh, to: RECEIVER, value: 10n ** 17n, blockTag: 'latest' } as never), /insufficient funds/i)
+})
