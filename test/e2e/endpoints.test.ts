@@ -84,7 +84,7 @@ test('public: development methods are not served; dedicated serves them', async 
       error: { code: -32601, message: `the method ${method} does not exist/is not available` },
     })
   }
-  assert.equal((await post(pub.url, call(1, 'eth_blockNumber'))).json().result, '0x0', 'nothing was sealed')
+  assert.equal(((await post(pub.url, call(1, 'eth_blockNumber'))).json() as Json).result, '0x0', 'nothing was sealed')
   assert.deepEqual((await post(endpoints.get('dedicated')!.url, call(1, 'flashnode_flashblock'))).json(), { jsonrpc: '2.0', id: 1, result: null })
 })
 
