@@ -87,16 +87,23 @@ export class ChainRules {
 
 /**
  * The library asks `isActivatedEIP` on every opcode and gas computation, and each answer walks the fork
- * list. A per-fork Common never changes fork, so its answers are remembered.
+ * list. Answers are remembered per fork name; copies of this Common (the libraries copy it, and may switch
+ * a copy's fork) share the memo safely because it is keyed by the fork they are on.
  */
 function memoizeActivation(common: Common): void {
-  const known = new Map<number, boolean>()
-  const ask = common.isActivatedEIP.bind(common)
+  const byFork = new Map<string, Map<number, boolean>>()
+  const original = Common.prototype.isActivatedEIP
   Object.assign(common, {
-    isActivatedEIP(eip: number): boolean {
+    isActivatedEIP(this: Common, eip: number): boolean {
+      const fork = this.hardfork()
+      let known = byFork.get(fork)
+      if (known === undefined) {
+        known = new Map()
+        byFork.set(fork, known)
+      }
       let v = known.get(eip)
       if (v === undefined) {
-        v = ask(eip)
+        v = original.call(this, eip)
         known.set(eip, v)
       }
       return v
