@@ -5,7 +5,8 @@
  *   npm run serve:rpc-compat -- [--port N] [--datadir DIR] [--host ADDR]
  *
  * On first use it creates the chain from genesis.json and imports chain.rlp (every block checked); later
- * starts on the same data directory resume it. Settings: geth's revert code (3), no automatic sealing,
+ * starts on the same data directory resume it. Settings: geth's revert code (3, also inside eth_simulateV1
+ * call results), real eth_simulateV1 state roots (the contract's are zero), no automatic sealing,
  * head = safe = finalized = the last imported block.
  */
 
@@ -34,6 +35,7 @@ const node = await createNode({
   genesis,
   executionWorkers: 1,
   sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' },
+  simulate: { computeStateRoot: true, revertCode: GETH_REVERT_CODE },
 })
 const result = await node.writer.importRlp(new Uint8Array(readFileSync(`${TESTS}chain.rlp`)))
 await node.start()

@@ -17,6 +17,7 @@ import type {
   ReceiptView,
   TransactionView,
 } from '../chain/types.ts'
+import type { SimulatedBlock, SimulatePayload } from '../simulate/types.ts'
 
 /** A transaction call object after parsing (eth_call, eth_estimateGas, eth_createAccessList). */
 export interface CallRequest {
@@ -154,6 +155,8 @@ export interface NodeApi {
   call(request: CallRequest, block: BlockId, state?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array>
   estimateGas(request: CallRequest, block: BlockId, state?: StateOverrides): Promise<bigint>
   createAccessList(request: CallRequest, block: BlockId): Promise<AccessListResult>
+  /** eth_simulateV1 on top of `block` (pending: the pre-confirmed state). Pre-confirmation nodes only. */
+  simulateV1(payload: SimulatePayload, block: BlockId): Promise<SimulatedBlock[]>
 
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>

@@ -21,6 +21,7 @@ import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
 import { WorkerExecutor } from './execution/worker-executor.ts'
 import type { Executor } from './execution/jobs.ts'
+import { DEFAULT_SIMULATE_SETTINGS, type SimulateSettings } from '../simulate/types.ts'
 
 export interface SequencerConfig extends SequencerSettings {
   readonly pool?: Partial<PoolConfig>
@@ -52,6 +53,8 @@ export interface NodeConfig {
   readonly executionWorkers: number
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
   readonly sequencer?: SequencerConfig
+  /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
+  readonly simulate?: Partial<SimulateSettings>
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -110,6 +113,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     networkId: rules.chainId,
     clientVersion: CLIENT_VERSION,
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
+    simulate: { ...DEFAULT_SIMULATE_SETTINGS, gasBudget: config.gasCap, timeoutMs: config.evmTimeoutMs, ...config.simulate },
   }
   const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer)
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs }

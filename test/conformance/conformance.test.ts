@@ -29,8 +29,7 @@ const MIN_PASSES: Readonly<Record<string, number>> = {
   eth_getTransactionCount: 4,
   eth_getCode: 4,
   eth_sendRawTransaction: 5,
-  // eth_simulateV1 is its own issue; its floor rises to 91 (all cases) when it lands.
-  eth_simulateV1: 0,
+  eth_simulateV1: 91,
 }
 
 test('rpc-compat conformance', { timeout: 15 * 60_000 }, async () => {

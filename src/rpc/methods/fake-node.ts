@@ -23,6 +23,7 @@ const defaults: Methods = {
   call: async () => new Uint8Array([0xff, 0xee]),
   estimateGas: async () => 21_000n,
   createAccessList: async () => ({ accessList: [], gasUsed: 21_000n }),
+  simulateV1: async () => [],
   getBlock: async () => null,
   getBlockReceipts: async () => null,
   getTransactionByHash: async () => null,

@@ -10,7 +10,7 @@ const EXPECTED = [
   'eth_getStorageAt', 'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionByBlockNumberAndIndex',
   'eth_getTransactionByHash', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'eth_getUncleCountByBlockHash',
   'eth_getUncleCountByBlockNumber', 'eth_maxPriorityFeePerGas', 'eth_sendRawTransaction', 'eth_sendRawTransactionSync',
-  'eth_subscribe', 'eth_syncing', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'net_version', 'web3_clientVersion',
+  'eth_simulateV1', 'eth_subscribe', 'eth_syncing', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'net_version', 'web3_clientVersion',
 ]
 
 test('the table holds exactly the served methods', () => {

@@ -15,6 +15,7 @@ import { stateMethods } from './state.ts'
 import { transactionMethods } from './transactions.ts'
 import { sendMethods } from './send.ts'
 import { devMethods } from './dev.ts'
+import { simulateMethods } from './simulate.ts'
 import { subscriptionMethods } from '../subscriptions.ts'
 
 export function createEthMethods(node: NodeApi): MethodTable {
@@ -22,6 +23,7 @@ export function createEthMethods(node: NodeApi): MethodTable {
     metaMethods(node),
     stateMethods(node),
     callMethods(node),
+    simulateMethods(node),
     blockMethods(node),
     transactionMethods(node),
     receiptMethods(node),

@@ -1,0 +1,106 @@
+/**
+ * eth_simulateV1's first argument (geth's simOpts) -> SimulatePayload.
+ *
+ * `blockStateCalls` is an array of { blockOverrides, stateOverrides, calls }; `traceTransfers`,
+ * `validation` and `returnFullTransactions` are booleans (absent or null = false). A `null` where an
+ * object or array is expected reads as empty, as Go decodes it. Calls are eth_call's transaction objects
+ * (params/call.ts) with two differences geth's simulator has: `input` wins over a different `data`
+ * without complaint, and `gasPrice` given together with EIP-1559 fees is refused only when the call is
+ * reached (so earlier blocks' errors come first). Block overrides add `difficulty`, `beaconRoot` and
+ * `withdrawals` to eth_call's. The rest of the checks (counts, order, limits) belong to the simulator.
+ */
+
+import type { WithdrawalView } from '../../chain/types.ts'
+import type { SimBlockInput, SimBlockOverrides, SimCall, SimulatePayload } from '../../simulate/types.ts'
+import { parseBool } from './args.ts'
+import { parseCallRequest } from './call.ts'
+import { parseAddress, parseHash, parseQuantity, parseUint64 } from './hex.ts'
+import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
+import { parseStateOverrides } from './overrides.ts'
+import { fail, inField } from './param-error.ts'
+
+function listOf<T>(raw: unknown, goType: string, item: (raw: unknown) => T): T[] {
+  if (raw === null || raw === undefined) return []
+  if (!Array.isArray(raw)) throw typeError(jsonKind(raw), goType)
+  return raw.map((v, i) => inField(String(i), () => item(v)))
+}
+
+/** A copy of `obj` without the named fields (matched as Go matches them, ignoring case). */
+function without(obj: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const drop = new Set(names.map((n) => n.toLowerCase()))
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => !drop.has(k.toLowerCase())))
+}
+
+export function parseSimCall(raw: unknown): SimCall {
+  if (!isPlainObject(raw)) return parseCallRequest(raw)
+  const f = readFields(raw, ['data', 'input', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'])
+  let obj = raw
+  if (f.input !== undefined && f.data !== undefined) obj = without(obj, ['data'])
+  const conflicting = f.gasPrice !== undefined && (f.maxFeePerGas !== undefined || f.maxPriorityFeePerGas !== undefined)
+  if (!conflicting) return parseCallRequest(obj)
+  const req = parseCallRequest(without(obj, ['gasPrice']))
+  return { ...req, gasPrice: inField('gasPrice', () => parseQuantity(f.gasPrice)), conflictingFees: true }
+}
+
+function parseWithdrawal(raw: unknown): WithdrawalView {
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'types.Withdrawal')
+  const f = readFields(raw, ['index', 'validatorIndex', 'address', 'amount'])
+  const req = <T>(name: keyof typeof f, parse: (v: unknown) => T): T => {
+    if (f[name] === undefined) fail(`missing required field '${name}' for Withdrawal`)
+    return inField(name, () => parse(f[name]))
+  }
+  return {
+    index: req('index', parseUint64),
+    validatorIndex: req('validatorIndex', parseUint64),
+    address: req('address', parseAddress),
+    amount: req('amount', parseUint64),
+  }
+}
+
+const BLOCK_FIELDS = [
+  'number', 'difficulty', 'time', 'gasLimit', 'feeRecipient', 'prevRandao', 'baseFeePerGas', 'blobBaseFee', 'beaconRoot',
+  'withdrawals',
+] as const
+
+export function parseSimBlockOverrides(raw: unknown): SimBlockOverrides {
+  if (raw === null || raw === undefined) return {}
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'override.BlockOverrides')
+  const f = readFields(raw, BLOCK_FIELDS)
+  const out: { -readonly [K in keyof SimBlockOverrides]: SimBlockOverrides[K] } = {}
+  const opt = <T>(name: (typeof BLOCK_FIELDS)[number], parse: (v: unknown) => T): T | undefined =>
+    f[name] === undefined ? undefined : inField(name, () => parse(f[name]))
+  out.number = opt('number', parseQuantity)
+  out.difficulty = opt('difficulty', parseQuantity)
+  out.time = opt('time', parseUint64)
+  out.gasLimit = opt('gasLimit', parseUint64)
+  out.feeRecipient = opt('feeRecipient', parseAddress)
+  out.prevRandao = opt('prevRandao', parseHash)
+  out.baseFeePerGas = opt('baseFeePerGas', parseQuantity)
+  out.blobBaseFee = opt('blobBaseFee', parseQuantity)
+  out.beaconRoot = opt('beaconRoot', parseHash)
+  out.withdrawals = opt('withdrawals', (v) => listOf(v, 'types.Withdrawals', parseWithdrawal))
+  for (const key of Object.keys(out) as (keyof SimBlockOverrides)[]) if (out[key] === undefined) delete out[key]
+  return out
+}
+
+function parseSimBlock(raw: unknown): SimBlockInput {
+  if (raw === null || raw === undefined) return { calls: [] }
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'ethapi.simBlock')
+  const f = readFields(raw, ['blockOverrides', 'stateOverrides', 'calls'])
+  const blockOverrides = inField('blockOverrides', () => parseSimBlockOverrides(f.blockOverrides))
+  const stateOverrides = f.stateOverrides === undefined ? undefined : inField('stateOverrides', () => parseStateOverrides(f.stateOverrides))
+  const calls = inField('calls', () => listOf(f.calls, '[]ethapi.TransactionArgs', parseSimCall))
+  return { blockOverrides, ...(stateOverrides !== undefined ? { stateOverrides } : {}), calls }
+}
+
+export function parseSimulatePayload(raw: unknown): SimulatePayload {
+  if (raw === null || raw === undefined) return { blockStateCalls: [], traceTransfers: false, validation: false, returnFullTransactions: false }
+  if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'ethapi.simOpts')
+  const f = readFields(raw, ['blockStateCalls', 'traceTransfers', 'validation', 'returnFullTransactions'])
+  return {
+    blockStateCalls: inField('blockStateCalls', () => listOf(f.blockStateCalls, '[]ethapi.simBlock', parseSimBlock)),
+    traceTransfers: inField('traceTransfers', () => parseBool(f.traceTransfers)),
+    validation: inField('validation', () => parseBool(f.validation)),
+    returnFullTransactions: inField('returnFullTransactions', () => parseBool(f.returnFullTransactions)),
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Header fields of the simulated blocks, as geth's simulator fills them.
+ *
+ * Before execution (`headerTemplates`), from the block before: coinbase and gas limit carry over from the
+ * previous block (the base block first, then each simulated block with its overrides); difficulty carries
+ * over too but is 0 once the block is past the merge; mixHash is prevRandao or zero; the parent beacon root
+ * is zero (or the override) from Cancun on; extraData and nonce are empty; withdrawals default to none.
+ * Overrides (number, time, gasLimit, feeRecipient, prevRandao, difficulty) apply last.
+ *
+ * Once the parent is final (`headerFields`): parentHash; from London the base fee is the override, else
+ * (with validation) the EIP-1559 successor of the parent's, else 0; from Cancun the excess blob gas follows
+ * from the parent when the parent is a Cancun block, else 0.
+ */
+
+import type { BlockHeader, HeaderData } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { WithdrawalView } from '../chain/types.ts'
+import type { ChainRules } from '../execution/chain-config.ts'
+import type { PlannedBlock } from './chain-plan.ts'
+
+export interface HeaderTemplate {
+  readonly number: bigint
+  readonly timestamp: bigint
+  readonly coinbase: Uint8Array
+  readonly difficulty: bigint
+  readonly gasLimit: bigint
+  readonly mixHash: Uint8Array
+  readonly baseFeeOverride: bigint | undefined
+  readonly blobBaseFeeOverride: bigint | undefined
+  readonly parentBeaconBlockRoot: Uint8Array | undefined
+  /** Present exactly when the block is a Shanghai block. */
+  readonly withdrawals: readonly WithdrawalView[] | undefined
+}
+
+const ZERO32 = new Uint8Array(32)
+
+export function headerTemplates(plan: readonly PlannedBlock[], base: BlockHeader, rules: ChainRules): HeaderTemplate[] {
+  const out: HeaderTemplate[] = []
+  let coinbase = base.coinbase.bytes
+  let gasLimit = base.gasLimit
+  let difficulty = base.difficulty
+  for (const block of plan) {
+    const o = block.overrides
+    const common = rules.at(block.number, block.time)
+    if (common.gteHardfork('paris')) difficulty = 0n
+    if (o.difficulty !== undefined) difficulty = o.difficulty
+    if (o.feeRecipient !== undefined) coinbase = o.feeRecipient
+    if (o.gasLimit !== undefined) gasLimit = o.gasLimit
+    out.push({
+      number: block.number,
+      timestamp: block.time,
+      coinbase,
+      difficulty,
+      gasLimit,
+      mixHash: o.prevRandao ?? ZERO32,
+      baseFeeOverride: o.baseFeePerGas,
+      blobBaseFeeOverride: o.blobBaseFee,
+      parentBeaconBlockRoot: common.isActivatedEIP(4788) ? (o.beaconRoot ?? ZERO32) : undefined,
+      withdrawals: common.isActivatedEIP(4895) ? (o.withdrawals ?? []) : undefined,
+    })
+  }
+  return out
+}
+
+/** geth's eip1559.CalcBaseFee: the initial base fee after a pre-London parent. */
+function nextBaseFee(parent: BlockHeader, common: Common): bigint {
+  if (!parent.common.isActivatedEIP(1559) || parent.baseFeePerGas === undefined) return common.param('initialBaseFee')
+  return parent.calcNextBaseFee()
+}
+
+/** The header data of a simulated block whose parent is final (roots and gas used come from building it). */
+export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean): HeaderData {
+  const london = common.isActivatedEIP(1559)
+  const cancun = common.isActivatedEIP(4844)
+  const baseFee = london ? (t.baseFeeOverride ?? (validation ? nextBaseFee(parent, common) : 0n)) : undefined
+  const excessBlobGas = cancun ? (parent.common.isActivatedEIP(4844) ? parent.calcNextExcessBlobGas(common) : 0n) : undefined
+  return {
+    number: t.number,
+    parentHash,
+    timestamp: t.timestamp,
+    gasLimit: t.gasLimit,
+    coinbase: t.coinbase,
+    difficulty: t.difficulty,
+    mixHash: t.mixHash,
+    extraData: new Uint8Array(0),
+    nonce: new Uint8Array(8),
+    ...(baseFee !== undefined ? { baseFeePerGas: baseFee } : {}),
+    ...(excessBlobGas !== undefined ? { excessBlobGas } : {}),
+    ...(t.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: t.parentBeaconBlockRoot } : {}),
+  }
+}

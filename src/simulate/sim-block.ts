@@ -1,0 +1,280 @@
+/**
+ * One simulated block, built the way the sequencer builds a real one: the library's BlockBuilder opens it
+ * (EIP-4788 / EIP-2935 system writes) and finishes it (PoW reward, withdrawals, EIP-7685 requests, state
+ * root, transaction / receipt / withdrawal roots, bloom, header), over the simulation's JournaledState.
+ *
+ * Between the two, each call runs here, not through the builder's addTransaction (which re-creates the
+ * whole block per transaction and knows none of geth's simulation rules): the call is resolved and checked
+ * (call-args.ts, call-checks.ts), then run by runTx against an environment block, and appended to the
+ * builder's lists (fields the library declares private, pinned to @ethereumjs/vm 10.1.3 as in
+ * execution/block-builder.ts). A call that gives no fee runs against an environment block with base fee 0,
+ * while BASEFEE still reads the block's (evm-hooks.ts). The PoW reward follows geth: paid when the block's
+ * difficulty is not zero.
+ */
+
+import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { BlockBuilder, createVM, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { orderedTrieRoot } from '../execution/ordered-trie.ts'
+import { Address } from '@ethereumjs/util'
+import type { BlockHashSource } from '../execution/block-hashes.ts'
+import { preExecutionError, vmFailure } from '../execution/vm-errors.ts'
+import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
+import type { SimState } from './sim-state.ts'
+import { FlashnodeError } from '../errors/errors.ts'
+import { ZERO_ADDRESS } from '../primitives/hex.ts'
+import { buildTransaction, resolveCall } from './call-args.ts'
+import { blobGasOf, checkBeforeExecution, checkGas, floorDataGas, paysNoBaseFee, paysNoBlobFee, type CheckContext } from './call-checks.ts'
+import { SIM_CODES, simError } from './errors.ts'
+import { EvmHooks } from './evm-hooks.ts'
+import type { HeaderTemplate } from './headers.ts'
+import { applySimOverrides, SimPrecompiles, standardPrecompiles } from './overrides.ts'
+import { TransferTracer } from './transfer-tracer.ts'
+import type { AccountOverride } from '../node/api.ts'
+import type { SimCall, SimCallResult } from './types.ts'
+
+const MAX_UINT64 = (1n << 64n) - 1n
+
+interface BuilderInternals {
+  transactions: TypedTransaction[]
+  transactionResults: RunTxResult[]
+  gasUsed: bigint
+  blobGasUsed: bigint
+  _minerValue: bigint
+  checkpointed: boolean
+  vm: VM
+}
+
+/**
+ * geth pays the PoW reward by difficulty, not by fork: SimBlock.finish does; the builder's own is disabled.
+ * The builder's transaction list holds placeholders (call-args.ts) the library can re-create; the real
+ * transactions give the transaction root.
+ */
+class SimBlockBuilder extends BlockBuilder {
+  readonly real: TypedTransaction[] = []
+
+  constructor(...args: ConstructorParameters<typeof BlockBuilder>) {
+    super(...args)
+    Object.assign(this, { rewardMiner: async (): Promise<void> => {} })
+  }
+
+  override async transactionsTrie(): Promise<Uint8Array> {
+    return orderedTrieRoot(this.real.map((tx) => tx.serialize()))
+  }
+
+  override async receiptTrie(): Promise<Uint8Array> {
+    const self = this as unknown as BuilderInternals
+    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceipt(r.receipt, this.real[i]!.type)))
+  }
+}
+
+export interface SimBlockOptions {
+  readonly common: Common
+  readonly state: SimState
+  readonly hashes: BlockHashSource
+  readonly header: HeaderData
+  readonly template: HeaderTemplate
+  readonly stateOverrides: ReadonlyMap<string, AccountOverride> | undefined
+  readonly traceTransfers: boolean
+  readonly validation: boolean
+  readonly revertCode: number
+}
+
+/** A call as it went into the block. */
+export interface IncludedCall {
+  readonly tx: TypedTransaction
+  readonly hash: Uint8Array
+  readonly sender: Uint8Array
+  readonly result: SimCallResult
+}
+
+export class SimBlock {
+  readonly included: IncludedCall[] = []
+  private readonly envBlocks = new Map<string, Block>()
+
+  private constructor(
+    private readonly opts: SimBlockOptions,
+    private readonly vm: VM,
+    private readonly builder: SimBlockBuilder,
+    private readonly hooks: EvmHooks,
+    private readonly tracer: TransferTracer,
+    /** The block's blob base fee (the override, else from its excess blob gas). */
+    private readonly blobBaseFee: bigint | undefined,
+  ) {}
+
+  /** Applies the block's state overrides, then opens it (system calls). */
+  static async open(opts: SimBlockOptions): Promise<SimBlock> {
+    const { common, state } = opts
+    const vm = await createVM({ common, stateManager: state, blockchain: opts.hashes })
+    const table = await applySimOverrides(state, opts.stateOverrides, standardPrecompiles(common))
+    Object.assign(vm.evm, { _precompiles: new SimPrecompiles(table, [...standardPrecompiles(common).keys()]) })
+    const tracer = new TransferTracer(opts.traceTransfers)
+    const hooks = new EvmHooks(vm.evm, state, tracer, common.gteHardfork('homestead'))
+    const t = opts.template
+    const builder = new SimBlockBuilder(vm, {
+      parentBlock: { header: {} } as unknown as Block,
+      headerData: opts.header,
+      ...(t.withdrawals !== undefined
+        ? { withdrawals: t.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount })) }
+        : {}),
+      blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, skipConsensusFormatValidation: true },
+    })
+    await builder.initState()
+    const self = builder as unknown as BuilderInternals
+    if (!self.checkpointed) {
+      await vm.evm.journal.checkpoint()
+      self.checkpointed = true
+    }
+    const blobBaseFee = !common.isActivatedEIP(4844)
+      ? undefined
+      : (t.blobBaseFeeOverride ?? SimBlock.envBlock(opts, { baseFeeZero: false, blobFee: undefined }).header.getBlobGasPrice())
+    return new SimBlock(opts, vm, builder, hooks, tracer, blobBaseFee)
+  }
+
+  get gasUsed(): bigint {
+    return (this.builder as unknown as BuilderInternals).gasUsed
+  }
+
+  get gasLeft(): bigint {
+    return this.opts.template.gasLimit - this.gasUsed
+  }
+
+  /** A header-only block carrying this block's environment, as one call sees it. */
+  private static envBlock(opts: SimBlockOptions, v: { baseFeeZero: boolean; blobFee: bigint | undefined }): Block {
+    const data: HeaderData = { ...opts.header, ...(v.baseFeeZero ? { baseFeePerGas: 0n } : {}) }
+    const block = createBlock({ header: data }, { common: opts.common, skipConsensusFormatValidation: true, freeze: false })
+    if (v.blobFee !== undefined) {
+      const fee = v.blobFee
+      Object.defineProperty(block.header, 'getBlobGasPrice', { value: () => fee })
+    }
+    return block
+  }
+
+  private environment(baseFeeZero: boolean, blobFee: bigint | undefined): Block {
+    const key = `${baseFeeZero}:${blobFee}`
+    let block = this.envBlocks.get(key)
+    if (block === undefined) {
+      block = SimBlock.envBlock(this.opts, { baseFeeZero, blobFee })
+      this.envBlocks.set(key, block)
+    }
+    return block
+  }
+
+  /** Runs one call into the block. Throws (with its simulate code) when the call cannot be included. */
+  async run(call: SimCall, budgetLeft: bigint): Promise<IncludedCall> {
+    const { common, state, validation } = this.opts
+    const from = call.from ?? ZERO_ADDRESS
+    const sender = new Address(from)
+    const account = state.readAccount(sender.toString(), from)
+    const baseFee = this.opts.header.baseFeePerGas as bigint | undefined
+    const resolved = resolveCall(call, account?.nonce ?? 0n, { blockGasLeft: this.gasLeft, budgetLeft, baseFee, chainId: common.chainId() })
+    const ctx: CheckContext = {
+      common,
+      validation,
+      baseFee,
+      blobBaseFee: this.blobBaseFee,
+      senderNonce: account?.nonce ?? 0n,
+      senderBalance: account?.balance ?? 0n,
+    }
+    checkBeforeExecution(resolved, ctx)
+    let built
+    try {
+      built = buildTransaction(resolved, common)
+    } catch (e) {
+      throw unexpected(e, sender)
+    }
+    const { tx, hash, placeholder } = built
+    const blobGas = blobGasOf(resolved, common)
+    const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
+    const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
+    checkGas(resolved, ctx, tx.getIntrinsicGas(), blobFeePaid)
+
+    const zeroBase = baseFee !== undefined && baseFee > 0n && paysNoBaseFee(resolved, validation)
+    const env = this.environment(zeroBase, zeroBlob ? 0n : this.blobBaseFee)
+    this.hooks.env.baseFee = zeroBase ? baseFee : undefined
+    this.hooks.env.blobBaseFee = zeroBlob ? this.blobBaseFee : undefined
+    this.tracer.reset()
+    this.hooks.active = true
+    state.armSender(sender)
+    let result: RunTxResult
+    try {
+      result = await runTx(this.vm, {
+        tx,
+        block: env,
+        blockGasUsed: this.gasUsed,
+        skipNonce: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      })
+    } catch (e) {
+      throw unexpected(e, sender)
+    } finally {
+      this.hooks.active = false
+      state.armSender(undefined)
+    }
+    await wrapNonce(state, sender)
+    this.append(tx, placeholder, result, blobGas)
+    const included = { tx, hash, sender: from, result: this.callResult(tx, resolved.gasCapped, result) }
+    this.included.push(included)
+    return included
+  }
+
+  private append(tx: TypedTransaction, placeholder: TypedTransaction, result: RunTxResult, blobGas: bigint): void {
+    const self = this.builder as unknown as BuilderInternals
+    this.builder.real.push(tx)
+    self.transactions.push(placeholder)
+    self.transactionResults.push(result)
+    self.gasUsed += result.blockGasSpent
+    self.blobGasUsed += blobGas
+    self._minerValue += result.minerValue
+  }
+
+  private callResult(tx: TypedTransaction, gasCapped: boolean, r: RunTxResult): SimCallResult {
+    const { common } = this.opts
+    const exec = r.execResult
+    let maxUsedGas = exec.executionGasUsed + tx.getIntrinsicGas()
+    if (common.isActivatedEIP(7623)) {
+      const floor = floorDataGas(tx.data, common)
+      if (maxUsedGas < floor) maxUsedGas = floor
+    }
+    const base = { gasUsed: r.totalGasSpent, maxUsedGas }
+    if (exec.exceptionError === undefined) return { ...base, status: 1, returnData: exec.returnValue, logs: this.tracer.logs() }
+    const failure = vmFailure(exec.exceptionError.error, exec.returnValue)
+    const error =
+      failure.kind === 'revert'
+        ? { code: this.opts.revertCode, message: failure.message, data: exec.returnValue }
+        : {
+            code: SIM_CODES.vmError,
+            message: gasCapped ? `${failure.message} (gas limit was capped by the RPC server's global gas cap)` : failure.message,
+          }
+    // geth returns no data for a failed call: a revert's data is in its error.
+    return { ...base, status: 0, returnData: new Uint8Array(0), logs: [], error }
+  }
+
+  /** Finishes the block: PoW reward, withdrawals, requests, roots. */
+  async finish(): Promise<Block> {
+    const t = this.opts.template
+    if (t.difficulty !== 0n) {
+      const coinbase = new Address(t.coinbase)
+      const account = this.opts.state.readAccount(coinbase.toString(), t.coinbase)
+      await this.opts.state.modifyAccountFields(coinbase, { balance: (account?.balance ?? 0n) + this.opts.common.param('minerReward') })
+    }
+    const { block } = await this.builder.build()
+    return block
+  }
+}
+
+/** geth's nonce is a uint64 that wraps when a call runs without nonce checks. */
+async function wrapNonce(state: SimState, sender: Address): Promise<void> {
+  const account = state.readAccount(sender.toString(), sender.bytes)
+  if (account !== undefined && account.nonce > MAX_UINT64) await state.modifyAccountFields(sender, { nonce: account.nonce & MAX_UINT64 })
+}
+
+/** A library failure our checks did not foresee: geth's default for transaction errors, -32603. */
+function unexpected(e: unknown, sender: Address): Error {
+  if (e instanceof ExecutionDeadlineExceeded || (e instanceof Error && e.cause instanceof ExecutionDeadlineExceeded)) return e
+  if (e instanceof FlashnodeError) return e
+  const translated = preExecutionError(e, sender)
+  return simError(SIM_CODES.internal, translated.message)
+}

@@ -1,0 +1,146 @@
+/**
+ * eth_simulateV1: runs a request's blocks one after another on top of a base block, without committing
+ * anything, and returns each built block with its call results.
+ *
+ * Order of work (geth's): request limits -> the base block (`header not found` when it does not exist) ->
+ * block numbers and timestamps (gaps filled) -> per block: header from its parent, state overrides,
+ * system calls, the calls in order, the finished block. The first call that cannot be included ends the
+ * request with its code. All blocks share one state view (writes of one block are the next block's
+ * state), one gas budget for every call, and one deadline.
+ *
+ * The state root is 32 zero bytes unless `computeStateRoot` is set (the contract's default); the block
+ * hash always follows from the header as built. BLOCKHASH sees the canonical chain below the base, the base
+ * itself and the blocks simulated so far.
+ */
+
+import { Block } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import type { ChainStore } from '../chain/chain-store.ts'
+import type { BlockView, TransactionView } from '../chain/types.ts'
+import { chainBlockHashes } from '../execution/block-hashes.ts'
+import type { ChainRules } from '../execution/chain-config.ts'
+import { headerView, transactionView } from '../execution/views.ts'
+import { FlashnodeError } from '../errors/errors.ts'
+import { hexToBytes } from '../primitives/hex.ts'
+import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
+import { SimState } from './sim-state.ts'
+import { StateRoots } from './state-roots.ts'
+import { OverlayReader } from '../state/overlay-reader.ts'
+import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
+import type { StateRootResult } from '../state/state-root.ts'
+import type { SimulationBase } from './base.ts'
+import { checkLimits, planChain } from './chain-plan.ts'
+import { SIM_CODES, simError } from './errors.ts'
+import { headerFields, headerTemplates } from './headers.ts'
+import { SimBlock, type IncludedCall } from './sim-block.ts'
+import type { SimulatedBlock, SimulatePayload, SimulateSettings } from './types.ts'
+
+const ZERO_ROOT = new Uint8Array(32)
+
+export interface SimulatorDeps {
+  readonly rules: ChainRules
+  /** Canonical block hashes below the base. */
+  readonly chain: ChainStore
+  readonly settings: SimulateSettings
+}
+
+export class Simulator {
+  constructor(private readonly deps: SimulatorDeps) {}
+
+  /** `base` is asked for only once the request is within limits (it throws for an unknown block). */
+  async simulate(payload: SimulatePayload, base: () => SimulationBase): Promise<SimulatedBlock[]> {
+    const { settings } = this.deps
+    checkLimits(payload, settings)
+    const b = base()
+    const plan = planChain(payload.blockStateCalls, { number: b.header.number, timestamp: b.header.timestamp }, settings.maxBlocks)
+    const templates = headerTemplates(plan, b.header, this.deps.rules)
+    const roots = settings.computeStateRoot ? new StateRoots(b.roots) : undefined
+    const simulated = new Map<bigint, Uint8Array>()
+    const hashes = chainBlockHashes(this.deps.chain, (n) => (n === b.header.number ? b.hash : simulated.get(n)))
+    const deadline = performance.now() + settings.timeoutMs
+    /** What the blocks simulated so far changed. */
+    let changes: StateDiff = EMPTY_DIFF
+    const results: SimulatedBlock[] = []
+    let budget = settings.gasBudget
+    let parent = b.header
+    let parentHash = b.hash
+    try {
+      for (let i = 0; i < plan.length; i++) {
+        const p = plan[i]!
+        const common = this.deps.rules.at(p.number, p.time).copy()
+        let root: StateRootResult | undefined
+        const state = new SimState(new OverlayReader(b.state, changes), async (diff) => {
+          if (roots === undefined) return ZERO_ROOT
+          root = await roots.compute(diff)
+          return root.root
+        })
+        state.setDeadline(deadline)
+        const block = await SimBlock.open({
+          common,
+          state,
+          hashes,
+          header: headerFields(templates[i]!, parent, parentHash, common, payload.validation),
+          template: templates[i]!,
+          stateOverrides: p.stateOverrides,
+          traceTransfers: payload.traceTransfers,
+          validation: payload.validation,
+          revertCode: settings.revertCode,
+        })
+        for (const call of p.calls) {
+          if (performance.now() > deadline) throw new ExecutionDeadlineExceeded()
+          const included = await block.run(call, budget)
+          if (included.result.gasUsed > budget) {
+            throw simError(SIM_CODES.generic, `RPC gas cap exhausted: need ${included.result.gasUsed}, remaining ${budget}`)
+          }
+          budget -= included.result.gasUsed
+        }
+        const built = await block.finish()
+        if (root !== undefined) roots?.advance(root)
+        changes = mergeDiffs(changes, state.diff())
+        const hash = built.hash()
+        simulated.set(p.number, hash)
+        results.push({ block: blockView(built, block.included, hash), calls: block.included.map((c) => c.result) })
+        parent = built.header
+        parentHash = hash
+      }
+    } catch (e) {
+      if (e instanceof ExecutionDeadlineExceeded || (e instanceof Error && e.cause instanceof ExecutionDeadlineExceeded)) {
+        throw simError(SIM_CODES.clientLimitExceeded, `execution aborted (timeout = ${formatSeconds(settings.timeoutMs)})`)
+      }
+      if (e instanceof FlashnodeError) throw e
+      throw new FlashnodeError('internal', `simulation failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    }
+    return results
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`
+}
+
+/**
+ * An unsigned legacy transaction (v = 0) is not replay-protected: it shows no chain id, as in geth. The
+ * library keeps blob hashes as hex strings, which transactionView passes through as if they were bytes.
+ */
+function simTransactionView(tx: TypedTransaction, sender: Uint8Array, hash: Uint8Array): TransactionView {
+  const view = transactionView(tx, sender, hash)
+  if (tx.type === 3) {
+    const hashes = (tx as TypedTransaction & { blobVersionedHashes: readonly (string | Uint8Array)[] }).blobVersionedHashes
+    return { ...view, blobVersionedHashes: hashes.map((h) => (typeof h === 'string' ? hexToBytes(h) : h)) }
+  }
+  if (tx.type !== 0) return view
+  const { chainId: _unprotected, ...legacy } = view
+  return legacy
+}
+
+function blockView(block: Block, included: readonly IncludedCall[], hash: Uint8Array): BlockView {
+  return {
+    header: headerView(block.header, hash),
+    transactions: included.map((c) => simTransactionView(c.tx, c.sender, c.hash)),
+    uncleHashes: [],
+    ...(block.withdrawals !== undefined
+      ? { withdrawals: block.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address.bytes, amount: w.amount })) }
+      : {}),
+    size: new Block(block.header, included.map((c) => c.tx), [], block.withdrawals).serialize().length,
+  }
+}
