@@ -10,7 +10,7 @@
  */
 
 import { randomBytes } from 'node:crypto'
-import { FlashnodeError, invalidParams } from '../errors/errors.ts'
+import { FlashnodeError, invalidArgument, invalidParams } from '../errors/errors.ts'
 import { equalBytes } from '../primitives/hex.ts'
 import type { FlashblockEvent, LocatedLog, LogFilter, NodeApi, NodeListener, SealedBlockEvent } from '../node/api.ts'
 import type { MethodContext, MethodHandler, RpcConnection } from './registry.ts'
@@ -21,6 +21,7 @@ import { formatTransaction } from './format/transaction.ts'
 import type { JsonValue } from './format/json.ts'
 import { parseLogFilter } from './params/log-filter.ts'
 import { parseBool } from './params/args.ts'
+import { ParamError } from './params/param-error.ts'
 
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 128
 
@@ -52,14 +53,24 @@ function flashblockTransactions(event: FlashblockEvent, full: boolean, send: Sen
   }
 }
 
+/** The subscription's options (argument 1), with a parser's ParamError worded as `invalid argument 1: …`. */
+function parseOptions<T>(parse: (raw: unknown) => T, options: unknown): T {
+  try {
+    return parse(options)
+  } catch (e) {
+    if (e instanceof ParamError) throw invalidArgument(1, e.message)
+    throw e
+  }
+}
+
 function listenerFor(kind: string, options: unknown, send: Send): NodeListener {
   switch (kind) {
     case 'newFlashblockTransactions': {
-      const full = options === undefined ? false : parseBool(options)
+      const full = options === undefined ? false : parseOptions(parseBool, options)
       return { flashblock: (e) => flashblockTransactions(e, full, send) }
     }
     case 'pendingLogs': {
-      const filter = options === undefined ? undefined : parseLogFilter(options)
+      const filter = options === undefined ? undefined : parseOptions(parseLogFilter, options)
       return { flashblock: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
     }
     case 'newFlashblocks':
@@ -67,7 +78,7 @@ function listenerFor(kind: string, options: unknown, send: Send): NodeListener {
     case 'newHeads':
       return { block: (e: SealedBlockEvent) => send(formatHeader(e.block.header)) }
     case 'logs': {
-      const filter = options === undefined ? undefined : parseLogFilter(options)
+      const filter = options === undefined ? undefined : parseOptions(parseLogFilter, options)
       return { block: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
     }
     default:
