@@ -37,6 +37,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     ...(genesis !== undefined ? { genesis } : {}),
     gasCap: options['rpc-gas-cap'],
     evmTimeoutMs: options['evm-timeout'],
+    callCacheEntries: options['call-cache'],
     executionWorkers: options['execution-workers'] >= 0 ? options['execution-workers'] : Math.max(1, availableParallelism() - 1),
     ...(command === 'start' ? { sequencer: sequencerConfig(options) } : {}),
   })

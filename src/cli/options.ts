@@ -45,6 +45,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'call-cache': {
+    kind: 'integer',
+    default: 10_000,
+    help: 'eth_call results remembered per sealed block or pre-confirmed snapshot (they never change); 0 = none',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'revert-code': {
     kind: 'integer',
     default: -32000,

@@ -21,6 +21,7 @@ import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
 import { WorkerExecutor } from './execution/worker-executor.ts'
 import type { Executor } from './execution/jobs.ts'
+import { ResultCache } from './execution/result-cache.ts'
 import { DEFAULT_SIMULATE_SETTINGS, type SimulateSettings } from '../simulate/types.ts'
 
 export interface SequencerConfig extends SequencerSettings {
@@ -49,6 +50,8 @@ export interface NodeConfig {
   readonly evmTimeoutMs: number
   readonly maxLogBlockRange: number
   readonly maxLogResults: number
+  /** eth_call results kept per immutable block or snapshot (0: no cache). */
+  readonly callCacheEntries: number
   /** Threads running eth_call / estimate / access lists off the main thread (0: run them inline). */
   readonly executionWorkers: number
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
@@ -63,6 +66,7 @@ export const DEFAULT_NODE_SETTINGS = {
   maxLogBlockRange: 100_000,
   maxLogResults: 20_000,
   executionWorkers: 0,
+  callCacheEntries: 10_000,
 } as const
 
 export const CLIENT_VERSION = `Flashnode/v0.1.0/${process.platform}-${process.arch}/node${process.versions.node}`
@@ -124,7 +128,8 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
           { workers: config.executionWorkers, timeoutMs: config.evmTimeoutMs, graceMs: 1_000, maxQueued: 1_000 },
         )
       : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
-  const api = new NodeService(kv, chain, rules, settings, executor, write)
+  const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined
+  const api = new NodeService(kv, chain, rules, settings, executor, write, results)
   let started = false
   return {
     api,

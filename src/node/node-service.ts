@@ -37,6 +37,7 @@ import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
 import { FeeOracle } from './fee-oracle.ts'
 import { findLogs, type LogLimits } from './log-finder.ts'
 import type { ExecutionTarget, Executor } from './execution/jobs.ts'
+import type { ResultCache } from './execution/result-cache.ts'
 import type { Sequencing } from './sequencing.ts'
 import type { Sequencer } from '../sequencer/sequencer.ts'
 import type { NodeEvents } from './node-events.ts'
@@ -81,6 +82,7 @@ export class NodeService implements NodeApi {
     private readonly settings: NodeSettings,
     private readonly executor: Executor,
     private readonly write?: WriteSide,
+    private readonly results?: ResultCache,
   ) {
     this.pending = write?.sequencing
     this.preconfirmations = write !== undefined
@@ -136,9 +138,15 @@ export class NodeService implements NodeApi {
     return block.snapshot !== undefined ? { kind: 'pending', snapshot: block.snapshot } : { kind: 'sealed', number: block.number }
   }
 
+  /** Results are cached per immutable target: a sealed block's hash, or a published snapshot. */
   async call(req: CallRequest, blockId: BlockId, overrides?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array> {
     const job = { kind: 'call' as const, request: req, ...(overrides ? { state: overrides } : {}), ...(blockOverrides ? { block: blockOverrides } : {}) }
-    return (await this.executor.run(job, this.target(this.resolver.resolve(blockId)))) as Uint8Array
+    const block = this.resolver.resolve(blockId)
+    const target = this.target(block)
+    const run = async () => (await this.executor.run(job, target)) as Uint8Array
+    if (this.results === undefined) return run()
+    const key = block.snapshot !== undefined ? this.results.snapshotKey(block.snapshot) : bytesToHex(this.chain.header(block.number)!.hash())
+    return this.results.through(key, job, run)
   }
 
   async estimateGas(req: CallRequest, blockId: BlockId, overrides?: StateOverrides): Promise<bigint> {
