@@ -46,8 +46,21 @@ export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
   maxSubscriptionsPerConnection: 128,
 })
 
-/** Merges `partial` over the defaults; throws a RangeError for a limit that is not a positive integer. */
+const resolved = new WeakMap<Partial<TransportLimits>, TransportLimits>()
+
+/**
+ * Merges `partial` over the defaults; throws a RangeError for a limit that is not a positive integer.
+ * Called per payload with the endpoint's settings object: the answer is remembered per object.
+ */
 export function resolveLimits(partial: Partial<TransportLimits> = {}): TransportLimits {
+  const hit = resolved.get(partial)
+  if (hit !== undefined) return hit
+  const out = mergeLimits(partial)
+  resolved.set(partial, out)
+  return out
+}
+
+function mergeLimits(partial: Partial<TransportLimits>): TransportLimits {
   const merged: TransportLimits = { ...DEFAULT_LIMITS, ...stripUndefined(partial) }
   for (const [name, value] of Object.entries(merged)) {
     if (!Number.isSafeInteger(value) || value <= 0) {
