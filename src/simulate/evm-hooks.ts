@@ -122,7 +122,7 @@ export class EvmHooks {
     const self = rs.interpreter.getAddress()
     const account = this.state.readAccount(self.toString(), self.bytes)
     const failedEarly =
-      this.tracer.depth + 1 > STACK_LIMIT - 1 || (account?.balance ?? 0n) < value || (create && (account?.nonce ?? 0n) >= MAX_UINT64)
+      this.tracer.depth >= STACK_LIMIT || (account?.balance ?? 0n) < value || (create && (account?.nonce ?? 0n) >= MAX_UINT64)
     if (failedEarly) this.tracer.abortedTransfer(value)
   }
 

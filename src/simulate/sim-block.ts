@@ -47,16 +47,18 @@ interface BuilderInternals {
 }
 
 /**
- * geth pays the PoW reward by difficulty, not by fork: SimBlock.finish does; the builder's own is disabled.
- * The builder's transaction list holds placeholders (call-args.ts) the library can re-create; the real
- * transactions give the transaction root.
+ * geth finishes a block by its difficulty, not by its fork: a block with difficulty pays the PoW reward
+ * (SimBlock.finish does) and processes no withdrawals, one without does the reverse. The builder's own
+ * reward is disabled. Its transaction list holds placeholders (call-args.ts) the library can re-create;
+ * the real transactions give the transaction and receipt roots.
  */
 class SimBlockBuilder extends BlockBuilder {
   readonly real: TypedTransaction[] = []
 
-  constructor(...args: ConstructorParameters<typeof BlockBuilder>) {
+  constructor(proofOfWork: boolean, ...args: ConstructorParameters<typeof BlockBuilder>) {
     super(...args)
-    Object.assign(this, { rewardMiner: async (): Promise<void> => {} })
+    const skip = async (): Promise<void> => {}
+    Object.assign(this, proofOfWork ? { rewardMiner: skip, processWithdrawals: skip } : { rewardMiner: skip })
   }
 
   override async transactionsTrie(): Promise<Uint8Array> {
@@ -112,7 +114,7 @@ export class SimBlock {
     const tracer = new TransferTracer(opts.traceTransfers)
     const hooks = new EvmHooks(vm.evm, state, tracer, common.gteHardfork('homestead'))
     const t = opts.template
-    const builder = new SimBlockBuilder(vm, {
+    const builder = new SimBlockBuilder(t.difficulty !== 0n, vm, {
       parentBlock: { header: {} } as unknown as Block,
       headerData: opts.header,
       ...(t.withdrawals !== undefined
@@ -211,6 +213,7 @@ export class SimBlock {
       throw unexpected(e, sender)
     } finally {
       this.hooks.active = false
+      this.hooks.env.baseFee = this.hooks.env.blobBaseFee = undefined
       state.armSender(undefined)
     }
     await wrapNonce(state, sender)
