@@ -1,54 +1,114 @@
 /**
- * Scenario "read": ERC-20 reads at `latest`, the most common load on a public RPC endpoint.
+ * Scenario "read": state reads at `latest`, the most common load on a public RPC endpoint.
  *   - eth_call balanceOf(holder) on the token, cycling through 64 holders (a different account's storage
  *     on consecutive requests, so a peer cannot win by caching one answer);
- *   - eth_getStorageAt of the same holders' balance slots (state access without the EVM).
- * Each peer's answer is checked against the genesis balances before it is measured.
+ *   - eth_getStorageAt of the same holders' balance slots (state access without the EVM);
+ *   - eth_getCode of the token and the four Prague system contracts, cycled;
+ *   - eth_getTransactionCount of the 64 holders.
+ * Each peer's answer is checked against the genesis before it is measured.
+ *
+ * `readCases` builds the same four cases for any block tag and expected state; the pending-reads scenario
+ * reuses it at `pending` with the pool idle and with 1,000 transactions waiting.
  */
 
-import { encodeFunctionData, type Hex } from 'viem'
-import { balanceSlot, ERC20_ABI } from '../test/fixtures/erc20/index.ts'
+import { encodeFunctionData, type Address, type Hex } from 'viem'
+import { balanceSlot, deployedCode, ERC20_ABI } from '../test/fixtures/erc20/index.ts'
+import type { BenchChain } from './genesis.ts'
 import { rpcBody, rpcCall } from './rpc.ts'
 import type { BenchCase, CaseRun, Scenario, ScenarioContext } from './scenario.ts'
+import { SYSTEM_CONTRACTS } from './system-contracts.ts'
 
-const HOLDERS = 64
+export const HOLDERS = 64
+
+/** What holder 0 should read as in the state being measured. */
+export interface ReadExpectation {
+  tokenBalance: bigint
+  nonce: bigint
+}
 
 function expectWord(got: unknown, want: bigint, what: string): void {
   if (typeof got !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(got)) throw new Error(`${what}: not a 32-byte word: ${String(got)}`)
   if (BigInt(got) !== want) throw new Error(`${what}: ${BigInt(got)} instead of ${want}`)
 }
 
-function cases({ chain }: ScenarioContext): BenchCase[] {
+function expectQuantity(got: unknown, want: bigint, what: string): void {
+  if (typeof got !== 'string' || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/.test(got)) throw new Error(`${what}: not a quantity: ${String(got)}`)
+  if (BigInt(got) !== want) throw new Error(`${what}: ${BigInt(got)} instead of ${want}`)
+}
+
+/**
+ * The four read cases at `tag`; `suffix` is appended to each row name (e.g. ", 1,000 txs in the pool"),
+ * `expect` gives holder 0's balance and nonce as the peer should answer them, and `extra` adds fields
+ * (peers, prepare) to every case.
+ */
+export function readCases(
+  chain: BenchChain,
+  tag: 'latest' | 'pending',
+  suffix: string,
+  expect: (run: CaseRun) => ReadExpectation,
+  extra: Partial<BenchCase> = {},
+): BenchCase[] {
   const holders = chain.accounts.slice(0, HOLDERS).map((a) => a.address)
   const first = holders[0]!
+  const contracts: Address[] = [chain.token, ...SYSTEM_CONTRACTS.map((c) => c.address)]
   const callParams = (holder: Hex): unknown[] => [
     { to: chain.token, data: encodeFunctionData({ abi: ERC20_ABI, functionName: 'balanceOf', args: [holder] }) },
-    'latest',
+    tag,
   ]
+  const checked = (check: (run: CaseRun) => Promise<void>) => async (run: CaseRun) => {
+    await extra.prepare?.(run) // the state must be in place before its answer is checked
+    await check(run)
+  }
+  const { prepare: _prepare, ...rest } = extra
   return [
     {
-      name: 'eth_call balanceOf @latest',
+      ...rest,
+      name: `eth_call balanceOf @${tag}${suffix}`,
       bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_call', callParams(h))),
-      check: async ({ node }: CaseRun) => {
-        expectWord(await rpcCall(node.url, 'eth_call', callParams(first)), chain.tokenBalance, 'balanceOf(holder 0)')
+      check: checked(async (run) => {
+        expectWord(await rpcCall(run.node.url, 'eth_call', callParams(first)), expect(run).tokenBalance, 'balanceOf(holder 0)')
         const stranger = '0x000000000000000000000000000000000000dEaD'
-        expectWord(await rpcCall(node.url, 'eth_call', callParams(stranger)), 0n, 'balanceOf(stranger)')
-      },
+        expectWord(await rpcCall(run.node.url, 'eth_call', callParams(stranger)), 0n, 'balanceOf(stranger)')
+      }),
     },
     {
-      name: 'eth_getStorageAt balance slot @latest',
-      bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_getStorageAt', [chain.token, balanceSlot(h), 'latest'])),
-      check: async ({ node }: CaseRun) => {
-        const got = await rpcCall(node.url, 'eth_getStorageAt', [chain.token, balanceSlot(first), 'latest'])
-        expectWord(got, chain.tokenBalance, 'balance slot of holder 0')
-      },
+      ...rest,
+      name: `eth_getStorageAt balance slot @${tag}${suffix}`,
+      bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_getStorageAt', [chain.token, balanceSlot(h), tag])),
+      check: checked(async (run) => {
+        const got = await rpcCall(run.node.url, 'eth_getStorageAt', [chain.token, balanceSlot(first), tag])
+        expectWord(got, expect(run).tokenBalance, 'balance slot of holder 0')
+      }),
+    },
+    {
+      ...rest,
+      name: `eth_getCode token + system contracts @${tag}${suffix}`,
+      bodies: () => contracts.map((a, i) => rpcBody(i + 1, 'eth_getCode', [a, tag])),
+      check: checked(async (run) => {
+        const got = await rpcCall(run.node.url, 'eth_getCode', [chain.token, tag])
+        if (typeof got !== 'string' || got.toLowerCase() !== deployedCode.toLowerCase()) {
+          throw new Error(`eth_getCode(token): ${String(got).slice(0, 40)}… is not the token's code`)
+        }
+      }),
+    },
+    {
+      ...rest,
+      name: `eth_getTransactionCount @${tag}${suffix}`,
+      bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_getTransactionCount', [h, tag])),
+      check: checked(async (run) => {
+        expectQuantity(await rpcCall(run.node.url, 'eth_getTransactionCount', [first, tag]), expect(run).nonce, 'nonce of holder 0')
+      }),
     },
   ]
 }
 
+function cases({ chain }: ScenarioContext): BenchCase[] {
+  return readCases(chain, 'latest', '', () => ({ tokenBalance: chain.tokenBalance, nonce: 0n }))
+}
+
 export const readBench: Scenario = {
   name: 'read',
-  title: `ERC-20 reads at latest, ${HOLDERS} holders cycled`,
+  title: `state reads at latest, ${HOLDERS} holders cycled`,
   genesis: { accounts: HOLDERS },
   cases,
 }

@@ -48,12 +48,24 @@ const int = (x: number): string => Math.round(x).toLocaleString('en-US')
 const ms = (x: number): string =>
   !Number.isFinite(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)
 
-function cells(cr: CaseResult | undefined, available: boolean): string[] {
-  if (!available) return ['unavailable', '', '', '']
-  if (cr?.invalid !== undefined) return [cr.invalid.startsWith('wrong') ? 'WRONG ANSWER' : 'FAILED', '', '', '']
-  if (cr?.median === undefined) return ['—', '', '', '']
+function cells(cr: CaseResult | undefined, available: boolean, applies: boolean, extraColumns: string[]): string[] {
+  const blank = (first: string): string[] => [first, '', '', ...extraColumns.map(() => ''), '']
+  if (!applies) return blank('n/a')
+  if (!available) return blank('unavailable')
+  if (cr?.invalid !== undefined) return blank(cr.invalid.startsWith('wrong') ? 'WRONG ANSWER' : 'FAILED')
+  if (cr?.median === undefined) return blank('—')
   const m = cr.median
-  return [int(m.rps), ms(m.p50Ms), ms(m.p99Ms), `${Math.round(m.serverCpuPct)}%`]
+  const extra = extraColumns.map((k) => (m.extras?.[k] === undefined ? '' : ms(m.extras[k]!)))
+  return [Number.isFinite(m.rps) ? int(m.rps) : '—', ms(m.p50Ms), ms(m.p99Ms), ...extra, `${Math.round(m.serverCpuPct)}%`]
+}
+
+/** Flashnode against Anvil, > 1 when Flashnode does better: rate ratio, or Anvil p50 / Flashnode p50. */
+function ratioCell(r: ScenarioResult, name: string): string {
+  const a = r.peers.anvil?.cases[name]?.median
+  const f = r.peers.flashnode?.cases[name]?.median
+  if (a === undefined || f === undefined) return '—'
+  if (r.cases[name]?.compare === 'p50') return f.p50Ms > 0 && a.p50Ms > 0 ? `${(a.p50Ms / f.p50Ms).toFixed(2)}× (p50)` : '—'
+  return Number.isFinite(a.rps) && Number.isFinite(f.rps) && a.rps > 0 ? `${(f.rps / a.rps).toFixed(2)}×` : '—'
 }
 
 function table(rows: string[][], rightAligned: (col: number) => boolean): string {
@@ -65,25 +77,25 @@ function table(rows: string[][], rightAligned: (col: number) => boolean): string
 
 export function formatScenario(r: ScenarioResult, settings: RunSettings): string {
   const peers = settings.peers
-  const header = ['case', 'conc.']
-  for (const p of peers) header.push(`${PEER_LABEL[p]} req/s`, 'p50 ms', 'p99 ms', 'CPU')
+  const header = ['case', 'conc.', 'unit']
+  for (const p of peers) header.push(`${PEER_LABEL[p]} rate`, 'p50 ms', 'p99 ms', ...r.extraColumns.map((k) => `${k} ms`), 'CPU')
   const ratio = peers.includes('anvil') && peers.includes('flashnode')
-  if (ratio) header.push('Flashnode/Anvil')
+  if (ratio) header.push('Flashnode vs Anvil')
   const rows: string[][] = [header]
   for (const name of r.caseNames) {
-    const row = [name, String(r.concurrency[name] ?? '')]
-    for (const p of peers) row.push(...cells(r.peers[p]?.cases[name], r.peers[p]?.available ?? false))
-    if (ratio) {
-      const a = r.peers.anvil?.cases[name]?.median?.rps
-      const f = r.peers.flashnode?.cases[name]?.median?.rps
-      row.push(a !== undefined && f !== undefined && a > 0 ? `${(f / a).toFixed(2)}×` : '—')
+    const info = r.cases[name]
+    const row = [name, info?.concurrency === undefined ? '' : String(info.concurrency), info?.unit ?? '']
+    for (const p of peers) {
+      const applies = info?.peers === undefined || info.peers.includes(p)
+      row.push(...cells(r.peers[p]?.cases[name], r.peers[p]?.available ?? false, applies, r.extraColumns))
     }
+    if (ratio) row.push(ratioCell(r, name))
     rows.push(row)
   }
-  const rss = ['peak RSS (median of starts)', '']
+  const rss = ['peak RSS (median of starts)', '', '']
   for (const p of peers) {
     const xs = r.peers[p]?.peakRssBytes ?? []
-    rss.push(xs.length > 0 ? `${Math.round(median(xs) / 2 ** 20)} MB` : '—', '', '', '')
+    rss.push(xs.length > 0 ? `${Math.round(median(xs) / 2 ** 20)} MB` : '—', '', '', ...r.extraColumns.map(() => ''), '')
   }
   rows.push(rss)
 
@@ -95,6 +107,8 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
     for (const [name, cr] of Object.entries(pr.cases)) {
       if (cr.invalid !== undefined) notes.push(`${PEER_LABEL[p]}, ${name}: ${cr.invalid}`)
       if (cr.errors > 0) notes.push(`${PEER_LABEL[p]}, ${name}: ${cr.errors} errors, e.g. ${cr.samples.flatMap((s) => s.errorSamples)[0] ?? ''}`)
+      const extras = Object.entries(cr.median?.extras ?? {}).filter(([k]) => !r.extraColumns.includes(k))
+      if (extras.length > 0) notes.push(`${PEER_LABEL[p]}, ${name}: ${extras.map(([k, v]) => `${k} ${k.endsWith('(count)') ? int(v) : ms(v)}`).join(', ')}`)
     }
   }
   const samples = Object.values(r.peers).flatMap((pr) => Object.values(pr.cases).flatMap((c) => c.samples))
@@ -105,8 +119,19 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
         `max ${Math.round(Math.max(...others))}% of one core` +
         (Math.max(...others) > 25 ? ' (NOISY: something else ran meanwhile; see the JSON per repetition)' : ''),
     )
+    const noisy: string[] = []
+    for (const p of peers) {
+      for (const [name, cr] of Object.entries(r.peers[p]?.cases ?? {})) {
+        const worst = Math.max(...cr.samples.map((x) => x.otherCpuPct))
+        if (worst > 25) noisy.push(`${PEER_LABEL[p]} "${name}" (${Math.round(worst)}%)`)
+      }
+    }
+    if (noisy.length > 0) notes.push(`noisy figures (other processes > 25% of a core in some repetition): ${noisy.join('; ')}`)
   }
-  const cpu = Object.values(r.peers).flatMap((pr) => Object.values(pr.cases).flatMap((c) => c.samples.map((s) => s.generatorCpuPct)))
+  const loads = (name: string): boolean => r.cases[name]?.measured !== true
+  const cpu = Object.values(r.peers).flatMap((pr) =>
+    Object.entries(pr.cases).flatMap(([name, c]) => (loads(name) ? c.samples.map((s) => s.generatorCpuPct) : [])),
+  )
   if (cpu.length > 0) {
     notes.push(
       `load generator CPU: median ${Math.round(median(cpu))}%, max ${Math.round(Math.max(...cpu))}% of one core ` +
@@ -117,8 +142,13 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
   const title =
     `scenario ${r.name}: ${r.title}; ${settings.repetitions} × ${settings.durationMs / 1000} s ` +
     `(+${settings.warmupMs / 1000} s warm-up) per peer, medians`
-  const legend = 'CPU = the peer\'s CPU during the load, in % of one core (server process and its children)'
-  return [title, '', table(rows, (i) => i >= 1), '', ...[legend, ...notes].map((n) => `  - ${n}`)].join('\n')
+  const legend = [
+    "rate in the row's unit; CPU = the peer's CPU during the measurement, in % of one core (server process and its children)",
+  ]
+  if (ratio) legend.push('Flashnode vs Anvil: rate ratio, or Anvil p50 / Flashnode p50 where marked (p50); > 1 = Flashnode better')
+  const rowsNa = r.caseNames.filter((n) => r.cases[n]?.peers !== undefined)
+  if (rowsNa.length > 0) legend.push('n/a: the peer has no such figure (see the notes)')
+  return [title, '', table(rows, (i) => i >= 1 && i !== 2), '', ...[...legend, ...r.notes, ...notes].map((n) => `  - ${n}`)].join('\n')
 }
 
 export function formatMachine(m: Machine): string {

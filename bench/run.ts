@@ -5,6 +5,8 @@
  * Options:
  *   --quick               smoke run: 1 repetition of 1 s (+0.3 s warm-up)
  *   --only a,b            scenarios by name (default: all)
+ *   --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
+ *                         issue6 (every figure of issue 6), all
  *   --peers anvil,flashnode
  *   --reps N  --duration MS  --warmup MS
  *   --concurrency N       override every case's concurrency
@@ -17,12 +19,31 @@
 
 import { parseArgs } from 'node:util'
 import { formatMachine, formatScenario, machineInfo, writeResults } from './report.ts'
+import { flashblockBuildBench } from './flashblock-build-bench.ts'
+import { pendingReadsBench } from './pending-reads-bench.ts'
 import { readBench } from './read-bench.ts'
+import { receiptsBench } from './receipts-bench.ts'
+import { sendBench } from './send-bench.ts'
+import { visibilityBench } from './visibility-bench.ts'
 import { runScenario } from './runner.ts'
 import type { PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
 
-export const SCENARIOS: readonly Scenario[] = [readBench]
+export const SCENARIOS: readonly Scenario[] = [
+  readBench,
+  pendingReadsBench,
+  sendBench,
+  visibilityBench,
+  flashblockBuildBench,
+  receiptsBench,
+]
+
+/** Named sets of scenarios for --scenarios (a scenario's own name works there too). */
+export const GROUPS: Readonly<Record<string, readonly string[]>> = {
+  issue3: ['send', 'visibility', 'flashblock-build', 'receipts'],
+  issue6: ['read', 'pending-reads', 'send', 'visibility', 'receipts', 'flashblock-build'],
+  all: SCENARIOS.map((s) => s.name),
+}
 
 function commandLine(): string {
   const args = process.argv.slice(2).join(' ')
@@ -36,6 +57,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
+      scenarios: { type: 'string' },
       peers: { type: 'string', default: 'anvil,flashnode' },
       reps: { type: 'string' },
       duration: { type: 'string' },
@@ -69,14 +91,19 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
     waitQuietMs: num(values['wait-quiet'], 0) * 1000,
   }
   if (values.concurrency !== undefined) settings.concurrency = Math.max(1, num(values.concurrency, 1))
-  return { settings, only: values.only?.split(',') }
+  const names = [values.only, values.scenarios].filter((v): v is string => v !== undefined).flatMap((v) => v.split(','))
+  const only = names.length === 0 ? undefined : [...new Set(names.flatMap((n) => GROUPS[n] ?? [n]))]
+  return { settings, only }
 }
 
 async function main(): Promise<void> {
   const { settings, only } = settingsFrom(process.argv.slice(2))
   const chosen = only === undefined ? SCENARIOS : SCENARIOS.filter((s) => only.includes(s.name))
   const unknown = (only ?? []).filter((n) => !SCENARIOS.some((s) => s.name === n))
-  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`)
+  if (unknown.length > 0) {
+    const known = [...SCENARIOS.map((s) => s.name), ...Object.keys(GROUPS)]
+    throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`)
+  }
 
   const command = commandLine()
   const startedAt = new Date().toISOString()

@@ -21,11 +21,14 @@ import {
   DEFAULT_CONCURRENCY,
   median,
   sampleOf,
+  sampleOfMeasured,
+  type CaseInfo,
   type BenchCase,
   type CaseResult,
   type PeerResult,
   type RunSettings,
   type Scenario,
+  type Sample,
   type ScenarioResult,
 } from './scenario.ts'
 
@@ -38,13 +41,23 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
   try {
     const genesisPath = join(dir, 'genesis.json')
     const chain = writeBenchGenesis(genesisPath, s.genesis)
-    const cases = s.cases({ chain, quick: settings.quick })
+    const ctx = { chain, quick: settings.quick }
+    const cases = s.cases(ctx)
     const concurrencyOf = (c: BenchCase): number => settings.concurrency ?? c.concurrency ?? DEFAULT_CONCURRENCY
+    const infoOf = (c: BenchCase): CaseInfo => ({
+      ...(c.peers === undefined ? {} : { peers: c.peers }),
+      unit: c.unit ?? (c.measure === undefined ? 'req/s' : ''),
+      compare: c.compare ?? 'rate',
+      measured: c.measure !== undefined,
+      ...(c.measure === undefined ? { concurrency: concurrencyOf(c) } : c.concurrency === undefined ? {} : { concurrency: c.concurrency }),
+    })
     const result: ScenarioResult = {
       name: s.name,
       title: s.title,
       caseNames: cases.map((c) => c.name),
-      concurrency: Object.fromEntries(cases.map((c) => [c.name, concurrencyOf(c)])),
+      cases: Object.fromEntries(cases.map((c) => [c.name, infoOf(c)])),
+      notes: s.notes?.(ctx) ?? [],
+      extraColumns: [...(s.extraColumns ?? [])],
       peers: {},
     }
     for (const p of settings.peers) {
@@ -93,7 +106,11 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
           continue
         }
         try {
-          for (const c of cases) await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), settings)
+          for (const c of cases) {
+            if (c.peers !== undefined && !c.peers.includes(peer)) continue
+            progress(`${s.name}: ${peer}: ${c.name}`)
+            await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), settings)
+          }
         } finally {
           const rss = node.peakRssBytes()
           if (rss !== undefined) pr.peakRssBytes.push(rss)
@@ -104,12 +121,10 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     for (const pr of Object.values(result.peers)) {
       for (const cr of Object.values(pr.cases)) {
         if (cr.invalid !== undefined || cr.samples.length === 0) continue
-        cr.median = {
-          rps: median(cr.samples.map((x) => x.rps)),
-          p50Ms: median(cr.samples.map((x) => x.p50Ms)),
-          p99Ms: median(cr.samples.map((x) => x.p99Ms)),
-          serverCpuPct: median(cr.samples.map((x) => x.serverCpuPct)),
-        }
+        const of = (f: (x: Sample) => number): number => median(cr.samples.map(f).filter((v) => !Number.isNaN(v)))
+        cr.median = { rps: of((x) => x.rps), p50Ms: of((x) => x.p50Ms), p99Ms: of((x) => x.p99Ms), serverCpuPct: of((x) => x.serverCpuPct) }
+        const keys = [...new Set(cr.samples.flatMap((x) => Object.keys(x.extras ?? {})))]
+        if (keys.length > 0) cr.median.extras = Object.fromEntries(keys.map((k) => [k, of((x) => x.extras?.[k] ?? Number.NaN)]))
       }
     }
     return result
@@ -141,7 +156,7 @@ async function runCase(
   settings: RunSettings,
 ): Promise<void> {
   if (cr.invalid !== undefined) return
-  const run = { node, repetition }
+  const run = { node, repetition, durationMs: settings.durationMs, warmupMs: c.warmupMs ?? settings.warmupMs, quick: settings.quick }
   try {
     await c.check?.(run)
   } catch (e) {
@@ -150,6 +165,22 @@ async function runCase(
   }
   try {
     await c.prepare?.(run)
+    if (c.measure !== undefined) {
+      const cpu0 = node.cpuSeconds()
+      const busy0 = machineBusySeconds()
+      const self0 = process.cpuUsage() // a measure case drives the peer from this process (or a probe child)
+      const t0 = performance.now()
+      const m = await c.measure(run)
+      const seconds = (performance.now() - t0) / 1000
+      const server = node.cpuSeconds() - cpu0
+      const self = ((u) => (u.user + u.system) / 1e6)(process.cpuUsage(self0))
+      m.generatorCpuPct ??= (self / seconds) * 100
+      const others = Math.max(0, machineBusySeconds() - busy0 - server - self - (m.generatorCpuSeconds ?? 0))
+      cr.samples.push(sampleOfMeasured(m, (server / seconds) * 100, (others / seconds) * 100))
+      cr.errors += m.errors
+      return
+    }
+    if (c.bodies === undefined) throw new Error(`case ${c.name} has neither bodies nor measure`)
     const bodies = await c.bodies(run)
     let cpu0 = 0
     let busy0 = 0

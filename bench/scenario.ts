@@ -8,6 +8,12 @@
  * started peer (e.g. send 1,000 transactions to the pool, or fill a large block), `bodies` may depend on
  * the peer and the repetition (e.g. signed transactions with fresh nonces, sent once each), and
  * `mutatesState` gives every peer start a freshly initialized chain.
+ *
+ * A case that is not a closed loop of requests (a latency probe, timed round trips of a dev method)
+ * gives `measure` instead of `bodies`: it drives the peer itself and returns its figures (`Measured`).
+ * `unit` names what its rate counts (tx/s, calls/s; none for a pure latency), `compare` says whether the
+ * Flashnode/Anvil ratio is taken on the rate or on p50 time, and `peers` limits a case to the peers that
+ * have the figure (a flashblock figure has no Anvil equivalent: that peer's cells read n/a).
  */
 
 import type { BenchChain, BenchGenesisOptions } from './genesis.ts'
@@ -23,13 +29,42 @@ export interface CaseRun {
   readonly node: RunningNode
   /** 0-based repetition. */
   readonly repetition: number
+  /** The run's measured duration and warm-up (a `measure` case bounds itself by them). */
+  readonly durationMs: number
+  readonly warmupMs: number
+  readonly quick: boolean
+}
+
+/** What a `measure` case found on one peer start. */
+export interface Measured {
+  /** In the case's unit (e.g. tx/s); absent for a pure latency. */
+  rate?: number
+  p50Ms: number
+  p99Ms: number
+  /** Observations behind the percentiles. */
+  count: number
+  errors: number
+  errorSamples: string[]
+  /** Further named figures (ms unless the name says otherwise), printed in the notes as medians. */
+  extras?: Record<string, number>
+  /** CPU of a probe process the case ran, in % of one core (not the peer's). */
+  generatorCpuPct?: number
+  generatorCpuSeconds?: number
 }
 
 export interface BenchCase {
   /** A row of the table, e.g. "eth_call balanceOf @latest". */
   readonly name: string
-  /** Serialized JSON-RPC requests (cycled unless `once`). */
-  bodies(run: CaseRun): string[] | Promise<string[]>
+  /** Serialized JSON-RPC requests (cycled unless `once`); a case gives either this or `measure`. */
+  bodies?(run: CaseRun): string[] | Promise<string[]>
+  /** Drives the peer itself (after check and prepare) and returns its figures. */
+  measure?(run: CaseRun): Promise<Measured>
+  /** The peers that have this figure (default: both); the others show n/a. */
+  readonly peers?: readonly PeerName[]
+  /** What the rate counts (default req/s); '' for a figure that is only a time. */
+  readonly unit?: string
+  /** Ratio on the rate (default) or on p50 time (Anvil p50 / Flashnode p50: > 1 means Flashnode is faster). */
+  readonly compare?: 'rate' | 'p50'
   /** Throws if the peer answers wrongly; its figures for this case are then reported as invalid. */
   check?(run: CaseRun): Promise<void>
   /** Runs after check and before the measured load. */
@@ -48,6 +83,10 @@ export interface Scenario {
   readonly anvilArgs?: readonly string[]
   readonly flashnodeArgs?: readonly string[]
   readonly mutatesState?: boolean
+  /** Printed under the table (method, caveats, floors). */
+  notes?(ctx: ScenarioContext): string[]
+  /** Extras (see Measured) shown as columns of the table, per peer, after p99. */
+  readonly extraColumns?: readonly string[]
   cases(ctx: ScenarioContext): BenchCase[]
 }
 
@@ -63,6 +102,7 @@ export interface Sample {
   serverCpuPct: number
   /** CPU used meanwhile by everything else on the machine (not the peer, not the generators). */
   otherCpuPct: number
+  extras?: Record<string, number>
 }
 
 export function sampleOf(m: MergedLoad, serverCpuPct: number, otherCpuPct: number): Sample {
@@ -81,7 +121,7 @@ export function sampleOf(m: MergedLoad, serverCpuPct: number, otherCpuPct: numbe
 
 export interface CaseResult {
   samples: Sample[]
-  median?: { rps: number; p50Ms: number; p99Ms: number; serverCpuPct: number }
+  median?: { rps: number; p50Ms: number; p99Ms: number; serverCpuPct: number; extras?: Record<string, number> }
   errors: number
   /** Why there are no figures (wrong answer, failure during the run). */
   invalid?: string
@@ -112,12 +152,40 @@ export interface RunSettings {
   waitQuietMs: number
 }
 
+export interface CaseInfo {
+  peers?: readonly PeerName[]
+  unit: string
+  compare: 'rate' | 'p50'
+  /** Requests in flight; absent for a `measure` case that sets none. */
+  concurrency?: number
+  /** A `measure` case (not a closed loop from the load generator). */
+  measured: boolean
+}
+
 export interface ScenarioResult {
   name: string
   title: string
   caseNames: string[]
-  concurrency: Record<string, number>
+  cases: Record<string, CaseInfo>
+  notes: string[]
+  extraColumns: string[]
   peers: Partial<Record<PeerName, PeerResult>>
+}
+
+/** A Sample from a measure case's figures. */
+export function sampleOfMeasured(m: Measured, serverCpuPct: number, otherCpuPct: number): Sample {
+  return {
+    rps: m.rate ?? Number.NaN,
+    p50Ms: m.p50Ms,
+    p99Ms: m.p99Ms,
+    requests: m.count,
+    errors: m.errors,
+    errorSamples: m.errorSamples,
+    generatorCpuPct: m.generatorCpuPct ?? 0,
+    serverCpuPct,
+    otherCpuPct,
+    ...(m.extras === undefined ? {} : { extras: m.extras }),
+  }
 }
 
 export const DEFAULT_CONCURRENCY = 8
