@@ -6,6 +6,9 @@
 
 import { Agent, request as httpRequest } from 'node:http'
 
+/** A request still unanswered after this long fails the case: the server must answer, not stall. */
+const ANSWER_TIMEOUT_MS = 10_000
+
 export interface FuzzRequest {
   readonly body: string | Uint8Array
   readonly method?: string
@@ -37,7 +40,7 @@ export class FuzzClient {
           port: this.port,
           method: req.method ?? 'POST',
           path: '/',
-          headers: { 'content-type': req.contentType ?? 'application/json' },
+          headers: { 'content-type': req.contentType ?? 'application/json', 'content-length': Buffer.byteLength(req.body) },
           agent: this.agent,
         },
         (res) => {
@@ -52,6 +55,7 @@ export class FuzzClient {
           res.on('error', reject)
         },
       )
+      r.setTimeout(ANSWER_TIMEOUT_MS, () => r.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)))
       r.on('error', reject)
       r.end(req.body)
     })
