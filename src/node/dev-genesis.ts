@@ -37,33 +37,38 @@ export function devAccounts(count: number, mnemonic = TEST_MNEMONIC): DevAccount
   })
 }
 
+/** geth-format chain config with every fork through Prague active from genesis. */
+export function devChainConfig(chainId: bigint): Record<string, unknown> {
+  return {
+    chainId: Number(chainId),
+    homesteadBlock: 0,
+    eip150Block: 0,
+    eip155Block: 0,
+    eip158Block: 0,
+    byzantiumBlock: 0,
+    constantinopleBlock: 0,
+    petersburgBlock: 0,
+    istanbulBlock: 0,
+    berlinBlock: 0,
+    londonBlock: 0,
+    mergeNetsplitBlock: 0,
+    terminalTotalDifficulty: 0,
+    shanghaiTime: 0,
+    cancunTime: 0,
+    pragueTime: 0,
+    blobSchedule: {
+      cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
+      prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+    },
+  }
+}
+
 export function devGenesis(opts: DevChainOptions): GethGenesis {
   const alloc: Record<string, { balance: string; code?: string; nonce?: string }> = {}
   for (const c of SYSTEM_CONTRACTS) alloc[c.address] = { balance: '0x0', nonce: '0x1', code: c.code }
   for (const a of devAccounts(opts.accounts)) alloc[a.address] = { balance: `0x${opts.balance.toString(16)}` }
   return {
-    config: {
-      chainId: Number(opts.chainId),
-      homesteadBlock: 0,
-      eip150Block: 0,
-      eip155Block: 0,
-      eip158Block: 0,
-      byzantiumBlock: 0,
-      constantinopleBlock: 0,
-      petersburgBlock: 0,
-      istanbulBlock: 0,
-      berlinBlock: 0,
-      londonBlock: 0,
-      mergeNetsplitBlock: 0,
-      terminalTotalDifficulty: 0,
-      shanghaiTime: 0,
-      cancunTime: 0,
-      pragueTime: 0,
-      blobSchedule: {
-        cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
-        prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
-      },
-    },
+    config: devChainConfig(opts.chainId),
     nonce: '0x0',
     timestamp: '0x0',
     extraData: '0x',
