@@ -24,6 +24,7 @@ import { pendingReadsBench } from './pending-reads-bench.ts'
 import { readBench } from './read-bench.ts'
 import { receiptsBench } from './receipts-bench.ts'
 import { sendBench } from './send-bench.ts'
+import { simulateBench } from './simulate-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
 import { runScenario } from './runner.ts'
 import type { PeerName } from './nodes.ts'
@@ -36,6 +37,7 @@ export const SCENARIOS: readonly Scenario[] = [
   visibilityBench,
   flashblockBuildBench,
   receiptsBench,
+  simulateBench,
 ]
 
 /** Named sets of scenarios for --scenarios (a scenario's own name works there too). */

@@ -119,11 +119,6 @@ export interface BuiltTransaction {
   /** The transaction as geth builds it (sender attached, gas and nonce as resolved). */
   readonly tx: TypedTransaction
   readonly hash: Uint8Array
-  /**
-   * The same transaction within the library's construction limits (gas at most 2^24, nonce below 2^64 - 1):
-   * what the library may re-create from its fields when it assembles the block. Only its place matters.
-   */
-  readonly placeholder: TypedTransaction
 }
 
 /** The unsigned transaction of a resolved call, and its hash. */
@@ -163,11 +158,10 @@ export function buildTransaction(c: ResolvedCall, common: Common): BuiltTransact
       }
       break
   }
-  const create = (): TypedTransaction => createTx(data as never, { common, freeze: false }) as TypedTransaction
-  const tx = create()
+  const tx = createTx(data as never, { common, freeze: false }) as TypedTransaction
   const from = new Address(c.from)
-  const clamped = tx.gasLimit !== c.gas || tx.nonce !== c.nonce
-  // Read through the instance by the library: the call is unsigned, and may exceed the EIP-7825 cap.
+  // Constructed within the library's limits, then given geth's values: the library reads these through
+  // the instance (the call is unsigned; its gas may exceed the EIP-7825 cap, its nonce be 2^64 - 1).
   Object.assign(tx, { gasLimit: c.gas, nonce: c.nonce, getSenderAddress: () => from })
-  return { tx, hash: keccak_256(tx.serialize()), placeholder: clamped ? create() : tx }
+  return { tx, hash: keccak_256(tx.serialize()) }
 }

@@ -47,10 +47,15 @@ export function blobGasOf(c: ResolvedCall, common: Common): bigint {
   return blobs === 0 || !common.isActivatedEIP(4844) ? 0n : BigInt(blobs) * common.param('blobGasPerBlob')
 }
 
+/** An address as geth prints it (checksummed), computed only when a message needs it. */
+function shownAddress(address: Uint8Array): { toString(): string } {
+  return { toString: () => toChecksumAddress(bytesToHex(address)) }
+}
+
 /** Checks that need no transaction object (everything before buying gas, funds included). */
 export function checkBeforeExecution(c: ResolvedCall, ctx: CheckContext): void {
   const fail = (code: SimCode, reason: string): FlashnodeError => txError(code, reason, c.gas)
-  const from = toChecksumAddress(bytesToHex(c.from))
+  const from = shownAddress(c.from)
   if (ctx.validation) {
     if (ctx.senderNonce < c.nonce) throw fail(SIM_CODES.nonceTooHigh, `nonce too high: address ${from}, tx: ${c.nonce} state: ${ctx.senderNonce}`)
     if (ctx.senderNonce > c.nonce) throw fail(SIM_CODES.nonceTooLow, `nonce too low: address ${from}, tx: ${c.nonce} state: ${ctx.senderNonce}`)
@@ -106,7 +111,7 @@ export function checkGas(c: ResolvedCall, ctx: CheckContext, intrinsicGas: bigin
   }
   const left = ctx.senderBalance - c.gas * c.msgGasPrice - blobFeePaid
   if (c.value > 0n && left < c.value) {
-    throw fail(SIM_CODES.insufficientFunds, `insufficient funds for transfer: address ${toChecksumAddress(bytesToHex(c.from))}`)
+    throw fail(SIM_CODES.insufficientFunds, `insufficient funds for transfer: address ${shownAddress(c.from)}`)
   }
 }
 

@@ -10,7 +10,8 @@
  * Opcode hooks replace entries of this EVM instance's own opcode table (the library builds one per EVM;
  * the handler signature and the table's field name are pinned to @ethereumjs/evm 10.1.3, like
  * execution/block-builder.ts). Each wrapper calls the library's handler unchanged. Hooks are inert while no
- * call is running (system calls of the block builder are not traced, as in geth).
+ * call is running (system calls of the block builder are not traced, as in geth). They are installed once
+ * per VM and bound to each block's state and tracer (sim-vms.ts lends one VM to many blocks in turn).
  */
 
 import type { Common } from '@ethereumjs/common'
@@ -56,11 +57,11 @@ export class EvmHooks {
   readonly env: OpcodeEnvironment = { baseFee: undefined, blobBaseFee: undefined }
   private messages = 0
   private callcodePending = false
+  private state!: JournaledState
+  private tracer!: TransferTracer
 
   constructor(
     evm: unknown,
-    private readonly state: JournaledState,
-    private readonly tracer: TransferTracer,
     private readonly homestead: boolean,
   ) {
     const internals = evm as EvmInternals
@@ -80,6 +81,15 @@ export class EvmHooks {
     wrap(OP.CREATE2, (orig) => (rs, c) => this.onValueFrame(orig, rs, c, rs.stack.peek(1)[0]!, true))
     wrap(OP.CALLCODE, (orig) => (rs, c) => this.onCallcode(orig, rs, c))
     wrap(OP.SELFDESTRUCT, (orig) => (rs, c) => this.onSelfdestruct(orig, rs, c))
+  }
+
+  /** Binds the hooks to a block's state and tracer. */
+  bind(state: JournaledState, tracer: TransferTracer): void {
+    this.state = state
+    this.tracer = tracer
+    this.active = false
+    this.callcodePending = false
+    this.env.baseFee = this.env.blobBaseFee = undefined
   }
 
   private beforeMessage(m: Message): void {

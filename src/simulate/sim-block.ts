@@ -5,17 +5,19 @@
  *
  * Between the two, each call runs here, not through the builder's addTransaction (which re-creates the
  * whole block per transaction and knows none of geth's simulation rules): the call is resolved and checked
- * (call-args.ts, call-checks.ts), then run by runTx against an environment block, and appended to the
- * builder's lists (fields the library declares private, pinned to @ethereumjs/vm 10.1.3 as in
- * execution/block-builder.ts). A call that gives no fee runs against an environment block with base fee 0,
- * while BASEFEE still reads the block's (evm-hooks.ts). The PoW reward follows geth: paid when the block's
- * difficulty is not zero.
+ * (call-args.ts, call-checks.ts), then run by runTx against an environment block, and its result appended
+ * to the builder's (fields the library declares private, pinned to @ethereumjs/vm 10.1.3 as in
+ * execution/block-builder.ts). The transactions themselves stay out of the builder's list, which the
+ * library would re-create one by one (and cannot, above the EIP-7825 gas cap): the builder's roots are
+ * taken from them here, and the block's body is ours. A call that gives no fee runs against an environment
+ * block with base fee 0, while BASEFEE still reads the block's (evm-hooks.ts). The PoW reward follows
+ * geth: paid when the block's difficulty is not zero. The VM is lent by the simulation's pool.
  */
 
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { BlockBuilder, createVM, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { BlockBuilder, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { Address } from '@ethereumjs/util'
 import type { BlockHashSource } from '../execution/block-hashes.ts'
@@ -27,7 +29,7 @@ import { ZERO_ADDRESS } from '../primitives/hex.ts'
 import { buildTransaction, resolveCall } from './call-args.ts'
 import { blobGasOf, checkBeforeExecution, checkGas, floorDataGas, paysNoBaseFee, paysNoBlobFee, type CheckContext } from './call-checks.ts'
 import { SIM_CODES, simError } from './errors.ts'
-import { EvmHooks } from './evm-hooks.ts'
+import type { SimVm, SimVmPool } from './sim-vms.ts'
 import type { HeaderTemplate } from './headers.ts'
 import { applySimOverrides, SimPrecompiles, standardPrecompiles } from './overrides.ts'
 import { TransferTracer } from './transfer-tracer.ts'
@@ -49,8 +51,7 @@ interface BuilderInternals {
 /**
  * geth finishes a block by its difficulty, not by its fork: a block with difficulty pays the PoW reward
  * (SimBlock.finish does) and processes no withdrawals, one without does the reverse. The builder's own
- * reward is disabled. Its transaction list holds placeholders (call-args.ts) the library can re-create;
- * the real transactions give the transaction and receipt roots.
+ * reward is disabled. Transaction and receipt roots come from the transactions kept here.
  */
 class SimBlockBuilder extends BlockBuilder {
   readonly real: TypedTransaction[] = []
@@ -73,6 +74,7 @@ class SimBlockBuilder extends BlockBuilder {
 
 export interface SimBlockOptions {
   readonly common: Common
+  readonly vms: SimVmPool
   readonly state: SimState
   readonly hashes: BlockHashSource
   readonly header: HeaderData
@@ -97,9 +99,10 @@ export class SimBlock {
 
   private constructor(
     private readonly opts: SimBlockOptions,
+    private readonly lease: SimVm,
     private readonly vm: VM,
     private readonly builder: SimBlockBuilder,
-    private readonly hooks: EvmHooks,
+    private readonly hooks: SimVm['hooks'],
     private readonly tracer: TransferTracer,
     /** The block's blob base fee (the override, else from its excess blob gas). */
     private readonly blobBaseFee: bigint | undefined,
@@ -108,11 +111,11 @@ export class SimBlock {
   /** Applies the block's state overrides, then opens it (system calls). */
   static async open(opts: SimBlockOptions): Promise<SimBlock> {
     const { common, state } = opts
-    const vm = await createVM({ common, stateManager: state, blockchain: opts.hashes })
     const table = await applySimOverrides(state, opts.stateOverrides, standardPrecompiles(common))
-    Object.assign(vm.evm, { _precompiles: new SimPrecompiles(table, [...standardPrecompiles(common).keys()]) })
     const tracer = new TransferTracer(opts.traceTransfers)
-    const hooks = new EvmHooks(vm.evm, state, tracer, common.gteHardfork('homestead'))
+    const lease = await opts.vms.acquire(common)
+    lease.bind(state, opts.hashes, new SimPrecompiles(table, [...standardPrecompiles(common).keys()]), tracer)
+    const { vm, hooks } = lease
     const t = opts.template
     const builder = new SimBlockBuilder(t.difficulty !== 0n, vm, {
       parentBlock: { header: {} } as unknown as Block,
@@ -131,7 +134,7 @@ export class SimBlock {
     const blobBaseFee = !common.isActivatedEIP(4844)
       ? undefined
       : (t.blobBaseFeeOverride ?? SimBlock.envBlock(opts, { baseFeeZero: false, blobFee: undefined }).header.getBlobGasPrice())
-    return new SimBlock(opts, vm, builder, hooks, tracer, blobBaseFee)
+    return new SimBlock(opts, lease, vm, builder, hooks, tracer, blobBaseFee)
   }
 
   get gasUsed(): bigint {
@@ -186,7 +189,7 @@ export class SimBlock {
     } catch (e) {
       throw unexpected(e, sender)
     }
-    const { tx, hash, placeholder } = built
+    const { tx, hash } = built
     const blobGas = blobGasOf(resolved, common)
     const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
@@ -217,16 +220,15 @@ export class SimBlock {
       state.armSender(undefined)
     }
     await wrapNonce(state, sender)
-    this.append(tx, placeholder, result, blobGas)
+    this.append(tx, result, blobGas)
     const included = { tx, hash, sender: from, result: this.callResult(tx, resolved.gasCapped, result) }
     this.included.push(included)
     return included
   }
 
-  private append(tx: TypedTransaction, placeholder: TypedTransaction, result: RunTxResult, blobGas: bigint): void {
+  private append(tx: TypedTransaction, result: RunTxResult, blobGas: bigint): void {
     const self = this.builder as unknown as BuilderInternals
     this.builder.real.push(tx)
-    self.transactions.push(placeholder)
     self.transactionResults.push(result)
     self.gasUsed += result.blockGasSpent
     self.blobGasUsed += blobGas
@@ -264,6 +266,7 @@ export class SimBlock {
       await this.opts.state.modifyAccountFields(coinbase, { balance: (account?.balance ?? 0n) + this.opts.common.param('minerReward') })
     }
     const { block } = await this.builder.build()
+    this.opts.vms.release(this.lease)
     return block
   }
 }

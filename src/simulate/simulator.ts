@@ -24,6 +24,8 @@ import { FlashnodeError } from '../errors/errors.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
 import { SimState } from './sim-state.ts'
+import { SimVmPool } from './sim-vms.ts'
+import { CachedReader } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
@@ -45,6 +47,8 @@ export interface SimulatorDeps {
 }
 
 export class Simulator {
+  private readonly vms = new SimVmPool()
+
   constructor(private readonly deps: SimulatorDeps) {}
 
   /** `base` is asked for only once the request is within limits (it throws for an unknown block). */
@@ -52,6 +56,7 @@ export class Simulator {
     const { settings } = this.deps
     checkLimits(payload, settings)
     const b = base()
+    const baseState = new CachedReader(b.state)
     const plan = planChain(payload.blockStateCalls, { number: b.header.number, timestamp: b.header.timestamp }, settings.maxBlocks)
     const templates = headerTemplates(plan, b.header, this.deps.rules)
     const roots = settings.computeStateRoot ? new StateRoots(b.roots) : undefined
@@ -67,9 +72,9 @@ export class Simulator {
     try {
       for (let i = 0; i < plan.length; i++) {
         const p = plan[i]!
-        const common = this.deps.rules.at(p.number, p.time).copy()
+        const common = this.deps.rules.at(p.number, p.time)
         let root: StateRootResult | undefined
-        const state = new SimState(new OverlayReader(b.state, changes), async (diff) => {
+        const state = new SimState(new OverlayReader(baseState, changes), async (diff) => {
           if (roots === undefined) return ZERO_ROOT
           root = await roots.compute(diff)
           return root.root
@@ -77,6 +82,7 @@ export class Simulator {
         state.setDeadline(deadline)
         const block = await SimBlock.open({
           common,
+          vms: this.vms,
           state,
           hashes,
           header: headerFields(templates[i]!, parent, parentHash, common, payload.validation),
