@@ -193,7 +193,8 @@ export class SimBlock {
     const blobGas = blobGasOf(resolved, common)
     const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
-    checkGas(resolved, ctx, tx.getIntrinsicGas(), blobFeePaid)
+    const intrinsicGas = tx.getIntrinsicGas()
+    checkGas(resolved, ctx, intrinsicGas, blobFeePaid)
 
     const zeroBase = baseFee !== undefined && baseFee > 0n && paysNoBaseFee(resolved, validation)
     const env = this.environment(zeroBase, zeroBlob ? 0n : this.blobBaseFee)
@@ -221,7 +222,7 @@ export class SimBlock {
     }
     await wrapNonce(state, sender)
     this.append(tx, result, blobGas)
-    const included = { tx, hash, sender: from, result: this.callResult(tx, resolved.gasCapped, result) }
+    const included = { tx, hash, sender: from, result: this.callResult(tx, intrinsicGas, resolved.gasCapped, result) }
     this.included.push(included)
     return included
   }
@@ -235,10 +236,10 @@ export class SimBlock {
     self._minerValue += result.minerValue
   }
 
-  private callResult(tx: TypedTransaction, gasCapped: boolean, r: RunTxResult): SimCallResult {
+  private callResult(tx: TypedTransaction, intrinsicGas: bigint, gasCapped: boolean, r: RunTxResult): SimCallResult {
     const { common } = this.opts
     const exec = r.execResult
-    let maxUsedGas = exec.executionGasUsed + tx.getIntrinsicGas()
+    let maxUsedGas = exec.executionGasUsed + intrinsicGas
     if (common.isActivatedEIP(7623)) {
       const floor = floorDataGas(tx.data, common)
       if (maxUsedGas < floor) maxUsedGas = floor
