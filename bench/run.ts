@@ -25,6 +25,7 @@ import { readBench } from './read-bench.ts'
 import { receiptsBench } from './receipts-bench.ts'
 import { sendBench } from './send-bench.ts'
 import { simulateBench } from './simulate-bench.ts'
+import { soakBench } from './soak-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
 import { runScenario } from './runner.ts'
 import type { PeerName } from './nodes.ts'
@@ -38,6 +39,7 @@ export const SCENARIOS: readonly Scenario[] = [
   flashblockBuildBench,
   receiptsBench,
   simulateBench,
+  soakBench,
 ]
 
 /** Named sets of scenarios for --scenarios (a scenario's own name works there too). */
