@@ -8,6 +8,11 @@
  * payload (a single request or ANY batch item): HTTP 403, -32004 `<method> is not available on public
  * endpoints: …`, with that item's id, and nothing of the payload runs. Refusing the whole batch keeps the
  * rule simple to state and to test (the contract says the method answers 403, and a batch has one status).
+ * A client whose bucket is already empty is refused before its body is parsed, so that refusal carries
+ * id null; one refused after parsing (a batch bigger than what is left) echoes the first request id.
+ *
+ * Clients are keyed by the socket's remote address (IPv4-mapped IPv6 read as IPv4). Behind a reverse proxy
+ * every client shares the proxy's address: X-Forwarded-For is not trusted (no setting for it yet).
  */
 
 import { FlashnodeError } from '../../errors/errors.ts'
