@@ -11,7 +11,7 @@
 
 import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { runTx, createVM, type VM } from '@ethereumjs/vm'
+import { runTx, type VM } from '@ethereumjs/vm'
 import type { VmPool } from './vm-pool.ts'
 import { Address } from '@ethereumjs/util'
 import type { CallRequest } from '../node/api.ts'
@@ -42,8 +42,8 @@ export interface CallOutcome {
 
 export interface CallContext {
   readonly rules: ChainRules
-  /** Reusable VMs (optional: a fresh VM is built per call without one). */
-  readonly vms?: VmPool
+  /** Reusable VMs (building one per call is slow, and each adds a listener to the shared fork Common). */
+  readonly vms: VmPool
   /** The header whose environment the call sees (number, timestamp, coinbase, base fee, …). */
   readonly header: BlockHeader
   readonly blockHashes: BlockHashSource
@@ -163,10 +163,7 @@ export async function executeCall(
   state.allowContractSender(from)
   let result
   try {
-    result =
-      ctx.vms !== undefined
-        ? await ctx.vms.with(common, ctx.blockHashes, state, run)
-        : await run(await createVM({ common, stateManager: state, blockchain: ctx.blockHashes }))
+    result = await ctx.vms.with(common, ctx.blockHashes, state, run)
   } catch (e) {
     throw preExecutionError(e, from)
   } finally {

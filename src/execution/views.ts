@@ -5,7 +5,7 @@
 
 import type { Block, BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt } from '../primitives/hex.ts'
+import { bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
 import type { AccessListEntry, AuthorizationView, BlockView, HeaderView, TransactionView } from '../chain/types.ts'
 
 export function headerView(h: BlockHeader, hash: Uint8Array = h.hash()): HeaderView {
@@ -86,7 +86,8 @@ export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Ui
     return {
       ...dynamic,
       maxFeePerBlobGas: t.maxFeePerBlobGas as bigint,
-      blobVersionedHashes: t.blobVersionedHashes as Uint8Array[],
+      // The library keeps these as 0x-hex strings.
+      blobVersionedHashes: (t.blobVersionedHashes as (string | Uint8Array)[]).map((h) => (typeof h === 'string' ? hexToBytes(h) : h)),
     }
   }
   if (tx.type === 4) return { ...dynamic, authorizationList: authorizations(t.authorizationList as Uint8Array[][]) }

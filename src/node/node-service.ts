@@ -256,8 +256,10 @@ export class NodeService implements NodeApi {
   }
 
   async feeHistory(blockCount: number, newest: BlockId, percentiles?: readonly number[]): Promise<FeeHistory> {
+    // The open block has no gas used or next base fee yet: history ends at the newest sealed block.
     const last = this.resolver.resolve(newest)
-    return this.fees.history(blockCount, last.number, percentiles)
+    const head = this.chain.head()
+    return this.fees.history(blockCount, last.number > head ? head : last.number, percentiles)
   }
 
   // --- write path -------------------------------------------------------------------------------------

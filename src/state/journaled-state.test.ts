@@ -87,3 +87,19 @@ test('a contract sender reads as code-less until first written back, which resto
   await state.putAccount(A, seen)
   assert.deepEqual((await state.getAccount(A))!.codeHash, codeHash)
 })
+
+test('a contract sender keeps its code through every write-back of a stale copy, and reads its own code after the first', async () => {
+  const codeHash = new Uint8Array(32).fill(0x11)
+  const reader: StateReader = { ...base(), getAccount: () => new Account(0n, 0n, undefined, codeHash) }
+  const state = new JournaledState(reader)
+  state.allowContractSender(A)
+  const stale = (await state.getAccount(A))!
+  stale.nonce = 1n
+  await state.putAccount(A, stale)
+  assert.deepEqual((await state.getAccount(A))!.codeHash, codeHash, 'visible as soon as it is written back')
+  stale.balance = 5n
+  await state.putAccount(A, stale)
+  assert.deepEqual((await state.getAccount(A))!.codeHash, codeHash, 'a second write of the stale copy keeps it')
+  state.allowContractSender(undefined)
+  assert.equal((await state.getAccount(A))!.balance, 5n)
+})

@@ -66,7 +66,7 @@ export class JournaledState implements StateManagerInterface {
   private reads = 0
 
   /** See allowContractSender. */
-  private maskedSender: { key: string; codeHash: Uint8Array } | undefined
+  private maskedSender: { key: string; codeHash: Uint8Array; hiding: boolean } | undefined
 
   constructor(
     private readonly base: StateReader,
@@ -110,15 +110,16 @@ export class JournaledState implements StateManagerInterface {
     } else {
       account = this.base.getAccount(address.bytes)
     }
-    if (account !== undefined && this.maskedSender?.key === key) account.codeHash = KECCAK256_NULL
+    if (account !== undefined && this.maskedSender?.key === key && this.maskedSender.hiding) account.codeHash = KECCAK256_NULL
     return account
   }
 
   /**
    * geth lets eth_call and eth_estimateGas send from an account with code (no EIP-3607 check); the
    * library's transaction runner always checks. Until the runner first writes the sender back (right
-   * after its pre-checks), the sender reads as code-less; that write restores the real code hash.
-   * `undefined` ends the masking.
+   * after its pre-checks), the sender reads as code-less. The runner writes back copies of what it read
+   * more than once, so until `undefined` ends the masking, any write of the sender with the code-less
+   * hash gets the real code hash back.
    */
   allowContractSender(address: Address | undefined): void {
     if (address === undefined) {
@@ -127,7 +128,7 @@ export class JournaledState implements StateManagerInterface {
     }
     const key = address.toString()
     const account = this.readAccount(key, address.bytes)
-    this.maskedSender = account === undefined || isNullHash(account.codeHash) ? undefined : { key, codeHash: account.codeHash }
+    this.maskedSender = account === undefined || isNullHash(account.codeHash) ? undefined : { key, codeHash: account.codeHash, hiding: true }
   }
 
   private setAccount(key: string, value: Account | null): void {
@@ -140,8 +141,8 @@ export class JournaledState implements StateManagerInterface {
     const key = address.toString()
     const copy = copyAccount(account)
     if (this.maskedSender?.key === key) {
-      copy.codeHash = this.maskedSender.codeHash
-      this.maskedSender = undefined
+      if (isNullHash(copy.codeHash)) copy.codeHash = this.maskedSender.codeHash
+      this.maskedSender.hiding = false
     }
     this.setAccount(key, copy)
   }

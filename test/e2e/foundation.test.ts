@@ -88,6 +88,19 @@ test('the imported chain serves blocks, transactions, receipts and state at seve
     }
   }
   assert.ok(checkedTxs > 0, 'the sampled blocks carry transactions')
+
+  let blobTxs = 0
+  for (let n = 1n; n <= head.number; n++) {
+    for (const tx of (await c.getBlock({ blockNumber: n, includeTransactions: true })).transactions) {
+      if (tx.type !== 'eip4844') continue
+      blobTxs++
+      assert.ok(tx.blobVersionedHashes!.length > 0)
+      for (const h of tx.blobVersionedHashes!) assert.match(h, /^0x01[0-9a-f]{62}$/, 'a versioned hash is 32 bytes with version 0x01')
+    }
+  }
+  assert.ok(blobTxs > 0, 'the chain carries blob transactions')
+  const pendingFees = await c.getFeeHistory({ blockCount: 2, blockTag: 'pending', rewardPercentiles: [10] })
+  assert.equal(pendingFees.oldestBlock, head.number - 1n)
   // (Block 2 of this chain emits ~21 MB of logs, past viem's response limit: start after it.)
   const logs = await c.getLogs({ fromBlock: 3n, toBlock: head.number })
   assert.ok(logs.length > 0)
