@@ -34,6 +34,7 @@ const MAX_CONNECTIONS = 256
 const MIN_WINDOW_MS = 60_000
 const QUICK_WINDOW_MS = 3_000
 const SAMPLE_MS = 1_000
+const IDLE_RETIRE_MS = 4_000
 const MB = 1024 * 1024
 
 interface Memory {
@@ -88,29 +89,42 @@ function readMix(ctx: ScenarioContext): { reads: string[]; calls: string[] } {
   return { reads, calls }
 }
 
+/**
+ * Keep-alive connections, most recently used first. A connection idle for IDLE_RETIRE_MS is closed rather
+ * than reused: servers close idle keep-alive sockets (Flashnode after 5 s, advertised as `Keep-Alive:
+ * timeout=5`), and a request written just as that happens fails with ECONNRESET, a client bug, not a
+ * server error. Well-behaved clients (undici) retire connections before the advertised timeout too.
+ */
 class ConnectionPool {
-  private readonly idle: RawConnection[] = []
-  private open = 0
+  private readonly idle: { conn: RawConnection; since: number }[] = []
+  private opened = 0
+  private live = 0
   constructor(private readonly url: URL) {}
 
   take(): RawConnection | undefined {
-    const conn = this.idle.pop()
-    if (conn !== undefined) return conn
-    if (this.open >= MAX_CONNECTIONS) return undefined
-    this.open++
+    const now = performance.now()
+    for (let entry = this.idle.pop(); entry !== undefined; entry = this.idle.pop()) {
+      if (now - entry.since < IDLE_RETIRE_MS) return entry.conn
+      entry.conn.close()
+      this.live--
+    }
+    if (this.live >= MAX_CONNECTIONS) return undefined // every live connection is busy
+    this.opened++
+    this.live++
     return new RawConnection(this.url.hostname, Number(this.url.port), 30_000)
   }
 
   give(conn: RawConnection): void {
-    this.idle.push(conn)
+    this.idle.push({ conn, since: performance.now() })
   }
 
+  /** Connections opened over the run (a stall makes the open loop open more). */
   size(): number {
-    return this.open
+    return this.opened
   }
 
   close(): void {
-    for (const conn of this.idle) conn.close()
+    for (const { conn } of this.idle) conn.close()
   }
 }
 
