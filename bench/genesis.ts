@@ -20,6 +20,7 @@ import { getAddress, numberToHex, type Address, type Hex } from 'viem'
 import { HDKey, hdKeyToAccount, type HDAccount } from 'viem/accounts'
 import { genesisAllocFor } from '../test/fixtures/erc20/index.ts'
 import { SYSTEM_CONTRACTS } from './system-contracts.ts'
+import { devChainConfig } from '../src/node/dev-genesis.ts'
 
 export const BENCH_MNEMONIC = 'test test test test test test test test test test test junk'
 /** Where the ERC-20 fixture lives on every benchmark chain. */
@@ -85,32 +86,13 @@ export function benchAccounts(count: number): HDAccount[] {
   return accountCache.slice(0, count)
 }
 
+/** The dev chain's config (every fork through Prague at genesis), with the fields Anvil's --init reads too. */
 export function chainConfig(chainId: number): Record<string, unknown> {
   return {
-    chainId,
-    homesteadBlock: 0,
-    eip150Block: 0,
-    eip155Block: 0,
-    eip158Block: 0,
-    byzantiumBlock: 0,
-    constantinopleBlock: 0,
-    petersburgBlock: 0,
-    istanbulBlock: 0,
-    muirGlacierBlock: 0,
-    berlinBlock: 0,
-    londonBlock: 0,
+    ...devChainConfig(BigInt(chainId)),
     arrowGlacierBlock: 0,
     grayGlacierBlock: 0,
-    mergeNetsplitBlock: 0,
-    terminalTotalDifficulty: 0,
-    shanghaiTime: 0,
-    cancunTime: 0,
-    pragueTime: 0,
     depositContractAddress: '0x0000000000000000000000000000000000000000',
-    blobSchedule: {
-      cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
-      prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
-    },
   }
 }
 
