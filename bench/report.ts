@@ -139,9 +139,10 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
         (Math.max(...cpu) > 85 * settings.generatorProcesses ? '; near saturation, the client may cap these figures: try --processes 2' : ''),
     )
   }
+  const anyLoad = r.caseNames.some((n) => r.cases[n]?.measured !== true)
   const title =
-    `scenario ${r.name}: ${r.title}; ${settings.repetitions} × ${settings.durationMs / 1000} s ` +
-    `(+${settings.warmupMs / 1000} s warm-up) per peer, medians`
+    `scenario ${r.name}: ${r.title}; ${settings.repetitions} repetition${settings.repetitions > 1 ? 's' : ''} per peer, medians` +
+    (anyLoad ? `; loads ${settings.durationMs / 1000} s (+${settings.warmupMs / 1000} s warm-up unless a note says otherwise)` : '')
   const legend = [
     "rate in the row's unit; CPU = the peer's CPU during the measurement, in % of one core (server process and its children)",
   ]

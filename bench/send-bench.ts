@@ -50,7 +50,7 @@ export const sendBench: Scenario = {
   anvilArgs: ['--block-time', '2'],
   mutatesState: true,
   notes: () => [
-    'rate = transactions answered with their hash per second (errors excluded); transactions signed before the run, sent once each',
+    'rate = transactions answered with their hash per second (errors excluded); transactions signed before the run, sent once each; warm-up 0.2 s',
   ],
   cases,
 }
