@@ -6,7 +6,7 @@
  *   --quick               smoke run: 1 repetition of 1 s (+0.3 s warm-up)
  *   --only a,b            scenarios by name (default: all)
  *   --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
- *                         issue6 (every figure of issue 6), all
+ *                         issue6 (every figure of issue 6, simulate included; not soak), all
  *   --peers anvil,flashnode
  *   --reps N  --duration MS  --warmup MS
  *   --concurrency N       override every case's concurrency
@@ -45,7 +45,7 @@ export const SCENARIOS: readonly Scenario[] = [
 /** Named sets of scenarios for --scenarios (a scenario's own name works there too). */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   issue3: ['send', 'visibility', 'flashblock-build', 'receipts'],
-  issue6: ['read', 'pending-reads', 'send', 'visibility', 'receipts', 'flashblock-build'],
+  issue6: ['read', 'pending-reads', 'send', 'visibility', 'receipts', 'simulate', 'flashblock-build'],
   all: SCENARIOS.map((s) => s.name),
 }
 
