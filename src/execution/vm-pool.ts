@@ -98,7 +98,9 @@ export class VmPool {
     if (pooled === undefined) {
       const switchable = new SwitchableState()
       switchable.current = state
-      pooled = { vm: await createVM({ common, stateManager: switchable, blockchain: blockHashes }), state: switchable }
+      // A private copy of the Common: the library's EVM subscribes to its Common's events and is never
+      // unsubscribed, so a VM built on the shared fork Common could never be collected.
+      pooled = { vm: await createVM({ common: common.copy(), stateManager: switchable, blockchain: blockHashes }), state: switchable }
     }
     pooled.state.current = state
     try {

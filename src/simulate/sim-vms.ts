@@ -101,7 +101,8 @@ export class SimVm {
   static async create(common: Common): Promise<SimVm> {
     const state = new StateForwarder()
     const hashes = new HashForwarder()
-    const vm = await createVM({ common, stateManager: state, blockchain: hashes })
+    // A private copy of the Common: the EVM subscribes to its Common's events for good (see vm-pool.ts).
+    const vm = await createVM({ common: common.copy(), stateManager: state, blockchain: hashes })
     return new SimVm(common, vm, new EvmHooks(vm.evm, common.gteHardfork('homestead')), state, hashes)
   }
 
