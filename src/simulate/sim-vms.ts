@@ -8,8 +8,8 @@
  * dropped. The pool is this module's own: no other user sees the hooked opcode tables.
  */
 
-import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common'
-import type { Account, Address } from '@ethereumjs/util'
+import type { Common } from '@ethereumjs/common'
+import { StateForwarder } from '../execution/state-forwarder.ts'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { BlockHashSource } from '../execution/block-hashes.ts'
 import { EvmHooks } from './evm-hooks.ts'
@@ -17,65 +17,6 @@ import type { SimPrecompiles } from './overrides.ts'
 import type { SimState } from './sim-state.ts'
 import type { TransferTracer } from './transfer-tracer.ts'
 
-class StateForwarder implements StateManagerInterface {
-  current!: SimState
-
-  get originalStorageCache() {
-    return this.current.originalStorageCache
-  }
-  getAccount(a: Address): Promise<Account | undefined> {
-    return this.current.getAccount(a)
-  }
-  putAccount(a: Address, account?: Account): Promise<void> {
-    return this.current.putAccount(a, account)
-  }
-  deleteAccount(a: Address): Promise<void> {
-    return this.current.deleteAccount(a)
-  }
-  modifyAccountFields(a: Address, f: AccountFields): Promise<void> {
-    return this.current.modifyAccountFields(a, f)
-  }
-  putCode(a: Address, code: Uint8Array): Promise<void> {
-    return this.current.putCode(a, code)
-  }
-  getCode(a: Address): Promise<Uint8Array> {
-    return this.current.getCode(a)
-  }
-  getCodeSize(a: Address): Promise<number> {
-    return this.current.getCodeSize(a)
-  }
-  getStorage(a: Address, key: Uint8Array): Promise<Uint8Array> {
-    return this.current.getStorage(a, key)
-  }
-  putStorage(a: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    return this.current.putStorage(a, key, value)
-  }
-  clearStorage(a: Address): Promise<void> {
-    return this.current.clearStorage(a)
-  }
-  checkpoint(): Promise<void> {
-    return this.current.checkpoint()
-  }
-  commit(): Promise<void> {
-    return this.current.commit()
-  }
-  revert(): Promise<void> {
-    return this.current.revert()
-  }
-  getStateRoot(): Promise<Uint8Array> {
-    return this.current.getStateRoot()
-  }
-  setStateRoot(): Promise<void> {
-    return this.current.setStateRoot()
-  }
-  hasStateRoot(): Promise<boolean> {
-    return this.current.hasStateRoot()
-  }
-  clearCaches(): void {}
-  shallowCopy(): StateManagerInterface {
-    return this.current.shallowCopy()
-  }
-}
 
 class HashForwarder implements BlockHashSource {
   current!: BlockHashSource
@@ -94,12 +35,12 @@ export class SimVm {
     readonly common: Common,
     readonly vm: VM,
     readonly hooks: EvmHooks,
-    private readonly state: StateForwarder,
+    private readonly state: StateForwarder<SimState>,
     private readonly hashes: HashForwarder,
   ) {}
 
   static async create(common: Common): Promise<SimVm> {
-    const state = new StateForwarder()
+    const state = new StateForwarder<SimState>()
     const hashes = new HashForwarder()
     // A private copy of the Common: the EVM subscribes to its Common's events for good (see vm-pool.ts).
     const vm = await createVM({ common: common.copy(), stateManager: state, blockchain: hashes })
