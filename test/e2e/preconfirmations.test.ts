@@ -11,7 +11,6 @@ import WebSocket from 'ws'
 import {
   createPublicClient,
   createWalletClient,
-  defineChain,
   http,
   parseGwei,
   type Hex,
@@ -19,18 +18,14 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { ACCOUNTS, DEV_CHAIN_ID, deployCode, testGenesis } from '../support/dev-chain.ts'
+import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 import { startNode, type RunningNode } from '../support/server.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import type { TestContext } from 'node:test'
 
-const chain = defineChain({
-  id: Number(DEV_CHAIN_ID),
-  name: 'flashnode-test',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
-})
+const chain = VIEM_DEV_CHAIN
 
 const RECEIVER = '0x00000000000000000000000000000000000000aa' as const
 

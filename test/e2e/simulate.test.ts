@@ -11,7 +11,6 @@ import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
-  defineChain,
   encodeFunctionData,
   getAddress,
   http,
@@ -24,18 +23,14 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { ERC20_ABI, genesisAllocFor } from '../fixtures/erc20/index.ts'
 import { ACCOUNTS, DEV_CHAIN_ID, testGenesis } from '../support/dev-chain.ts'
+import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 import { startNode, type RunningNode } from '../support/server.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import type { GethGenesis } from '../../src/execution/chain-config.ts'
 
-const chain = defineChain({
-  id: Number(DEV_CHAIN_ID),
-  name: 'flashnode-test',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
-})
+const chain = VIEM_DEV_CHAIN
 
 const TOKEN = '0x00000000000000000000000000000000000c0ffe' as const
 const ALICE = privateKeyToAccount(ACCOUNTS[0]!.privateKey as Hex)
