@@ -2,20 +2,10 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bytesToHex } from '../../primitives/hex.ts'
 import type { BlockId } from '../../primitives/block-id.ts'
-import { ParamError } from './param-error.ts'
+import { reason } from './test-kit.ts'
 import { parseBlockNumber, parseBlockNumberOrHash } from './block-id.ts'
 
 const HASH = `0x${'00'.repeat(28)}deadbeef`
-
-const reason = (f: () => unknown): string => {
-  try {
-    f()
-  } catch (e) {
-    assert.ok(e instanceof ParamError, `expected a ParamError, got ${String(e)}`)
-    return e.message
-  }
-  assert.fail('expected a throw')
-}
 
 const show = (id: BlockId): string =>
   id.kind === 'tag' ? id.tag : id.kind === 'number' ? `#${id.number}` : `${bytesToHex(id.hash)}${id.requireCanonical ? '!' : ''}`

@@ -1,22 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bytesToHex } from '../../primitives/hex.ts'
-import { ParamError } from './param-error.ts'
+import { reason } from './test-kit.ts'
 import { parseCallRequest } from './call.ts'
 
 const A = '0x14e46043e63d0e3cdcf2530519f4cfaf35058cb2'
 const B = '0x9344b07175800259691961298ca11c824e65032d'
 const H = `0x${'11'.repeat(32)}`
-
-const reason = (f: () => unknown): string => {
-  try {
-    f()
-  } catch (e) {
-    assert.ok(e instanceof ParamError, `expected a ParamError, got ${String(e)}`)
-    return e.message
-  }
-  assert.fail('expected a throw')
-}
 
 test('the rpc-compat eip1559 call object parses into typed fields', () => {
   const req = parseCallRequest({ from: A, gas: '0xea60', input: '0x333435', maxFeePerGas: '0x1a21398', maxPriorityFeePerGas: '0xb', to: B, value: '0x17' })

@@ -1,17 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ParamError } from './param-error.ts'
+import { reason } from './test-kit.ts'
 import { parseBlockCount, parseRewardPercentiles } from './fees.ts'
-
-const reason = (f: () => unknown): string => {
-  try {
-    f()
-  } catch (e) {
-    assert.ok(e instanceof ParamError, `expected a ParamError, got ${String(e)}`)
-    return e.message
-  }
-  assert.fail('expected a throw')
-}
 
 test('block count: hex, decimal string, JSON number, leading zeros', () => {
   assert.equal(parseBlockCount('0x10'), 16)

@@ -1,18 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bytesToHex } from '../../primitives/hex.ts'
-import { ParamError } from './param-error.ts'
+import { reason } from './test-kit.ts'
 import { decodeHex, decodeUint64, parseAddress, parseBytes, parseHash, parseQuantity, parseUint, parseUint64 } from './hex.ts'
-
-const reason = (f: () => unknown): string => {
-  try {
-    f()
-  } catch (e) {
-    assert.ok(e instanceof ParamError, `expected a ParamError, got ${String(e)}`)
-    return e.message
-  }
-  assert.fail('expected a throw')
-}
 
 test('address: 20 bytes, geth wording for every failure', () => {
   assert.equal(bytesToHex(parseAddress('0x7DCD17433742f4c0ca53122ab541d0ba67fc27df')), '0x7dcd17433742f4c0ca53122ab541d0ba67fc27df')

@@ -2,23 +2,13 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { FlashnodeError } from '../../errors/errors.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
-import { ParamError } from './param-error.ts'
+import { reason } from './test-kit.ts'
 import { parseLogFilter } from './log-filter.ts'
 
 const A = '0xb1917d669e2a9307d342d04ab74e68ea94c4d11c'
 const B = '0x7dcd17433742f4c0ca53122ab541d0ba67fc27df'
 const T1 = `0x${'e6'.repeat(32)}`
 const T2 = `0x${'39'.repeat(32)}`
-
-const reason = (f: () => unknown): string => {
-  try {
-    f()
-  } catch (e) {
-    assert.ok(e instanceof ParamError, `expected a ParamError, got ${String(e)}`)
-    return e.message
-  }
-  assert.fail('expected a throw')
-}
 
 const topicsShape = (t: readonly (readonly Uint8Array[] | null)[]) => t.map((p) => (p === null ? null : p.map(bytesToHex)))
 

@@ -1,22 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bytesToHex } from '../../primitives/hex.ts'
-import { ParamError } from './param-error.ts'
+import { reason } from './test-kit.ts'
 import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
 
 const ADDR = '0xc000000000000000000000000000000000000000'
 const SLOT = `0x${'00'.repeat(31)}01`
 const VAL = `0x${'00'.repeat(31)}2a`
-
-const reason = (f: () => unknown): string => {
-  try {
-    f()
-  } catch (e) {
-    assert.ok(e instanceof ParamError, `expected a ParamError, got ${String(e)}`)
-    return e.message
-  }
-  assert.fail('expected a throw')
-}
 
 test('state overrides: every account field, keys normalised to lower-case hex', () => {
   const o = parseStateOverrides({
