@@ -14,21 +14,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { LatencyHistogram } from './histogram.ts'
-import type { ClientKind, LoadConfig, LoadResult } from './loadgen.ts'
+import type { LoadConfig, LoadResult } from './loadgen.ts'
 
 const LOADGEN = join(dirname(fileURLToPath(import.meta.url)), 'loadgen.ts')
 
-export interface LoadSpec {
-  url: string
-  bodies: string[]
-  concurrency: number
-  durationMs: number
-  warmupMs: number
-  once?: boolean
-  client?: ClientKind
-  /** Generator processes (default 1). */
+/** One generator's config, run by `processes` generator processes (default 1). */
+export interface LoadSpec extends Omit<LoadConfig, 'waitForGo' | 'drainMs'> {
   processes?: number
-  timeoutMs?: number
 }
 
 export interface MergedLoad {

@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { FlashnodeError } from '../errors/errors.ts'
 import { ChainRules } from '../execution/chain-config.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { buildTransaction, resolveCall, type CallLimits } from './call-args.ts'
+import { code } from './test-kit.ts'
 
 const GENESIS = JSON.parse(readFileSync(new URL('../../../shared/rpc-compat/tests/genesis.json', import.meta.url), 'utf8'))
 const rules = new ChainRules(GENESIS)
@@ -12,16 +12,6 @@ const CHAIN_ID = rules.chainId
 const C0 = hexToBytes('0xc000000000000000000000000000000000000000')
 const C1 = hexToBytes('0xc100000000000000000000000000000000000000')
 const limits = (o: Partial<CallLimits> = {}): CallLimits => ({ blockGasLeft: 200_000_000n, budgetLeft: 50_000_000n, baseFee: 0n, chainId: CHAIN_ID, ...o })
-
-function code(fn: () => unknown): number | undefined {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof FlashnodeError) return e.code
-    throw e
-  }
-  return undefined
-}
 
 test('defaults: nonce from the state, gas = the block\'s remainder cut to the budget, value 0, fees 0, EIP-1559 type', () => {
   const c = resolveCall({ from: C0, to: C1 }, 7n, limits())

@@ -1,22 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { FlashnodeError } from '../errors/errors.ts'
 import { checkLimits, planChain } from './chain-plan.ts'
 import { DEFAULT_SIMULATE_SETTINGS, type SimBlockInput, type SimulatePayload } from './types.ts'
+import { code } from './test-kit.ts'
 
 const payload = (blocks: SimBlockInput[]): SimulatePayload => ({ blockStateCalls: blocks, traceTransfers: false, validation: false, returnFullTransactions: false })
 const empty = (o: SimBlockInput['blockOverrides'] = {}): SimBlockInput => ({ blockOverrides: o, calls: [] })
 const BASE = { number: 100n, timestamp: 1_000n }
-
-function code(fn: () => unknown): number | undefined {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof FlashnodeError) return e.code
-    throw e
-  }
-  return undefined
-}
 
 test('limits: at least one block, at most maxBlocks blocks, calls per block and in all', () => {
   const limits = { maxBlocks: 3, maxCallsPerBlock: 2, maxCalls: 3 }

@@ -14,7 +14,7 @@ import { once } from 'node:events'
 import { WebSocket } from 'ws'
 import { DEFAULT_LIMITS } from '../../src/rpc/transport/limits.ts'
 import { assertNoLeak, assertResponseObject, checkHttpAnswer, newFindings } from './support/check.ts'
-import { FuzzClient, type FuzzRequest } from './support/client.ts'
+import { endpointClients, type FuzzRequest } from './support/client.ts'
 import { startFuzzNode } from './support/fuzz-node.ts'
 import { fuzzSeed, reproduce, Rng } from './support/rng.ts'
 import { randomJson, randomString, type Json } from './support/values.ts'
@@ -133,12 +133,7 @@ test('hostile envelopes over HTTP and WebSocket: documented answers only, no lea
   t.diagnostic(`fuzz seed ${seed} (reproduce: ${reproduce(FILE, seed)})`)
   const rng = new Rng(seed)
   const fuzz = await startFuzzNode(t)
-  const dedicated = new FuzzClient(fuzz.dedicated)
-  const pub = new FuzzClient(fuzz.public)
-  t.after(() => {
-    dedicated.close()
-    pub.close()
-  })
+  const { dedicated, pub } = endpointClients(t, fuzz)
   const findings = newFindings()
   const statuses = new Map<number, number>()
   const started = performance.now()

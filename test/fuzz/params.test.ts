@@ -13,7 +13,7 @@ import { once } from 'node:events'
 import { WebSocket } from 'ws'
 import { createEthMethods } from '../../src/rpc/methods/index.ts'
 import { assertNoLeak, assertResponseObject, checkHttpAnswer, newFindings } from './support/check.ts'
-import { FuzzClient } from './support/client.ts'
+import { endpointClients } from './support/client.ts'
 import { seedChain, startFuzzNode, FUZZ_ACCOUNTS } from './support/fuzz-node.ts'
 import { fuzzSeed, reproduce, Rng } from './support/rng.ts'
 import { randomAtom, randomJson, randomParams, type Json } from './support/values.ts'
@@ -39,12 +39,7 @@ test('random and oversized params for every method: well-formed answers, no leak
   const fuzz = await startFuzzNode(t)
   const known = await seedChain(fuzz)
   const methods = [...createEthMethods(fuzz.node.api).keys()].sort()
-  const dedicated = new FuzzClient(fuzz.dedicated)
-  const pub = new FuzzClient(fuzz.public)
-  t.after(() => {
-    dedicated.close()
-    pub.close()
-  })
+  const { dedicated, pub } = endpointClients(t, fuzz)
   const findings = newFindings()
   const statuses = new Map<number, number>()
   let cases = 0

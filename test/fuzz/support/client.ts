@@ -5,6 +5,7 @@
  */
 
 import { Agent, request as httpRequest } from 'node:http'
+import type { TestContext } from 'node:test'
 
 /** A request still unanswered after this long fails the case: the server must answer, not stall. */
 const ANSWER_TIMEOUT_MS = 10_000
@@ -70,4 +71,15 @@ export class FuzzClient {
   close(): void {
     this.agent.destroy()
   }
+}
+
+/** A client for each endpoint of a fuzz node (dedicated and public), closed when the test ends. */
+export function endpointClients(t: TestContext, urls: { readonly dedicated: string; readonly public: string }): { dedicated: FuzzClient; pub: FuzzClient } {
+  const dedicated = new FuzzClient(urls.dedicated)
+  const pub = new FuzzClient(urls.public)
+  t.after(() => {
+    dedicated.close()
+    pub.close()
+  })
+  return { dedicated, pub }
 }
