@@ -11,7 +11,6 @@
  *   subscribing, so a receipt published in between is never missed.
  */
 
-import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import { keys } from '../storage/keys.ts'
@@ -183,6 +182,3 @@ export class Sequencing implements PendingSource, SequencerPool {
     })
   }
 }
-
-export const notSequencing = (): FlashnodeError =>
-  new FlashnodeError('methodNotFound', 'this node does not accept transactions')

@@ -102,5 +102,4 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-export const ZERO_HASH: Uint8Array = new Uint8Array(32)
 export const ZERO_ADDRESS: Uint8Array = new Uint8Array(20)

@@ -14,6 +14,3 @@ export interface StateReader {
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array
   getCode(codeHash: Uint8Array): Uint8Array
 }
-
-/** Canonical map keys for addresses and slots: lower-case 0x-hex. */
-export { bytesToHex as keyOf } from '../primitives/hex.ts'

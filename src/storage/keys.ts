@@ -38,8 +38,6 @@ const TAG = {
   pool: 0x70,
 } as const
 
-export const MAX_BLOCK = 0xffffffffffffffffn
-
 function withTag(tag: number, ...parts: Uint8Array[]): Uint8Array {
   let length = 1
   for (const p of parts) length += p.length
