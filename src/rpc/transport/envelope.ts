@@ -24,7 +24,6 @@
  *   status, headers and a single error body.
  */
 
-import { setMaxListeners } from 'node:events'
 import { FlashnodeError, internalError } from '../../errors/errors.ts'
 import { RPC_CODES, toJsonRpcError, DEFAULT_REVERT_CODE, type ErrorMappingOptions } from '../error-codes.ts'
 import type { MethodContext, MethodTable, RpcConnection } from '../registry.ts'
@@ -33,6 +32,7 @@ import { exceedsJsonDepth } from './json-guard.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { errorMessage, PARSE_ERROR_MESSAGE, resultMessage } from './messages.ts'
 import { firstRequestId, isRequestId, prepareRequest, type PreparedRequest } from './request.ts'
+import { RequestScope } from './request-scope.ts'
 import type { RequestId } from './messages.ts'
 
 export interface EnvelopeOptions {
@@ -47,6 +47,8 @@ export interface EnvelopeOptions {
   readonly connection?: RpcConnection
   /** Aborts the payload's work early (the client went away). */
   readonly signal?: AbortSignal
+  /** The same as `signal`, without an AbortSignal: the caller aborts this scope (the HTTP server does). */
+  readonly scope?: RequestScope
   /** Where unexpected errors are reported; console.error when absent. */
   readonly log?: (message: string, err: unknown) => void
   /** The endpoint policy's say on this payload (rate limit, refused methods). None: everything is admitted. */
@@ -125,16 +127,18 @@ export async function answerRpcPayload(
   const refusal = gate?.admit(items.map(methodOf))
   if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item))
 
-  const deadline = startDeadline(limits.requestTimeoutMs, opts.signal)
+  const scope = opts.scope ?? new RequestScope()
+  if (opts.signal !== undefined) scope.follow(opts.signal)
+  const timer = setTimeout(() => scope.abort(new FlashnodeError('requestTimeout', 'request timed out')), limits.requestTimeoutMs)
   try {
     if (!Array.isArray(payload)) {
-      const body = await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), deadline.signal, run)
+      const body = await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), scope, run)
       return { status: 200, body }
     }
     const prepared = payload.map((item) => prepareRequest(item, methods, limits.maxMethodNameLength))
-    return { status: 200, body: await runBatch(prepared, deadline.signal, run) }
+    return { status: 200, body: await runBatch(prepared, scope, run) }
   } finally {
-    deadline.dispose()
+    clearTimeout(timer)
   }
 }
 
@@ -162,12 +166,10 @@ function refusedId(items: readonly unknown[], index: number | undefined): Reques
 }
 
 /** Runs the batch items with bounded concurrency; assembles responses in request order. */
-async function runBatch(items: readonly PreparedRequest[], parentSignal: AbortSignal, run: Run): Promise<string | null> {
+async function runBatch(items: readonly PreparedRequest[], payloadScope: RequestScope, run: Run): Promise<string | null> {
   const count = items.length
   const responses: (string | null | undefined)[] = new Array<string | null | undefined>(count)
-  const overflow = new AbortController()
-  const signal = AbortSignal.any([parentSignal, overflow.signal])
-  setMaxListeners(0, signal)
+  const scope = payloadScope.child()
   const cap = run.limits.maxBatchResponseBytes
 
   let nextToStart = 0
@@ -183,7 +185,7 @@ async function runBatch(items: readonly PreparedRequest[], parentSignal: AbortSi
       bytes += Buffer.byteLength(response) + 1
       if (bytes > cap) {
         cutAt = nextToCount
-        overflow.abort(new FlashnodeError('responseTooLarge', 'response too large'))
+        scope.abort(new FlashnodeError('responseTooLarge', 'response too large'))
       }
     }
   }
@@ -191,7 +193,7 @@ async function runBatch(items: readonly PreparedRequest[], parentSignal: AbortSi
   const worker = async (): Promise<void> => {
     while (nextToStart < cutAt) {
       const index = nextToStart++
-      const response = await runOne(items[index]!, signal, run)
+      const response = await runOne(items[index]!, scope, run)
       if (index >= cutAt) continue
       responses[index] = response
       countCompleted()
@@ -217,14 +219,14 @@ async function runBatch(items: readonly PreparedRequest[], parentSignal: AbortSi
 }
 
 /** One request to its response text (null for a notification). Never rejects. */
-async function runOne(request: PreparedRequest, signal: AbortSignal, run: Run): Promise<string | null> {
+async function runOne(request: PreparedRequest, scope: RequestScope, run: Run): Promise<string | null> {
   try {
     if (request.kind === 'invalid') {
       return request.notification ? null : errorMessage(request.id, toJsonRpcError(request.error, run.mapping))
     }
     let result: unknown
     try {
-      result = await invoke(request, signal, run)
+      result = await invoke(request, scope, run)
     } catch (err) {
       return request.notification ? null : errorMessage(request.id, toJsonRpcError(err, run.mapping))
     }
@@ -243,14 +245,18 @@ async function runOne(request: PreparedRequest, signal: AbortSignal, run: Run): 
 
 async function invoke(
   request: Extract<PreparedRequest, { kind: 'call' }>,
-  signal: AbortSignal,
+  scope: RequestScope,
   run: Run,
 ): Promise<unknown> {
-  if (signal.aborted) throw abortReason(signal)
-  const ctx: MethodContext =
-    run.connection === undefined
-      ? { signal, endpoint: run.endpoint }
-      : { signal, endpoint: run.endpoint, connection: run.connection }
+  if (scope.reason !== undefined) throw scope.reason
+  const ctx: MethodContext = {
+    // Made on demand: most handlers never look at it (see request-scope.ts).
+    get signal() {
+      return scope.signal
+    },
+    endpoint: run.endpoint,
+    ...(run.connection === undefined ? {} : { connection: run.connection }),
+  }
   let pending: Promise<unknown>
   try {
     pending = Promise.resolve(request.handler(request.params, ctx))
@@ -258,54 +264,32 @@ async function invoke(
     pending = Promise.reject(err)
   }
   try {
-    return await untilAborted(pending, signal)
+    return await untilAborted(pending, scope)
   } catch (err) {
     // Whatever a handler throws once its deadline passed (an AbortError, …) reads as the deadline.
-    throw signal.aborted ? abortReason(signal) : err
+    throw scope.reason ?? err
   }
 }
 
-/** Settles with `pending`, or rejects with the abort reason when `signal` aborts first. */
-function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+/** Settles with `pending`, or rejects with the abort reason when `scope` aborts first. */
+function untilAborted<T>(pending: Promise<T>, scope: RequestScope): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    // The handler itself may have aborted the signal (synchronously) before we listen.
-    if (signal.aborted) {
+    // The handler itself may have aborted the scope (synchronously) before we listen.
+    if (scope.reason !== undefined) {
       pending.catch(() => {})
-      reject(abortReason(signal))
+      reject(scope.reason)
       return
     }
-    const onAbort = (): void => reject(abortReason(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
+    const stopListening = scope.onAbort(reject)
     pending.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort)
+        stopListening()
         resolve(value)
       },
       (err: unknown) => {
-        signal.removeEventListener('abort', onAbort)
+        stopListening()
         reject(err)
       },
     )
   })
-}
-
-function abortReason(signal: AbortSignal): FlashnodeError {
-  const reason: unknown = signal.reason
-  return reason instanceof FlashnodeError ? reason : new FlashnodeError('internal', 'request aborted')
-}
-
-interface Deadline {
-  readonly signal: AbortSignal
-  dispose(): void
-}
-
-function startDeadline(timeoutMs: number, parent: AbortSignal | undefined): Deadline {
-  const controller = new AbortController()
-  const timer = setTimeout(() => {
-    controller.abort(new FlashnodeError('requestTimeout', 'request timed out'))
-  }, timeoutMs)
-  const signal = parent === undefined ? controller.signal : AbortSignal.any([controller.signal, parent])
-  // Handlers and batch items each listen on this signal; that is not a leak.
-  setMaxListeners(0, signal)
-  return { signal, dispose: () => clearTimeout(timer) }
 }

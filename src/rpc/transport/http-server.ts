@@ -31,6 +31,7 @@ import { DEFAULT_ALLOWED_HOSTS, isHostAllowed } from './host-check.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { errorMessage } from './messages.ts'
 import { readBody } from './read-body.ts'
+import { RequestScope } from './request-scope.ts'
 import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
 
 export { DEFAULT_LIMITS, resolveLimits, type TransportLimits } from './limits.ts'
@@ -167,12 +168,12 @@ async function closeServer(server: Server, ws: WebSocketAttachment | undefined):
 }
 
 function onHttpRequest(req: IncomingMessage, res: ServerResponse, config: Config): void {
-  const started = performance.now()
+  const onRequest = config.onRequest
+  const started = onRequest === undefined ? 0 : performance.now()
   let requestBytes = 0
-  res.on('finish', () => {
-    if (config.onRequest === undefined) return
+  if (onRequest !== undefined) res.on('finish', () => {
     try {
-      config.onRequest({
+      onRequest({
         method: req.method ?? '',
         path: pathOf(req),
         status: res.statusCode,
@@ -228,9 +229,9 @@ async function serve(
   }
   noteBytes(body.bytes)
 
-  const clientGone = new AbortController()
+  const scope = new RequestScope()
   res.on('close', () => {
-    if (!res.writableFinished) clientGone.abort()
+    if (!res.writableFinished) scope.abort()
   })
   const gate = config.gate?.(clientAddress(req.socket.remoteAddress))
   const out = await answerRpcPayload(body.text, config.methods, {
@@ -238,7 +239,7 @@ async function serve(
     limits: config.limits,
     revertCode: config.revertCode,
     debug: config.debug,
-    signal: clientGone.signal,
+    scope,
     log: config.log,
     ...(gate !== undefined ? { gate } : {}),
   })
