@@ -12,8 +12,14 @@ const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX_CHARS[i 
 
 export type Hex = `0x${string}`
 
+/** Past this many bytes Buffer's native encoder is faster, and it yields a flat string (no rope to flatten). */
+const NATIVE_HEX_FROM = 24
+
 /** Bytes to `0x`-prefixed lower-case hex. */
 export function bytesToHex(bytes: Uint8Array): Hex {
+  if (bytes.length >= NATIVE_HEX_FROM) {
+    return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')}`
+  }
   let out = '0x'
   for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]!]
   return out as Hex
