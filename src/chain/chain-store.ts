@@ -27,12 +27,36 @@ export type HeadPointer = 'head' | 'safe' | 'finalized'
 const utf8 = new TextEncoder()
 const utf8d = new TextDecoder()
 
+export interface ChainStoreOptions {
+  /**
+   * This instance belongs to the process's one writer (ChainWriter), so the pointers can be kept in memory
+   * and re-read only after `pointersCommitted()`. Readers in other threads must leave it off.
+   */
+  readonly soleWriter?: boolean
+}
+
 export class ChainStore {
-  constructor(readonly kv: KvStore) {}
+  /** head/safe/finalized as last read, when this is the sole writer's store (every `latest` read asks). */
+  private readonly pointers: Map<HeadPointer, bigint | undefined> | undefined
+
+  constructor(
+    readonly kv: KvStore,
+    opts: ChainStoreOptions = {},
+  ) {
+    this.pointers = opts.soleWriter === true ? new Map() : undefined
+  }
 
   pointer(name: HeadPointer): bigint | undefined {
+    if (this.pointers?.has(name) === true) return this.pointers.get(name)
     const v = this.kv.get(keys.meta(name))
-    return v === undefined ? undefined : readU64(v)
+    const value = v === undefined ? undefined : readU64(v)
+    this.pointers?.set(name, value)
+    return value
+  }
+
+  /** The batch that moved pointers has committed: forget the remembered values. */
+  pointersCommitted(): void {
+    this.pointers?.clear()
   }
 
   setPointer(batch: WriteBatch, name: HeadPointer, num: bigint): void {

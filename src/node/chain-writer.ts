@@ -39,6 +39,7 @@ export class ChainWriter {
     writeStateHistory(batch, executed.stored.number, executed.diff, executed.root)
     for (const p of ['head', 'safe', 'finalized'] as const) this.chain.setPointer(batch, p, executed.stored.number)
     this.kv.commit(batch)
+    this.chain.pointersCommitted()
   }
 
   /** Writes block 0 if the database is empty; returns its hash. */

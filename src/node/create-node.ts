@@ -97,7 +97,7 @@ export function storedGenesis(dataDir: string): GethGenesis | undefined {
 
 export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const kv = new LmdbStore(config.dataDir)
-  const store = new ChainStore(kv)
+  const store = new ChainStore(kv, { soleWriter: true })
   const raw = store.getMeta('genesis')
   const genesis = raw !== undefined ? (JSON.parse(raw) as GethGenesis) : config.genesis
   if (raw !== undefined && config.genesis !== undefined && JSON.stringify(config.genesis) !== JSON.stringify(genesis)) {
