@@ -1,25 +1,2 @@
-/** A small least-recently-used map: Map insertion order is the recency order. */
-export class Lru<K, V> {
-  private readonly map = new Map<K, V>()
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const v = this.map.get(key)
-    if (v !== undefined) {
-      this.map.delete(key)
-      this.map.set(key, v)
-    }
-    return v
-  }
-
-  set(key: K, value: V): void {
-    this.map.delete(key)
-    this.map.set(key, value)
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K)
-  }
-
-  clear(): void {
-    this.map.clear()
-  }
-}
+/** The LRU map lives in primitives/ (state/ uses it too); node/ modules import it from here. */
+export { Lru } from '../primitives/lru.ts'

@@ -10,27 +10,47 @@
 import { createAccountFromRLP, KECCAK256_NULL, type Account } from '@ethereumjs/util'
 import type { KvStore } from '../storage/db.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
+import { historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
 import type { StateReader } from './state-reader.ts'
 
 const EMPTY = new Uint8Array(0)
 
 export class ArchiveReader implements StateReader {
+  private readonly cache: HistoryCache
+
   constructor(
     private readonly store: KvStore,
     readonly blockNumber: bigint,
-  ) {}
+  ) {
+    this.cache = historyCacheOf(store)
+  }
 
   getAccount(address: Uint8Array): Account | undefined {
-    const hit = this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))
-    if (hit === undefined || hit.value.length === 0) return undefined
-    return createAccountFromRLP(hit.value)
+    const key = itemKey(this.blockNumber, address)
+    let rlp = this.cache.accounts.get(key)
+    if (rlp === undefined) {
+      const hit = this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))
+      rlp = hit === undefined || hit.value.length === 0 ? null : new Uint8Array(hit.value)
+      this.cache.accounts.set(key, rlp)
+    }
+    return rlp === null ? undefined : createAccountFromRLP(rlp)
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    const key = itemKey(this.blockNumber, address, slot)
+    let value = this.cache.slots.get(key)
+    if (value === undefined) {
+      value = this.readSlot(address, slot)
+      this.cache.slots.set(key, value)
+    }
+    return value === null ? EMPTY : new Uint8Array(value)
+  }
+
+  private readSlot(address: Uint8Array, slot: Uint8Array): Uint8Array | null {
     const write = this.store.floor(keys.storage(address, slot, 0n), keys.storage(address, slot, this.blockNumber))
+    if (write === undefined) return null
     const wipe = this.store.floor(keys.wipe(address, 0n), keys.wipe(address, this.blockNumber))
-    if (write === undefined) return EMPTY
-    if (wipe !== undefined && historyKeyBlock(wipe.key) > historyKeyBlock(write.key)) return EMPTY
+    if (wipe !== undefined && historyKeyBlock(wipe.key) > historyKeyBlock(write.key)) return null
     return new Uint8Array(write.value)
   }
 

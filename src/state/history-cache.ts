@@ -1,0 +1,44 @@
+/**
+ * Remembered answers of the flat history tables, per database: "the account / slot as of block N".
+ *
+ * Why: every state read at a sealed block is an ordered-key floor lookup in LMDB (~10 µs, two for a storage
+ * slot because of wipes), and the same hot accounts and slots are read over and over at the same head.
+ *
+ * Invariant that makes it safe: the history at or below a block that exists never changes (blocks are only
+ * ever appended; a block's history lands in the same atomic batch that makes the block exist). Callers ask
+ * only for blocks that exist (the resolver, the builder's parent, a worker's job target), so an answer,
+ * once read, is the answer forever. Entries are raw stored bytes; readers copy or decode them, so nothing
+ * shared is ever handed out to be mutated. Bounded: least recently used entries go first.
+ */
+
+import { Lru } from '../primitives/lru.ts'
+import type { KvStore } from '../storage/db.ts'
+
+const ACCOUNTS = 32_768
+const SLOTS = 65_536
+
+/** `undefined` = never read; `null` = read, and absent. */
+export type Remembered = Uint8Array | null
+
+export interface HistoryCache {
+  readonly accounts: Lru<string, Remembered>
+  readonly slots: Lru<string, Remembered>
+}
+
+const perStore = new WeakMap<KvStore, HistoryCache>()
+
+export function historyCacheOf(store: KvStore): HistoryCache {
+  let cache = perStore.get(store)
+  if (cache === undefined) {
+    cache = { accounts: new Lru(ACCOUNTS), slots: new Lru(SLOTS) }
+    perStore.set(store, cache)
+  }
+  return cache
+}
+
+/** The cache key of an item at a block: the block in base 36, then the item's bytes as latin1 characters. */
+export function itemKey(block: bigint, ...parts: Uint8Array[]): string {
+  let key = block.toString(36)
+  for (const part of parts) key += ':' + Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1')
+  return key
+}
