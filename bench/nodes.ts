@@ -271,6 +271,7 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
   if (!existsSync(o.datadir) || readdirSync(o.datadir).length === 0) initFlashnode(o.genesisPath, o.datadir)
   const g = genesisFacts(o.genesisPath)
   const args = [
+    ...nodeArgsFromEnv(),
     '--import', 'tsx', FLASHNODE_CLI, 'start',
     '--datadir', o.datadir,
     '--port', String(o.port),
@@ -286,4 +287,14 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
     serverName: 'node',
     readyTimeoutMs: o.readyTimeoutMs ?? READY_TIMEOUT_MS,
   })
+}
+
+/**
+ * Extra node options for the Flashnode process, for profiling a scenario:
+ * `BENCH_FLASHNODE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench -- --only send --peers flashnode`
+ * (node refuses --cpu-prof in NODE_OPTIONS). Split on spaces.
+ */
+function nodeArgsFromEnv(): string[] {
+  const raw = process.env.BENCH_FLASHNODE_NODE_ARGS?.trim()
+  return raw === undefined || raw === '' ? [] : raw.split(/\s+/)
 }
