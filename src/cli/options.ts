@@ -45,6 +45,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'recovery-workers': {
+    kind: 'integer',
+    default: -1,
+    help: 'threads recovering the senders of eth_sendRawTransaction (signature work) off the main thread; 0 = on it; -1 = one per core beyond the first, at most 2',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'call-cache': {
     kind: 'integer',
     default: 10_000,

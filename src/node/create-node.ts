@@ -9,6 +9,7 @@
 import { LmdbStore } from '../storage/db.ts'
 import { ChainStore } from '../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
+import { SenderRecovery } from './sender-recovery/recovery-pool.ts'
 import { ChainReader } from './chain-reader.ts'
 import { ChainWriter } from './chain-writer.ts'
 import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
@@ -54,6 +55,8 @@ export interface NodeConfig {
   readonly callCacheEntries: number
   /** Threads running eth_call / estimate / access lists off the main thread (0: run them inline). */
   readonly executionWorkers: number
+  /** Threads recovering the senders of submitted transactions (0: inline). Only used when sequencing. */
+  readonly recoveryWorkers?: number
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
   readonly sequencer?: SequencerConfig
   /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
@@ -119,7 +122,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
     simulate: { ...DEFAULT_SIMULATE_SETTINGS, gasBudget: config.gasCap, timeoutMs: config.evmTimeoutMs, ...config.simulate },
   }
-  const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer)
+  const recovery =
+    config.sequencer !== undefined && (config.recoveryWorkers ?? 0) > 0
+      ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
+      : undefined
+  const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery)
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs }
   const executor: Executor =
     config.executionWorkers > 0
@@ -145,6 +152,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     },
     async close() {
       await write?.sequencer.stop()
+      await recovery?.close()
       await executor.close()
       await kv.close()
     },
@@ -158,10 +166,11 @@ function sequencingFor(
   chain: ChainReader,
   writer: ChainWriter,
   config: SequencerConfig,
+  recovery: SenderRecovery | undefined,
 ): WriteSide {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
-  const sequencing = new Sequencing(kv, rules, pool)
+  const sequencing = new Sequencing(kv, rules, pool, recovery)
   const sequencer = new Sequencer(
     rules,
     kv,

@@ -24,6 +24,7 @@ import type { TransactionView } from '../chain/types.ts'
 import type { PendingSource } from './pending.ts'
 import type { LocatedReceipt } from './api.ts'
 import { pendingContext, pendingReceipts } from './pending-views.ts'
+import type { SenderRecovery } from './sender-recovery/recovery-pool.ts'
 
 export class Sequencing implements PendingSource, SequencerPool {
   private sequencer!: Sequencer
@@ -34,6 +35,8 @@ export class Sequencing implements PendingSource, SequencerPool {
     private readonly kv: KvStore,
     private readonly rules: ChainRules,
     readonly pool: TxPool,
+    /** Signature work of submissions off the main thread; absent: inline. */
+    private readonly recovery?: SenderRecovery,
   ) {
     pool.events.on('dropped', (hash, reason) => {
       if (reason !== 'included') this.staleEntries.add(hash)
@@ -67,6 +70,9 @@ export class Sequencing implements PendingSource, SequencerPool {
 
   /** Admits `raw` into the pool and persists it; resolves to its hash once durable. */
   async submit(raw: Uint8Array): Promise<Uint8Array> {
+    const opened = this.snapshot().header
+    const senderPublicKey = await this.recovery?.recover(raw, opened.number, opened.timestamp)
+    // Admission runs against the snapshot of this moment (a flashblock may have come while recovering).
     const snapshot = this.snapshot()
     const header = snapshot.header
     const common = this.rules.at(header.number, header.timestamp)
@@ -75,6 +81,7 @@ export class Sequencing implements PendingSource, SequencerPool {
       baseFee: header.baseFeePerGas ?? 0n,
       blockGasLimit: header.gasLimit,
       ...(common.isActivatedEIP(4844) ? { blobBaseFee: header.getBlobGasPrice() } : {}),
+      ...(senderPublicKey !== undefined ? { senderPublicKey } : {}),
     })
     const hash = hexToBytes(result.hash)
     const batch = this.kv.batch()

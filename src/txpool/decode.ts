@@ -101,8 +101,11 @@ export function parseTx(raw: Uint8Array): ParsedTx {
   return parseTyped(first, raw, decoded, hash, undefined)
 }
 
-/** Builds the library object for `common`'s fork and recovers the sender. */
-export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number): PooledTx {
+/**
+ * Builds the library object for `common`'s fork and recovers the sender (from `senderPublicKey` when it was
+ * already recovered from these bytes, e.g. on a recovery worker).
+ */
+export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number, senderPublicKey?: Uint8Array): PooledTx {
   let tx: TypedTransaction
   try {
     tx = construct(parsed, common)
@@ -111,6 +114,7 @@ export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number)
   }
   // The library computes keccak(serialize()) on demand; our hash is that value (the decoder is canonical).
   if (Object.isFrozen(tx) && tx.cache.hash === undefined) tx.cache.hash = parsed.hash
+  if (senderPublicKey !== undefined) tx.cache.senderPubKey = senderPublicKey
   let sender: Uint8Array
   try {
     sender = tx.getSenderAddress().bytes

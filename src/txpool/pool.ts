@@ -231,7 +231,7 @@ export class TxPool {
     checkSubmission(fields, cfg)
     if (this.byHash.has(fields.hashHex)) throw rejections.alreadyKnown()
     checkStateless(fields, env, cfg)
-    const tx = input instanceof Uint8Array ? materialize(fields as ParsedTx, env.common, this.now()) : input
+    const tx = input instanceof Uint8Array ? materialize(fields as ParsedTx, env.common, this.now(), env.senderPublicKey) : input
     checkSigned(tx, env, cfg)
 
     const account = state.getAccount(tx.sender)

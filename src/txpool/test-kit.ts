@@ -22,7 +22,7 @@ export const CHAIN_ID = 1337n
 export const GWEI = 10n ** 9n
 export const ETHER = 10n ** 18n
 
-const GENESIS = {
+export const GENESIS = {
   config: {
     chainId: Number(CHAIN_ID),
     homesteadBlock: 0,

@@ -29,6 +29,11 @@ export interface PendingEnv {
   readonly blockGasLimit: bigint
   /** For blob transactions; when absent, blob fees are not checked against the market. */
   readonly blobBaseFee?: bigint
+  /**
+   * The signer's public key, already recovered from these exact bytes elsewhere (a recovery worker running
+   * the same decoder); saves the signature work. Absent: recovered here.
+   */
+  readonly senderPublicKey?: Uint8Array
 }
 
 export interface AdmissionRules {

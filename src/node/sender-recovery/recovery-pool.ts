@@ -1,0 +1,105 @@
+/**
+ * Recovers transaction senders on worker threads (recovery-main.ts), so admission's signature work runs on
+ * another core than the one serving HTTP and building flashblocks.
+ *
+ * Submissions arriving in the same turn of the event loop go to a worker as one message (one round trip for
+ * a burst), spread over the workers in turn. `recover` never rejects: undefined means "do it inline" (no
+ * worker, a worker failed or exited, or the pool is closed), and the caller's inline path is the reference.
+ * Order: each worker answers its messages in order; across workers answers may overtake each other, which
+ * admission tolerates (a nonce gap is queued, then promoted).
+ */
+
+import { Worker } from 'node:worker_threads'
+import type { GethGenesis } from '../../execution/chain-config.ts'
+import type { RecoveryInit, RecoveryReply, RecoveryRequest } from './recovery-main.ts'
+
+const ENTRY = new URL('./recovery-entry.mjs', import.meta.url)
+/** Largest burst sent as one message. */
+const MAX_BATCH = 256
+
+interface Waiting {
+  readonly item: RecoveryRequest['items'][number]
+  resolve(key: Uint8Array | undefined): void
+}
+
+interface Lane {
+  readonly worker: Worker
+  readonly inFlight: Map<number, Waiting[]>
+  alive: boolean
+}
+
+export class SenderRecovery {
+  private readonly lanes: Lane[] = []
+  private queued: Waiting[] = []
+  private flushScheduled = false
+  private nextLane = 0
+  private nextId = 1
+
+  constructor(genesis: GethGenesis, workers: number) {
+    for (let i = 0; i < workers; i++) this.lanes.push(this.spawn(genesis))
+  }
+
+  /** The signer's public key of `raw`, decoded for the fork of the pending block (number, timestamp). */
+  recover(raw: Uint8Array, number: bigint, timestamp: bigint): Promise<Uint8Array | undefined> {
+    if (!this.lanes.some((lane) => lane.alive)) return Promise.resolve(undefined)
+    return new Promise((resolve) => {
+      this.queued.push({ item: { raw, number, timestamp }, resolve })
+      if (!this.flushScheduled) {
+        this.flushScheduled = true
+        setImmediate(() => this.flush())
+      }
+    })
+  }
+
+  async close(): Promise<void> {
+    const lanes = this.lanes.splice(0)
+    for (const lane of lanes) this.fail(lane)
+    for (const waiting of this.queued.splice(0)) waiting.resolve(undefined)
+    await Promise.all(lanes.map((lane) => lane.worker.terminate()))
+  }
+
+  private flush(): void {
+    this.flushScheduled = false
+    while (this.queued.length > 0) {
+      const lane = this.pickLane()
+      const batch = this.queued.splice(0, MAX_BATCH)
+      if (lane === undefined) {
+        for (const waiting of batch) waiting.resolve(undefined)
+        continue
+      }
+      const id = this.nextId++
+      lane.inFlight.set(id, batch)
+      lane.worker.postMessage({ id, items: batch.map((w) => w.item) } satisfies RecoveryRequest)
+    }
+  }
+
+  private pickLane(): Lane | undefined {
+    for (let tries = 0; tries < this.lanes.length; tries++) {
+      const lane = this.lanes[this.nextLane++ % this.lanes.length]!
+      if (lane.alive) return lane
+    }
+    return undefined
+  }
+
+  private spawn(genesis: GethGenesis): Lane {
+    const worker = new Worker(ENTRY, { workerData: { genesis } satisfies RecoveryInit })
+    worker.unref()
+    const lane: Lane = { worker, inFlight: new Map(), alive: true }
+    worker.on('message', (reply: RecoveryReply) => {
+      const batch = lane.inFlight.get(reply.id)
+      if (batch === undefined) return
+      lane.inFlight.delete(reply.id)
+      batch.forEach((waiting, i) => waiting.resolve(reply.keys[i] ?? undefined))
+    })
+    worker.on('error', () => this.fail(lane))
+    worker.on('exit', () => this.fail(lane))
+    return lane
+  }
+
+  /** A lane that errs or exits answers "inline" for everything it held and gets no more work. */
+  private fail(lane: Lane): void {
+    lane.alive = false
+    for (const batch of lane.inFlight.values()) for (const waiting of batch) waiting.resolve(undefined)
+    lane.inFlight.clear()
+  }
+}
