@@ -65,3 +65,18 @@ test('two databases never share answers', async (t) => {
   assert.equal(new ArchiveReader(b, 1n).getAccount(alice)?.nonce, 5n)
   assert.deepEqual(new ArchiveReader(b, 1n).getStorage(alice, slot), word(2))
 })
+
+test('code is read by hash, and a caller mutating it does not change the next read', async (t) => {
+  const kv = new LmdbStore(tempDir(t))
+  t.after(() => kv.close())
+  const code = new Uint8Array([0x60, 0x00, 0x60, 0x00, 0xf3])
+  const hash = new Uint8Array(32).fill(0x42)
+  const batch = kv.batch()
+  batch.put(keys.code(hash), code)
+  kv.commit(batch)
+  const first = new ArchiveReader(kv, 0n).getCode(hash)
+  assert.deepEqual(first, code)
+  first[0] = 0
+  assert.deepEqual(new ArchiveReader(kv, 5n).getCode(hash), code)
+  assert.deepEqual(new ArchiveReader(kv, 0n).getCode(new Uint8Array(32).fill(0x43)), new Uint8Array(0), 'unknown hash')
+})

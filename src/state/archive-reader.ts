@@ -10,7 +10,7 @@
 import { createAccountFromRLP, KECCAK256_NULL, type Account } from '@ethereumjs/util'
 import type { KvStore } from '../storage/db.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
-import { historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
+import { historyCacheOf, itemKey, latin1, type HistoryCache } from './history-cache.ts'
 import type { StateReader } from './state-reader.ts'
 
 const EMPTY = new Uint8Array(0)
@@ -56,7 +56,15 @@ export class ArchiveReader implements StateReader {
 
   getCode(codeHash: Uint8Array): Uint8Array {
     if (equalsNullHash(codeHash)) return EMPTY
-    return this.store.get(keys.code(codeHash)) ?? EMPTY
+    const key = latin1(codeHash)
+    let code = this.cache.codes.get(key)
+    if (code === undefined) {
+      const stored = this.store.get(keys.code(codeHash))
+      if (stored === undefined) return EMPTY
+      code = new Uint8Array(stored)
+      this.cache.codes.set(key, code)
+    }
+    return new Uint8Array(code)
   }
 }
 

@@ -16,6 +16,8 @@ import type { KvStore } from '../storage/db.ts'
 
 const ACCOUNTS = 32_768
 const SLOTS = 65_536
+/** Code is content-addressed (by its hash), so it never changes either; kept for hot contracts only. */
+const CODES = 1_024
 
 /** `undefined` = never read; `null` = read, and absent. */
 export type Remembered = Uint8Array | null
@@ -23,6 +25,8 @@ export type Remembered = Uint8Array | null
 export interface HistoryCache {
   readonly accounts: Lru<string, Remembered>
   readonly slots: Lru<string, Remembered>
+  /** Contract code by code hash (latin1 key). */
+  readonly codes: Lru<string, Uint8Array>
 }
 
 const perStore = new WeakMap<KvStore, HistoryCache>()
@@ -30,7 +34,7 @@ const perStore = new WeakMap<KvStore, HistoryCache>()
 export function historyCacheOf(store: KvStore): HistoryCache {
   let cache = perStore.get(store)
   if (cache === undefined) {
-    cache = { accounts: new Lru(ACCOUNTS), slots: new Lru(SLOTS) }
+    cache = { accounts: new Lru(ACCOUNTS), slots: new Lru(SLOTS), codes: new Lru(CODES) }
     perStore.set(store, cache)
   }
   return cache
@@ -39,6 +43,10 @@ export function historyCacheOf(store: KvStore): HistoryCache {
 /** The cache key of an item at a block: the block in base 36, then the item's bytes as latin1 characters. */
 export function itemKey(block: bigint, ...parts: Uint8Array[]): string {
   let key = block.toString(36)
-  for (const part of parts) key += ':' + Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1')
+  for (const part of parts) key += ':' + latin1(part)
   return key
+}
+
+export function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
 }
