@@ -128,7 +128,7 @@ export async function answerRpcPayload(
   if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item))
 
   const scope = opts.scope ?? new RequestScope()
-  if (opts.signal !== undefined) scope.follow(opts.signal)
+  const unfollow = opts.signal === undefined ? undefined : scope.follow(opts.signal)
   const timer = setTimeout(() => scope.abort(new FlashnodeError('requestTimeout', 'request timed out')), limits.requestTimeoutMs)
   try {
     if (!Array.isArray(payload)) {
@@ -139,6 +139,7 @@ export async function answerRpcPayload(
     return { status: 200, body: await runBatch(prepared, scope, run) }
   } finally {
     clearTimeout(timer)
+    unfollow?.()
   }
 }
 

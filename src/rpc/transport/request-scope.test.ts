@@ -66,3 +66,26 @@ test('follow: an external signal aborts the scope, with its reason when it is a 
   second.follow(already.signal)
   assert.equal(second.reason?.message, 'request timed out')
 })
+
+test('follow: once unfollowed, the external signal holds no listener and no longer aborts the scope', () => {
+  const connection = new AbortController()
+  let listeners = 0
+  const signal = connection.signal
+  const add = signal.addEventListener.bind(signal)
+  const remove = signal.removeEventListener.bind(signal)
+  signal.addEventListener = ((...args: Parameters<typeof add>) => {
+    listeners++
+    add(...args)
+  }) as typeof signal.addEventListener
+  signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+    listeners--
+    remove(...args)
+  }) as typeof signal.removeEventListener
+
+  for (let i = 0; i < 100; i++) new RequestScope().follow(signal)()
+  assert.equal(listeners, 0, 'a finished request leaves nothing behind on a long-lived connection')
+  const finished = new RequestScope()
+  finished.follow(signal)()
+  connection.abort()
+  assert.equal(finished.aborted, false)
+})

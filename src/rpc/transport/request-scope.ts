@@ -72,15 +72,21 @@ export class RequestScope {
     return child
   }
 
-  /** Follows an external AbortSignal (e.g. a WebSocket connection closing). */
-  follow(signal: AbortSignal): void {
+  /**
+   * Follows an external AbortSignal (e.g. a WebSocket connection closing) until the returned function is
+   * called: a long-lived signal must not collect one listener per finished request.
+   */
+  follow(signal: AbortSignal): () => void {
     const fromSignal = (): void => {
       const reason: unknown = signal.reason
       this.abort(reason instanceof FlashnodeError ? reason : undefined)
     }
-    if (signal.aborted) return fromSignal()
+    if (signal.aborted) {
+      fromSignal()
+      return noop
+    }
     signal.addEventListener('abort', fromSignal, { once: true })
-    this.onAbort(() => signal.removeEventListener('abort', fromSignal))
+    return () => signal.removeEventListener('abort', fromSignal)
   }
 }
 
