@@ -18,7 +18,10 @@
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import { Blob4844Tx, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { BlockBuilder, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { EVM } from '@ethereumjs/evm'
+import { Address } from '@ethereumjs/util'
 import { orderedTrieRoot } from './ordered-trie.ts'
+import { runPlainTransfer, transfersEligible } from './transfer-fast-path.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -56,6 +59,10 @@ export class TransactionNotIncluded extends Error {
 
 class LinearBlockBuilder extends BlockBuilder {
   envBlock!: Block
+  /** Plain transfers skip the EVM (transfer-fast-path.ts); off for the differential test's reference run. */
+  fastTransfers = false
+  /** How many transactions took the fast path. */
+  fastCount = 0
 
   /** One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. */
   override async transactionsTrie(): Promise<Uint8Array> {
@@ -68,6 +75,11 @@ class LinearBlockBuilder extends BlockBuilder {
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
+    return this.addFrom(tx, tx.getSenderAddress())
+  }
+
+  /** addTransaction with the sender already known (recovered once, at admission). */
+  async addFrom(tx: TypedTransaction, caller: Address): Promise<RunTxResult> {
     const self = this as unknown as BuilderInternals
     const common = this.envBlock.common
     if (!self.checkpointed) {
@@ -85,7 +97,12 @@ class LinearBlockBuilder extends BlockBuilder {
       }
     }
     const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm
-    const result = await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true })
+    const header = this.envBlock.header
+    const fast = this.fastTransfers
+      ? await runPlainTransfer(vm.evm as EVM, vm.stateManager, vm.common, { gasLimit: header.gasLimit, baseFee: header.baseFeePerGas ?? 0n, coinbase: header.coinbase }, tx, caller, self.gasUsed)
+      : undefined
+    if (fast !== undefined) this.fastCount++
+    const result = fast ?? (await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true }))
     const included = tx instanceof Blob4844Tx ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx
     self.transactions.push(included)
     self.transactionResults.push(result)
@@ -107,9 +124,16 @@ export interface BlockEnvironment {
 
 export interface IncludedTransaction {
   readonly tx: TypedTransaction
+  /** The canonical (block-body) encoding, made once: journal, transactions root and block bytes reuse it. */
+  readonly raw: Uint8Array
   readonly hash: Uint8Array
   readonly sender: Uint8Array
   readonly receipt: ReceiptRecord
+}
+
+export interface OpenOptions {
+  /** Run plain value transfers without the EVM (transfer-fast-path.ts). Default true. */
+  readonly fastTransfers?: boolean
 }
 
 /** An open block: add transactions, read its state diff at any point, seal it once. */
@@ -124,7 +148,14 @@ export class OpenBlock {
     private readonly lastRoot: () => StateRootResult | undefined,
   ) {}
 
-  static async open(rules: ChainRules, kv: KvStore, chain: ChainStore, parent: BlockHeader, env: BlockEnvironment): Promise<OpenBlock> {
+  static async open(
+    rules: ChainRules,
+    kv: KvStore,
+    chain: ChainStore,
+    parent: BlockHeader,
+    env: BlockEnvironment,
+    options: OpenOptions = {},
+  ): Promise<OpenBlock> {
     const number = parent.number + 1n
     const common = rules.mutableCopy()
     common.setHardforkBy({ blockNumber: number, timestamp: env.timestamp })
@@ -158,7 +189,13 @@ export class OpenBlock {
     await builder.initState()
     const envHeader = { ...headerData, gasUsed: 0n, ...(common.isActivatedEIP(4844) ? { blobGasUsed: 0n } : {}) }
     builder.envBlock = createBlock({ header: envHeader }, { common, skipConsensusFormatValidation: true })
+    builder.fastTransfers = (options.fastTransfers ?? true) && transfersEligible(common)
     return new OpenBlock(builder.envBlock.header, state, builder, () => lastRoot)
+  }
+
+  /** How many transactions ran as plain transfers without the EVM. */
+  get fastTransfers(): number {
+    return this.builder.fastCount
   }
 
   get gasUsed(): bigint {
@@ -170,14 +207,14 @@ export class OpenBlock {
     const before = this.gasUsed
     let result: RunTxResult
     try {
-      result = await this.builder.addTransaction(tx)
+      result = await this.builder.addFrom(tx, new Address(sender))
     } catch (e) {
       if (e instanceof TransactionNotIncluded) throw e
       throw new TransactionNotIncluded(e instanceof Error ? e.message : String(e))
     }
     const blobGasPrice = this.header.common.isActivatedEIP(4844) ? this.header.getBlobGasPrice() : undefined
     const receipt = receiptRecord(tx, hash, sender, result.receipt, result.createdAddress?.bytes, before, this.header.baseFeePerGas, blobGasPrice)
-    const entry = { tx, hash, sender, receipt }
+    const entry = { tx, raw: tx.serialize(), hash, sender, receipt }
     this.included.push(entry)
     return entry
   }

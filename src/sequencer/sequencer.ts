@@ -247,7 +247,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
       }
     }
     const batch = this.kv.batch()
-    this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.tx.serialize()))
+    this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
     this.pool.included(batch, added.map((a) => a.hash))
     this.kv.commit(batch)
     failpoint('flashblock:after-journal')

@@ -1,0 +1,152 @@
+/**
+ * The sequencer's fast path for plain value transfers: the state changes, gas and receipt that the library's
+ * `runTx` would produce for a transaction that runs no code, computed without the EVM (~0.3 ms → a few µs).
+ *
+ * It is an exact replica, not an approximation. `runTx` for a call to an account without code does this, and
+ * this module does the same in the same order, through the same state view:
+ *   sender: balance -= gasLimit·gasPrice; nonce += 1; balance -= value;   recipient: balance += value;
+ *   sender: balance += (gasLimit − gasUsed)·gasPrice;   coinbase: balance += gasUsed·tip (all of it pre-1559);
+ *   then EIP-161: each of sender, recipient, coinbase (in that order) that is now empty is deleted;
+ *   gasUsed = intrinsic gas, raised to the EIP-7623 calldata floor; status 1, no logs, empty bloom.
+ *
+ * It takes a transaction only when every one of these holds, and otherwise answers `undefined` (the caller
+ * runs `runTx`, which also words every rejection: a transaction that would be refused never comes here):
+ * - the fork: EIP-2718/2930/1559 on; none of the rules that change a plain transfer (EIP-7864 and 6800
+ *   witnesses, 2780 and 8037 state gas, 7708 transfer logs, 7928 access lists, 7778 gas accounting); not
+ *   proof-of-authority (the fee goes to the clique signer there);
+ * - the transaction: type 0, 1 or 2 (no blobs, no 7702 authorizations), with a recipient, value ≥ 0, gas
+ *   limit within the block's and ≥ max(intrinsic, calldata floor), fee cap ≥ base fee;
+ * - the recipient is not an active precompile and has no code (so no 7702 delegation either), and its
+ *   balance cannot overflow;
+ * - the sender has no code (a 7702-delegated sender goes the slow way), its nonce matches, and it can pay
+ *   gasLimit·gasPrice + value and, for 1559 types, gasLimit·maxFee + value;
+ * - the EVM journal has no touched accounts left over (runTx would clean those up first).
+ * Nothing is written until all checks pass. Access lists only warm addresses and their cost is in the
+ * intrinsic gas, so they do not matter when no code runs. The library's `beforeTx`/`afterTx` events are
+ * not emitted (nothing here listens to them).
+ *
+ * The differential test (transfer-fast-path.test.ts) runs random and edge-case transfers both ways and
+ * requires identical receipts, gas, rejections, state diffs and block hashes. Pinned to @ethereumjs/vm 10.1.3:
+ * re-check this list against runTx when the library changes.
+ */
+
+import { ConsensusType, type Common, type StateManagerInterface } from '@ethereumjs/common'
+import { Capability, getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
+import { Account, Address, KECCAK256_NULL, MAX_INTEGER } from '@ethereumjs/util'
+import { Bloom, type RunTxResult } from '@ethereumjs/vm'
+import type { EVM } from '@ethereumjs/evm'
+
+/** EIPs under which a transfer does more than move value and fees. */
+const CHANGES_TRANSFERS = [7864, 6800, 2780, 8037, 7708, 7928, 7778] as const
+
+/** The block a transfer runs in. */
+export interface TransferBlock {
+  readonly gasLimit: bigint
+  readonly baseFee: bigint
+  readonly coinbase: Address
+}
+
+/** Whether the fast path may run at all under these rules (checked once per block). */
+export function transfersEligible(common: Common): boolean {
+  if (!common.isActivatedEIP(2718) || !common.isActivatedEIP(2930) || !common.isActivatedEIP(1559)) return false
+  if (common.consensusType() === ConsensusType.ProofOfAuthority) return false
+  return CHANGES_TRANSFERS.every((eip) => !common.isActivatedEIP(eip))
+}
+
+function isNullHash(hash: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (hash[i] !== KECCAK256_NULL[i]) return false
+  return true
+}
+
+interface JournalView {
+  touched: Set<string>
+}
+
+/**
+ * Runs `tx` as a plain transfer when it is one (see the list above); `undefined` when it is not, with the
+ * state untouched. `blockGasUsed` is the block's gas before this transaction.
+ */
+export async function runPlainTransfer(
+  evm: EVM,
+  state: StateManagerInterface,
+  common: Common,
+  block: TransferBlock,
+  tx: TypedTransaction,
+  caller: Address,
+  blockGasUsed: bigint,
+): Promise<RunTxResult | undefined> {
+  const to = tx.to
+  if (to === undefined || tx.type > 2 || tx.value < 0n) return undefined
+  if ((evm.journal as unknown as JournalView).touched.size !== 0) return undefined
+  if (tx.gasLimit > block.gasLimit) return undefined
+  if (evm.getPrecompile(to) !== undefined) return undefined
+  const intrinsicGas = tx.getIntrinsicGas()
+  const floorCost = getCalldataFloorGas(tx, caller)
+  if (tx.gasLimit < intrinsicGas || tx.gasLimit < floorCost) return undefined
+
+  const is1559 = tx.supports(Capability.EIP1559FeeMarket)
+  const t = tx as TypedTransaction & { gasPrice: bigint; maxFeePerGas: bigint }
+  const feeCap = is1559 ? t.maxFeePerGas : t.gasPrice
+  if (feeCap < block.baseFee) return undefined
+
+  const from = await state.getAccount(caller)
+  const sender = from ?? new Account()
+  if (!isNullHash(sender.codeHash) || sender.nonce !== tx.nonce) return undefined
+  const upFrontCost = tx.getUpfrontCost(block.baseFee)
+  const maxCost = is1559 ? tx.value + tx.gasLimit * t.maxFeePerGas : tx.value
+  if (sender.balance < upFrontCost || sender.balance < maxCost) return undefined
+
+  const inclusionFeePerGas = is1559 ? tx.getEffectivePriorityFee(block.baseFee) : t.gasPrice - block.baseFee
+  const gasPrice = is1559 ? inclusionFeePerGas + block.baseFee : t.gasPrice
+  const txCost = tx.gasLimit * gasPrice
+  if (sender.balance - txCost - tx.value < 0n) return undefined
+
+  const toIsSender = to.equals(caller)
+  const recipient = toIsSender ? from : await state.getAccount(to)
+  if (recipient !== undefined && !isNullHash(recipient.codeHash)) return undefined
+  if (!toIsSender && (recipient?.balance ?? 0n) + tx.value > MAX_INTEGER) return undefined
+
+  // Checks passed: the writes, in runTx's order.
+  sender.balance -= txCost
+  await state.putAccount(caller, sender)
+  sender.nonce += 1n
+  await state.putAccount(caller, sender)
+  const payer = (await state.getAccount(caller)) ?? new Account()
+  payer.balance -= tx.value
+  await state.putAccount(caller, payer)
+  const payee = (await state.getAccount(to)) ?? new Account()
+  payee.balance += tx.value
+  await state.putAccount(to, payee)
+
+  let gasUsed = intrinsicGas
+  if (common.isActivatedEIP(7623) && gasUsed < floorCost) gasUsed = floorCost
+  const amountSpent = gasUsed * gasPrice
+  const refunded = (await state.getAccount(caller)) ?? new Account()
+  refunded.balance += txCost - amountSpent
+  await state.putAccount(caller, refunded)
+  const minerValue = gasUsed * inclusionFeePerGas
+  const miner = (await state.getAccount(block.coinbase)) ?? new Account()
+  miner.balance += minerValue
+  await state.putAccount(block.coinbase, miner)
+
+  // EIP-161: touched accounts left empty are removed (the journal's cleanup, in touch order).
+  const touched = [caller]
+  if (!touched.some((a) => a.equals(to))) touched.push(to)
+  if (!touched.some((a) => a.equals(block.coinbase))) touched.push(block.coinbase)
+  for (const address of touched) {
+    const account = await state.getAccount(address)
+    if (account === undefined || account.isEmpty()) await state.deleteAccount(address)
+  }
+
+  const bloom = new Bloom(undefined, common)
+  return {
+    execResult: { executionGasUsed: 0n, returnValue: new Uint8Array(0), gasRefund: 0n },
+    bloom,
+    amountSpent,
+    receipt: { status: 1, cumulativeBlockGasUsed: blockGasUsed + gasUsed, bitvector: bloom.bitvector, logs: [] },
+    totalGasSpent: gasUsed,
+    blockGasSpent: gasUsed,
+    gasRefund: 0n,
+    minerValue,
+  }
+}
