@@ -2,12 +2,16 @@
  * Storage encoding of a block's receipts: one RLP list per block, one record per transaction, holding
  * everything the RPC shapes need (sender, recipient, created address, effective gas price) so that reading
  * receipts never decodes transactions or recovers signatures. Blooms, positions and log indexes are derived
- * on load.
+ * on load (blooms through ReceiptBlooms: each distinct address or topic of the block is hashed once).
+ *
+ * Decoding copies nothing: byte fields (hashes, addresses, log topics and data) are views of the stored
+ * bytes (rlp-view.ts), which stay alive as long as any decoded receipt does.
  */
 
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt } from '../primitives/hex.ts'
-import { logsBloom } from '../primitives/bloom.ts'
+import { ReceiptBlooms } from './receipt-blooms.ts'
+import { decodeRlpView, type RlpItem } from './rlp-view.ts'
 import type { LogView, ReceiptView } from './types.ts'
 
 const EMPTY = new Uint8Array(0)
@@ -42,15 +46,24 @@ export function encodeReceipts(receipts: readonly ReceiptRecord[]): Uint8Array {
   )
 }
 
-type Item = Uint8Array | Item[]
+/** Big-endian unsigned bytes to bigint; the common short values without a detour through hex. */
+function uint(bytes: Uint8Array): bigint {
+  if (bytes.length > 6) return bytesToBigInt(bytes)
+  let n = 0
+  for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i]!
+  return BigInt(n)
+}
 
+/** The stored bytes must be a buffer of their own (a KvStore read): the decoded fields are views of them. */
 export function decodeReceipts(bytes: Uint8Array): ReceiptView[] {
-  const rows = RLP.decode(bytes) as Item[]
+  const rows = decodeRlpView(bytes)
+  if (!Array.isArray(rows)) throw new Error('stored receipts are not a list')
+  const blooms = new ReceiptBlooms()
   let logIndex = 0
   return rows.map((row, transactionIndex) => {
-    const f = row as Item[]
+    const f = row as RlpItem[]
     const outcome = f[4]!
-    const logs: LogView[] = (f[9] as Item[][]).map((l) => ({
+    const logs: LogView[] = (f[9] as RlpItem[][]).map((l) => ({
       address: l[0] as Uint8Array,
       topics: l[1] as Uint8Array[],
       data: l[2] as Uint8Array,
@@ -62,21 +75,21 @@ export function decodeReceipts(bytes: Uint8Array): ReceiptView[] {
     const receipt: ReceiptView = {
       transactionHash: f[0] as Uint8Array,
       transactionIndex,
-      type: Number(bytesToBigInt(f[1] as Uint8Array)),
+      type: Number(uint(f[1] as Uint8Array)),
       from: f[2] as Uint8Array,
       to: to.length === 0 ? null : to,
       ...(Array.isArray(outcome)
         ? { root: outcome[0] as Uint8Array }
-        : { status: bytesToBigInt(outcome) === 1n ? (1 as const) : (0 as const) }),
-      cumulativeGasUsed: bytesToBigInt(f[5] as Uint8Array),
-      gasUsed: bytesToBigInt(f[6] as Uint8Array),
-      effectiveGasPrice: bytesToBigInt(f[7] as Uint8Array),
+        : { status: uint(outcome) === 1n ? (1 as const) : (0 as const) }),
+      cumulativeGasUsed: uint(f[5] as Uint8Array),
+      gasUsed: uint(f[6] as Uint8Array),
+      effectiveGasPrice: uint(f[7] as Uint8Array),
       contractAddress: created.length === 0 ? null : created,
       logs,
-      logsBloom: logsBloom(logs),
+      logsBloom: blooms.bloomOf(logs),
       firstLogIndex: logIndex,
-      ...(blobGasUsed.length > 0 ? { blobGasUsed: bytesToBigInt(blobGasUsed[0]!) } : {}),
-      ...(blobGasPrice.length > 0 ? { blobGasPrice: bytesToBigInt(blobGasPrice[0]!) } : {}),
+      ...(blobGasUsed.length > 0 ? { blobGasUsed: uint(blobGasUsed[0]!) } : {}),
+      ...(blobGasPrice.length > 0 ? { blobGasPrice: uint(blobGasPrice[0]!) } : {}),
     }
     logIndex += logs.length
     return receipt
