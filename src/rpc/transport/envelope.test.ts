@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { FlashnodeError } from '../../errors/errors.ts'
 import type { MethodHandler, MethodTable } from '../registry.ts'
 import { handleRpcPayload, type EnvelopeOptions } from './envelope.ts'
+import { RawJson } from './messages.ts'
 
 type Json = Record<string, unknown>
 
@@ -276,6 +277,32 @@ test('a bigint result becomes -32603 for that item only', async () => {
     { jsonrpc: '2.0', id: 2, result: '0x1' },
   ])
   assert.equal(logged.length, 1)
+})
+
+test('a RawJson result is spliced in verbatim, alone or in a batch', async () => {
+  const m = table({ raw: async () => new RawJson('[{"b":"0x1","a":null}]'), ok: async () => '0x1' })
+  assert.equal(await handleRpcPayload(JSON.stringify(req(7, 'raw')), m, base), '{"jsonrpc":"2.0","id":7,"result":[{"b":"0x1","a":null}]}')
+  assert.equal(
+    await handleRpcPayload(JSON.stringify([req(1, 'ok'), req(2, 'raw')]), m, base),
+    '[{"jsonrpc":"2.0","id":1,"result":"0x1"},{"jsonrpc":"2.0","id":2,"result":[{"b":"0x1","a":null}]}]',
+  )
+})
+
+test('a RawJson nested in another result is -32603 for that item, not raw text quoted as a string', async () => {
+  const m = table({ nested: async () => ({ inner: new RawJson('"0x1"') }) })
+  logged.length = 0
+  assert.deepEqual(await call(req(1, 'nested'), {}, m), {
+    jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'result of nested could not be serialized' },
+  })
+})
+
+test('batch response cap counts RawJson results like any other', async () => {
+  const big = `"${'a'.repeat(50)}"`
+  const m = table({ raw: async () => new RawJson(big) })
+  const one = `{"jsonrpc":"2.0","id":0,"result":${big}}`
+  const cap = 1 + one.length + 1 + 10 // the first item fits, the second passes the cap
+  const out = (await call([req(0, 'raw'), req(1, 'raw'), req(2, 'raw')], { limits: { maxBatchResponseBytes: cap, batchConcurrency: 1 } }, m)) as Json[]
+  assert.deepEqual(out.map((r) => r.result ?? (r.error as Json).code), [JSON.parse(big), JSON.parse(big), -32003])
 })
 
 test('undefined result is null', async () => {

@@ -15,8 +15,8 @@
  * - The batch response cap is checked in request order: the item whose response passes the cap is kept,
  *   every later request gets -32003 `response too large` (notifications still get nothing), and items still
  *   running are aborted.
- * - Results are serialized with JSON.stringify; an unserializable result (e.g. a bigint) becomes -32603 for
- *   that item alone.
+ * - Results are serialized with JSON.stringify (a RawJson result, already serialized, goes in verbatim: see
+ *   messages.ts); an unserializable result (e.g. a bigint) becomes -32603 for that item alone.
  * - With a gate (endpoint policy, see gate.ts), nothing of a payload runs unless the gate admitted it whole:
  *   the gate is asked before parsing and again with every item's method name. A payload that never gets
  *   parsed into requests (too deep, not JSON, an empty or oversized batch) is still admitted as one request,

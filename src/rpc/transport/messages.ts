@@ -6,6 +6,11 @@
  * `resultMessage` throws when a value is not serializable (a bigint, a cycle, a function), so the caller can
  * answer -32603 for that one item instead of sending a broken or partial response. `errorMessage` never
  * throws: when an error's `data` does not serialize, the error goes out without it.
+ *
+ * A handler may instead return its whole result already serialized, as a `RawJson` (a large answer kept
+ * serialized in a cache, or written straight to text): it is spliced in verbatim, never parsed or checked,
+ * so its producer owns its validity. Only a whole result may be raw: a RawJson nested inside another value
+ * makes that result unserializable (-32603) rather than silently wrong.
  */
 
 import type { JsonRpcErrorObject } from '../error-codes.ts'
@@ -14,8 +19,19 @@ import { RPC_CODES } from '../error-codes.ts'
 /** A request id as the client may send it. */
 export type RequestId = string | number | null
 
+/** A handler's whole result as JSON text it has already serialized. */
+export class RawJson {
+  constructor(readonly json: string) {}
+
+  /** Reached only when nested inside another result, where raw text cannot be spliced. */
+  toJSON(): never {
+    throw new TypeError('a RawJson result cannot be nested inside another value')
+  }
+}
+
 /** Throws (TypeError from JSON.stringify, or Error) when `result` is not JSON-serializable. */
 export function resultMessage(id: RequestId, result: unknown): string {
+  if (result instanceof RawJson) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`
   const body = JSON.stringify(result === undefined ? null : result) as string | undefined
   if (body === undefined) throw new TypeError(`a result of type ${typeof result} is not JSON`)
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}`
