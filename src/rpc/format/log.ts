@@ -2,6 +2,8 @@
  * A log in geth's types.Log JSON (eth_getLogs, receipt logs): address, topics, data, blockNumber,
  * transactionHash, transactionIndex, blockHash, blockTimestamp, logIndex, removed (always false: this node
  * serves no reorged logs). blockHash is null for a pre-confirmed block, which has no hash yet.
+ *
+ * A receipt's logs are also written straight to text by receipt-json.ts, in this key order: change both.
  */
 
 import type { BlockContext, LogView } from '../../chain/types.ts'
