@@ -160,7 +160,11 @@ export interface NodeApi {
 
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>
-  getBlockReceipts(block: BlockId): Promise<LocatedReceipt[] | null>
+  /**
+   * One block's receipts in order, all with the same context. For a pre-confirmed block (context.blockHash
+   * null) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
+   */
+  getBlockReceipts(block: BlockId): Promise<readonly LocatedReceipt[] | null>
   getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null>
   getTransactionByBlockAndIndex(block: BlockId, index: number): Promise<LocatedTransaction | null>
   getTransactionReceipt(hash: Uint8Array): Promise<LocatedReceipt | null>

@@ -176,17 +176,27 @@ export class NodeService implements NodeApi {
     return block === undefined ? null : (this.chain.block(block.number) ?? null)
   }
 
-  async getBlockReceipts(blockId: BlockId): Promise<LocatedReceipt[] | null> {
+  async getBlockReceipts(blockId: BlockId): Promise<readonly LocatedReceipt[] | null> {
     const block = this.resolver.tryResolve(blockId)
     if (block === undefined) return null
-    if (block.snapshot !== undefined) {
-      const context = pendingContext(block.snapshot)
-      return pendingReceipts(block.snapshot).map((receipt) => ({ receipt, context }))
-    }
+    if (block.snapshot !== undefined) return this.pendingBlockReceipts(block.snapshot)
     const receipts = this.chain.receipts(block.number)
     const context = this.chain.context(block.number)
     if (receipts === undefined || context === undefined) return null
     return receipts.map((receipt) => ({ receipt, context }))
+  }
+
+  /** One frozen list per snapshot, as NodeApi.getBlockReceipts promises (callers memoize on its identity). */
+  private readonly pendingReceiptLists = new WeakMap<PreconfirmedSnapshot, readonly LocatedReceipt[]>()
+
+  private pendingBlockReceipts(snapshot: PreconfirmedSnapshot): readonly LocatedReceipt[] {
+    let list = this.pendingReceiptLists.get(snapshot)
+    if (list === undefined) {
+      const context = pendingContext(snapshot)
+      list = Object.freeze(pendingReceipts(snapshot).map((receipt) => ({ receipt, context })))
+      this.pendingReceiptLists.set(snapshot, list)
+    }
+    return list
   }
 
   async getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null> {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { ReceiptView } from '../../chain/types.ts'
 import type { LocatedReceipt } from '../../node/api.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
+import { RawJson } from '../transport/messages.ts'
 import { fakeNode, invoke } from './fake-node.ts'
 import { receiptMethods } from './receipts.ts'
 
@@ -31,14 +32,37 @@ test('eth_getBlockReceipts: every rpc-compat block form reaches the node as the 
   assert.deepEqual(shown, ['#0', 'earliest', 'latest', `0x${'00'.repeat(28)}deadbeef`])
 })
 
+/** eth_getBlockReceipts answers serialized JSON. */
+async function blockReceipts(m: ReturnType<typeof receiptMethods>, params: unknown[]): Promise<Record<string, unknown>[]> {
+  const raw = await invoke(m, 'eth_getBlockReceipts', params)
+  assert.ok(raw instanceof RawJson)
+  return JSON.parse(raw.json) as Record<string, unknown>[]
+}
+
 test('eth_getBlockReceipts: receipts of a pre-confirmed block are formatted with a null block hash', async () => {
   const { node } = fakeNode({ getBlockReceipts: async () => [located] })
-  const out = (await invoke(receiptMethods(node), 'eth_getBlockReceipts', ['pending'])) as Record<string, unknown>[]
+  const out = await blockReceipts(receiptMethods(node), ['pending'])
   assert.equal(out.length, 1)
   assert.equal(out[0]!.blockHash, null)
   assert.equal(out[0]!.blockNumber, '0x37')
   assert.equal(out[0]!.contractAddress, `0x${'09'.repeat(20)}`)
   await assert.rejects(invoke(receiptMethods(node), 'eth_getBlockReceipts', []), /missing value for required argument 0/)
+})
+
+test('eth_getBlockReceipts: a sealed block asked for again is answered from the cache, a new snapshot is not', async () => {
+  const sealed: LocatedReceipt = { receipt, context: { blockHash: new Uint8Array(32).fill(3), blockNumber: 0x36n, blockTimestamp: 0x21cn } }
+  let answer: readonly LocatedReceipt[] = [sealed]
+  const { node } = fakeNode({ getBlockReceipts: async () => [...answer] })
+  const m = receiptMethods(node)
+  const first = await invoke(m, 'eth_getBlockReceipts', ['0x36'])
+  assert.equal(await invoke(m, 'eth_getBlockReceipts', ['0x36']), first)
+  assert.equal((await blockReceipts(m, ['0x36']))[0]!.blockHash, `0x${'03'.repeat(32)}`)
+  answer = [located, { ...located, receipt: { ...receipt, transactionIndex: 1 } }]
+  assert.equal((await blockReceipts(m, ['pending'])).length, 2)
+  answer = [located]
+  assert.equal((await blockReceipts(m, ['pending'])).length, 1)
+  const empty = receiptMethods(fakeNode({ getBlockReceipts: async () => [] }).node)
+  assert.deepEqual(await blockReceipts(empty, ['latest']), [])
 })
 
 test('eth_getTransactionReceipt: formatted or null', async () => {

@@ -2,6 +2,9 @@
  * Receipts: eth_getTransactionReceipt (null for an unknown or not yet included transaction) and
  * eth_getBlockReceipts (block number, tag, hash or EIP-1898 object, required; null for an unknown block;
  * `pending` lists the pre-confirmed block's receipts).
+ *
+ * eth_getBlockReceipts answers already-serialized JSON (a RawJson), written straight to text and kept per
+ * block by BlockReceiptsAnswers: the same bytes formatReceipt's objects would serialize to.
  */
 
 import type { NodeApi } from '../../node/api.ts'
@@ -10,8 +13,10 @@ import { formatLocatedReceipt } from '../format/receipt.ts'
 import { parseArgs, required } from '../params/args.ts'
 import { parseBlockNumberOrHash } from '../params/block-id.ts'
 import { parseHash } from '../params/hex.ts'
+import { BlockReceiptsAnswers, type AnswerCacheLimits } from './block-receipts-answers.ts'
 
-export function receiptMethods(node: NodeApi): Record<string, MethodHandler> {
+export function receiptMethods(node: NodeApi, answerLimits?: AnswerCacheLimits): Record<string, MethodHandler> {
+  const answers = new BlockReceiptsAnswers(answerLimits)
   return {
     eth_getTransactionReceipt: async (params) => {
       const [hash] = parseArgs(params, [required(parseHash)])
@@ -21,7 +26,7 @@ export function receiptMethods(node: NodeApi): Record<string, MethodHandler> {
     eth_getBlockReceipts: async (params) => {
       const [block] = parseArgs(params, [required(parseBlockNumberOrHash)])
       const receipts = await node.getBlockReceipts(block)
-      return receipts === null ? null : receipts.map(formatLocatedReceipt)
+      return receipts === null ? null : answers.answer(receipts)
     },
   }
 }
