@@ -6,9 +6,13 @@
  *
  * A VM comes back only after its block was built (its journal is then closed); one whose block failed is
  * dropped. The pool is this module's own: no other user sees the hooked opcode tables.
+ *
+ * The block-end system calls of every VM of a fork go through that fork's SystemCallMemo (replayed when
+ * their recorded reads still hold, system-call-memo.ts).
  */
 
-import type { Common } from '@ethereumjs/common'
+import type { Common, StateManagerInterface } from '@ethereumjs/common'
+import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm'
 import { StateForwarder } from '../execution/state-forwarder.ts'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { BlockHashSource } from '../execution/block-hashes.ts'
@@ -16,7 +20,7 @@ import { EvmHooks } from './evm-hooks.ts'
 import type { SimPrecompiles } from './overrides.ts'
 import type { SimState } from './sim-state.ts'
 import type { TransferTracer } from './transfer-tracer.ts'
-
+import { SystemCallMemo } from './system-call-memo.ts'
 
 class HashForwarder implements BlockHashSource {
   current!: BlockHashSource
@@ -31,25 +35,40 @@ class HashForwarder implements BlockHashSource {
 
 /** A VM lent for one block. */
 export class SimVm {
+  private precompiles: SimPrecompiles | undefined
+  private current: SimState | undefined
+
   private constructor(
     readonly common: Common,
     readonly vm: VM,
     readonly hooks: EvmHooks,
-    private readonly state: StateForwarder<SimState>,
+    private readonly state: StateForwarder<StateManagerInterface>,
     private readonly hashes: HashForwarder,
   ) {}
 
-  static async create(common: Common): Promise<SimVm> {
-    const state = new StateForwarder<SimState>()
+  static async create(common: Common, memo: SystemCallMemo): Promise<SimVm> {
+    const state = new StateForwarder<StateManagerInterface>()
     const hashes = new HashForwarder()
     // A private copy of the Common: the EVM subscribes to its Common's events for good (see vm-pool.ts).
     const vm = await createVM({ common: common.copy(), stateManager: state, blockchain: hashes })
-    return new SimVm(common, vm, new EvmHooks(vm.evm, common.gteHardfork('homestead')), state, hashes)
+    const sim = new SimVm(common, vm, new EvmHooks(vm.evm, common.gteHardfork('homestead')), state, hashes)
+    const evm = vm.evm
+    const run = evm.runCall.bind(evm)
+    const host = {
+      forwarder: state,
+      state: () => sim.current!,
+      journal: evm.journal,
+      isPrecompile: (a: string) => sim.precompiles?.has(a) === true,
+    }
+    evm.runCall = (opts: EVMRunCallOpts): Promise<EVMResult> =>
+      !sim.hooks.active && memo.isSystemCall(opts) ? memo.call(opts, host, run) : run(opts)
+    return sim
   }
 
   bind(state: SimState, hashes: BlockHashSource, precompiles: SimPrecompiles, tracer: TransferTracer): void {
-    this.state.current = state
+    this.state.current = this.current = state
     this.hashes.current = hashes
+    this.precompiles = precompiles
     Object.assign(this.vm.evm, { _precompiles: precompiles })
     this.hooks.bind(state, tracer)
   }
@@ -59,9 +78,17 @@ const MAX_IDLE_PER_FORK = 4
 
 export class SimVmPool {
   private readonly idle = new Map<Common, SimVm[]>()
+  private readonly memos = new Map<Common, SystemCallMemo>()
 
   async acquire(common: Common): Promise<SimVm> {
-    return this.idle.get(common)?.pop() ?? SimVm.create(common)
+    const idle = this.idle.get(common)?.pop()
+    if (idle !== undefined) return idle
+    let memo = this.memos.get(common)
+    if (memo === undefined) {
+      memo = new SystemCallMemo(common)
+      this.memos.set(common, memo)
+    }
+    return SimVm.create(common, memo)
   }
 
   /** Only for a VM whose block was built. */
