@@ -28,8 +28,26 @@ export type PrecompileTable = Map<string, PrecompileFunc>
 const key = (addrHex: string): string => addrHex.slice(2).toLowerCase()
 const shown = (addrHex: string): string => toChecksumAddress(addrHex)
 
+const standard = new WeakMap<Common, { readonly table: PrecompileTable; readonly keys: readonly string[] }>()
+
+function standardOf(common: Common): { readonly table: PrecompileTable; readonly keys: readonly string[] } {
+  let s = standard.get(common)
+  if (s === undefined) {
+    const table = new Map(getActivePrecompiles(common)) as PrecompileTable
+    s = { table, keys: [...table.keys()] }
+    standard.set(common, s)
+  }
+  return s
+}
+
+/** The fork's standard precompiles: a fresh table (callers change it). */
 export function standardPrecompiles(common: Common): PrecompileTable {
-  return new Map(getActivePrecompiles(common)) as PrecompileTable
+  return new Map(standardOf(common).table)
+}
+
+/** The addresses of the fork's standard precompiles (unprefixed lower-case hex). */
+export function standardPrecompileKeys(common: Common): readonly string[] {
+  return standardOf(common).keys
 }
 
 /**

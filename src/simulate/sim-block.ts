@@ -31,7 +31,7 @@ import { blobGasOf, checkBeforeExecution, checkGas, floorDataGas, paysNoBaseFee,
 import { SIM_CODES, simError } from './errors.ts'
 import type { SimVm, SimVmPool } from './sim-vms.ts'
 import type { HeaderTemplate } from './headers.ts'
-import { applySimOverrides, SimPrecompiles, standardPrecompiles } from './overrides.ts'
+import { applySimOverrides, SimPrecompiles, standardPrecompileKeys, standardPrecompiles } from './overrides.ts'
 import { TransferTracer } from './transfer-tracer.ts'
 import type { AccountOverride } from '../node/api.ts'
 import type { SimCall, SimCallResult } from './types.ts'
@@ -95,7 +95,6 @@ export interface IncludedCall {
 
 export class SimBlock {
   readonly included: IncludedCall[] = []
-  private readonly envBlocks = new Map<string, Block>()
 
   private constructor(
     private readonly opts: SimBlockOptions,
@@ -106,6 +105,8 @@ export class SimBlock {
     private readonly tracer: TransferTracer,
     /** The block's blob base fee (the override, else from its excess blob gas). */
     private readonly blobBaseFee: bigint | undefined,
+    /** Environment blocks by envKey. */
+    private readonly envBlocks: Map<string, Block>,
   ) {}
 
   /** Applies the block's state overrides, then opens it (system calls). */
@@ -114,7 +115,7 @@ export class SimBlock {
     const table = await applySimOverrides(state, opts.stateOverrides, standardPrecompiles(common))
     const tracer = new TransferTracer(opts.traceTransfers)
     const lease = await opts.vms.acquire(common)
-    lease.bind(state, opts.hashes, new SimPrecompiles(table, [...standardPrecompiles(common).keys()]), tracer)
+    lease.bind(state, opts.hashes, new SimPrecompiles(table, standardPrecompileKeys(common)), tracer)
     const { vm, hooks } = lease
     const t = opts.template
     const builder = new SimBlockBuilder(t.difficulty !== 0n, vm, {
@@ -131,10 +132,18 @@ export class SimBlock {
       await vm.evm.journal.checkpoint()
       self.checkpointed = true
     }
-    const blobBaseFee = !common.isActivatedEIP(4844)
-      ? undefined
-      : (t.blobBaseFeeOverride ?? SimBlock.envBlock(opts, { baseFeeZero: false, blobFee: undefined }).header.getBlobGasPrice())
-    return new SimBlock(opts, lease, vm, builder, hooks, tracer, blobBaseFee)
+    let blobBaseFee: bigint | undefined
+    const envBlocks = new Map<string, Block>()
+    if (common.isActivatedEIP(4844)) {
+      blobBaseFee = t.blobBaseFeeOverride
+      if (blobBaseFee === undefined) {
+        // The plain environment block already answers this fee: it is the one a fee-paying call runs against.
+        const plain = SimBlock.envBlock(opts, { baseFeeZero: false, blobFee: undefined })
+        blobBaseFee = plain.header.getBlobGasPrice()
+        envBlocks.set(envKey(false, blobBaseFee), plain)
+      }
+    }
+    return new SimBlock(opts, lease, vm, builder, hooks, tracer, blobBaseFee, envBlocks)
   }
 
   get gasUsed(): bigint {
@@ -157,7 +166,7 @@ export class SimBlock {
   }
 
   private environment(baseFeeZero: boolean, blobFee: bigint | undefined): Block {
-    const key = `${baseFeeZero}:${blobFee}`
+    const key = envKey(baseFeeZero, blobFee)
     let block = this.envBlocks.get(key)
     if (block === undefined) {
       block = SimBlock.envBlock(this.opts, { baseFeeZero, blobFee })
@@ -271,6 +280,8 @@ export class SimBlock {
     return block
   }
 }
+
+const envKey = (baseFeeZero: boolean, blobFee: bigint | undefined): string => `${baseFeeZero}:${blobFee}`
 
 /** geth's nonce is a uint64 that wraps when a call runs without nonce checks. */
 async function wrapNonce(state: SimState, sender: Address): Promise<void> {

@@ -10,18 +10,33 @@
  * the account since EIP-6780), so no legitimate write is overridden. Delegated (EIP-7702) senders are left
  * alone: the library accepts them.
  *
+ * The state root is asked for once, when the block is built; without real roots it is 32 zero bytes.
+ *
  * (JournaledState.allowContractSender ends its masking at the first write-back, so the second write-back
  * of runTx erases the sender's code; this view does not rely on it.)
  */
 
 import { Account, KECCAK256_NULL, type Address } from '@ethereumjs/util'
 import { equalBytes } from '../primitives/hex.ts'
-import { JournaledState } from '../state/journaled-state.ts'
+import { JournaledState, type StateRootFn } from '../state/journaled-state.ts'
+import type { StateReader } from '../state/state-reader.ts'
 
 const DELEGATION_PREFIX = [0xef, 0x01, 0x00]
 
 export class SimState extends JournaledState {
   private sender: { key: string; codeHash: Uint8Array; written: boolean } | undefined
+
+  /** Without `stateRoot`, the state root is 32 zero bytes (and no diff is taken for it). */
+  constructor(
+    base: StateReader,
+    private readonly stateRoot?: StateRootFn,
+  ) {
+    super(base, stateRoot)
+  }
+
+  override async getStateRoot(): Promise<Uint8Array> {
+    return this.stateRoot === undefined ? new Uint8Array(32) : super.getStateRoot()
+  }
 
   /** Arms (or, with undefined, disarms) contract-sender handling for the next call. */
   armSender(address: Address | undefined): void {

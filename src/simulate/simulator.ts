@@ -8,8 +8,8 @@
  * request with its code. All blocks share one state view (writes of one block are the next block's
  * state), one gas budget for every call, and one deadline.
  *
- * The state root is 32 zero bytes unless `computeStateRoot` is set (the contract's default); the block
- * hash always follows from the header as built. BLOCKHASH sees the canonical chain below the base, the base
+ * The state root is 32 zero bytes unless `computeStateRoot` is set (the contract's default; no state diff
+ * is even taken then); the block hash always follows from the header as built. BLOCKHASH sees the canonical chain below the base, the base
  * itself and the blocks simulated so far.
  */
 
@@ -36,8 +36,6 @@ import { SIM_CODES, simError } from './errors.ts'
 import { headerFields, headerTemplates } from './headers.ts'
 import { SimBlock, type IncludedCall } from './sim-block.ts'
 import type { SimulatedBlock, SimulatePayload, SimulateSettings } from './types.ts'
-
-const ZERO_ROOT = new Uint8Array(32)
 
 export interface SimulatorDeps {
   readonly rules: ChainRules
@@ -74,11 +72,16 @@ export class Simulator {
         const p = plan[i]!
         const common = this.deps.rules.at(p.number, p.time)
         let root: StateRootResult | undefined
-        const state = new SimState(new OverlayReader(baseState, changes), async (diff) => {
-          if (roots === undefined) return ZERO_ROOT
-          root = await roots.compute(diff)
-          return root.root
-        })
+        const reader = changes === EMPTY_DIFF ? baseState : new OverlayReader(baseState, changes)
+        const state = new SimState(
+          reader,
+          roots === undefined
+            ? undefined
+            : async (diff) => {
+                root = await roots.compute(diff)
+                return root.root
+              },
+        )
         state.setDeadline(deadline)
         const block = await SimBlock.open({
           common,
@@ -102,7 +105,7 @@ export class Simulator {
         }
         const built = await block.finish()
         if (root !== undefined) roots?.advance(root)
-        changes = mergeDiffs(changes, state.diff())
+        if (i < plan.length - 1) changes = mergeDiffs(changes, state.diff())
         const hash = built.hash()
         simulated.set(p.number, hash)
         results.push({ block: blockView(built, block.included, hash), calls: block.included.map((c) => c.result) })
