@@ -20,6 +20,7 @@ import { Blob4844Tx, createMinimal4844TxFromNetworkWrapper, type TypedTransactio
 import { BlockBuilder, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
+import { encodeBlock } from './block-body.ts'
 import { orderedTrieRoot } from './ordered-trie.ts'
 import { runPlainTransfer, transfersEligible } from './transfer-fast-path.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
@@ -64,22 +65,26 @@ class LinearBlockBuilder extends BlockBuilder {
   /** How many transactions took the fast path. */
   fastCount = 0
 
+  /** Each included transaction's canonical encoding and type, in order (the block body, made once). */
+  readonly bodies: Uint8Array[] = []
+  readonly types: TypedTransaction['type'][] = []
+
   /** One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. */
   override async transactionsTrie(): Promise<Uint8Array> {
-    return orderedTrieRoot((this as unknown as BuilderInternals).transactions.map((tx) => tx.serialize()))
+    return orderedTrieRoot(this.bodies)
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
     const self = this as unknown as BuilderInternals
-    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceipt(r.receipt, self.transactions[i]!.type)))
+    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceipt(r.receipt, this.types[i]!)))
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
-    return this.addFrom(tx, tx.getSenderAddress())
+    return this.addFrom(tx, tx.getSenderAddress(), tx.serialize())
   }
 
-  /** addTransaction with the sender already known (recovered once, at admission). */
-  async addFrom(tx: TypedTransaction, caller: Address): Promise<RunTxResult> {
+  /** addTransaction with the sender already known (recovered once, at admission) and `tx` encoded. */
+  async addFrom(tx: TypedTransaction, caller: Address, encoded: Uint8Array): Promise<RunTxResult> {
     const self = this as unknown as BuilderInternals
     const common = this.envBlock.common
     if (!self.checkpointed) {
@@ -105,6 +110,8 @@ class LinearBlockBuilder extends BlockBuilder {
     const result = fast ?? (await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true }))
     const included = tx instanceof Blob4844Tx ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx
     self.transactions.push(included)
+    this.bodies.push(included === tx ? encoded : included.serialize())
+    this.types.push(tx.type)
     self.transactionResults.push(result)
     self.gasUsed += result.blockGasSpent
     self.blobGasUsed += blobGas
@@ -139,6 +146,7 @@ export interface OpenOptions {
 /** An open block: add transactions, read its state diff at any point, seal it once. */
 export class OpenBlock {
   readonly included: IncludedTransaction[] = []
+  private readonly blobGasPrice: bigint | undefined
 
   private constructor(
     readonly header: BlockHeader,
@@ -146,7 +154,9 @@ export class OpenBlock {
     private readonly builder: LinearBlockBuilder,
     /** The state root the builder last asked for (with the trie nodes to commit). */
     private readonly lastRoot: () => StateRootResult | undefined,
-  ) {}
+  ) {
+    this.blobGasPrice = header.common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined
+  }
 
   static async open(
     rules: ChainRules,
@@ -202,19 +212,22 @@ export class OpenBlock {
     return (this.builder as unknown as BuilderInternals).gasUsed
   }
 
-  /** Runs `tx` into the block. Throws TransactionNotIncluded (state untouched) when it cannot be included. */
-  async add(tx: TypedTransaction, sender: Uint8Array, hash: Uint8Array): Promise<IncludedTransaction> {
+  /**
+   * Runs `tx` into the block. Throws TransactionNotIncluded (state untouched) when it cannot be included.
+   * `raw`, when the caller has it, is the transaction's canonical encoding (saves re-encoding it).
+   */
+  async add(tx: TypedTransaction, sender: Uint8Array, hash: Uint8Array, raw?: Uint8Array): Promise<IncludedTransaction> {
     const before = this.gasUsed
+    const encoded = raw !== undefined && tx.type !== 3 ? raw : tx.serialize()
     let result: RunTxResult
     try {
-      result = await this.builder.addFrom(tx, new Address(sender))
+      result = await this.builder.addFrom(tx, new Address(sender), encoded)
     } catch (e) {
       if (e instanceof TransactionNotIncluded) throw e
       throw new TransactionNotIncluded(e instanceof Error ? e.message : String(e))
     }
-    const blobGasPrice = this.header.common.isActivatedEIP(4844) ? this.header.getBlobGasPrice() : undefined
-    const receipt = receiptRecord(tx, hash, sender, result.receipt, result.createdAddress?.bytes, before, this.header.baseFeePerGas, blobGasPrice)
-    const entry = { tx, raw: tx.serialize(), hash, sender, receipt }
+    const receipt = receiptRecord(tx, hash, sender, result.receipt, result.createdAddress?.bytes, before, this.header.baseFeePerGas, this.blobGasPrice)
+    const entry = { tx, raw: encoded, hash, sender, receipt }
     this.included.push(entry)
     return entry
   }
@@ -224,8 +237,16 @@ export class OpenBlock {
     return this.state.diff()
   }
 
-  /** Finishes the block: requests, withdrawals, roots, header. The block cannot be used afterwards. */
+  /**
+   * Finishes the block: requests, withdrawals, roots, header. The block cannot be used afterwards.
+   * The library builds a header-only block (its transaction list emptied just before; the roots come from
+   * the builder's own encodings) and the block's bytes are assembled from those encodings (block-body.ts).
+   * Under EIP-7928 the library numbers its access list by the transaction count, so there it keeps them.
+   */
   async seal(): Promise<ExecutedBlock> {
+    const self = this.builder as unknown as BuilderInternals
+    const headerOnly = !this.header.common.isActivatedEIP(7928)
+    if (headerOnly) self.transactions = []
     const { block } = await this.builder.build()
     const root = this.lastRoot()
     if (root === undefined) throw new Error('sealing did not compute a state root')
@@ -233,7 +254,7 @@ export class OpenBlock {
       number: block.header.number,
       hash: block.hash(),
       headerRlp: block.header.serialize(),
-      blockRlp: block.serialize(),
+      blockRlp: headerOnly ? encodeBlock(block, this.builder.bodies) : block.serialize(),
       senders: this.included.map((i) => i.sender),
       txHashes: this.included.map((i) => i.hash),
       receipts: this.included.map((i) => i.receipt),

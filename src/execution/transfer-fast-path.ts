@@ -39,6 +39,9 @@ import type { EVM } from '@ethereumjs/evm'
 /** EIPs under which a transfer does more than move value and fees. */
 const CHANGES_TRANSFERS = [7864, 6800, 2780, 8037, 7708, 7928, 7778] as const
 
+/** A transfer's bloom: no logs. Shared and never written (the block's bloom ORs it into its own). */
+const EMPTY_BLOOM = new Bloom()
+
 /** The block a transfer runs in. */
 export interface TransferBlock {
   readonly gasLimit: bigint
@@ -106,44 +109,45 @@ export async function runPlainTransfer(
   if (recipient !== undefined && !isNullHash(recipient.codeHash)) return undefined
   if (!toIsSender && (recipient?.balance ?? 0n) + tx.value > MAX_INTEGER) return undefined
 
-  // Checks passed: the writes, in runTx's order.
+  // Checks passed. runTx reads, changes and writes back these accounts one step at a time; every step adds
+  // to the account's current value, so one working copy per address (shared when addresses coincide) ends
+  // with the same values. They are written once each, in runTx's first-write order (sender, recipient,
+  // coinbase), which is also its EIP-161 clean-up order: an account left empty is deleted instead.
+  const work = new Map<string, { address: Address; account: Account }>([[caller.toString(), { address: caller, account: sender }]])
+  const working = async (address: Address): Promise<Account> => {
+    const key = address.toString()
+    let entry = work.get(key)
+    if (entry === undefined) {
+      entry = { address, account: (await state.getAccount(address)) ?? new Account() }
+      work.set(key, entry)
+    }
+    return entry.account
+  }
   sender.balance -= txCost
-  await state.putAccount(caller, sender)
   sender.nonce += 1n
-  await state.putAccount(caller, sender)
-  const payer = (await state.getAccount(caller)) ?? new Account()
-  payer.balance -= tx.value
-  await state.putAccount(caller, payer)
-  const payee = (await state.getAccount(to)) ?? new Account()
+  sender.balance -= tx.value
+  const payee = toIsSender ? sender : (recipient ?? new Account())
+  if (!toIsSender) work.set(to.toString(), { address: to, account: payee })
   payee.balance += tx.value
-  await state.putAccount(to, payee)
 
   let gasUsed = intrinsicGas
   if (common.isActivatedEIP(7623) && gasUsed < floorCost) gasUsed = floorCost
   const amountSpent = gasUsed * gasPrice
-  const refunded = (await state.getAccount(caller)) ?? new Account()
-  refunded.balance += txCost - amountSpent
-  await state.putAccount(caller, refunded)
+  sender.balance += txCost - amountSpent
   const minerValue = gasUsed * inclusionFeePerGas
-  const miner = (await state.getAccount(block.coinbase)) ?? new Account()
+  const miner = await working(block.coinbase)
   miner.balance += minerValue
-  await state.putAccount(block.coinbase, miner)
 
-  // EIP-161: touched accounts left empty are removed (the journal's cleanup, in touch order).
-  const touched = [caller]
-  if (!touched.some((a) => a.equals(to))) touched.push(to)
-  if (!touched.some((a) => a.equals(block.coinbase))) touched.push(block.coinbase)
-  for (const address of touched) {
-    const account = await state.getAccount(address)
-    if (account === undefined || account.isEmpty()) await state.deleteAccount(address)
+  for (const { address, account } of work.values()) {
+    if (account.isEmpty()) await state.deleteAccount(address)
+    else await state.putAccount(address, account)
   }
 
-  const bloom = new Bloom(undefined, common)
   return {
     execResult: { executionGasUsed: 0n, returnValue: new Uint8Array(0), gasRefund: 0n },
-    bloom,
+    bloom: EMPTY_BLOOM,
     amountSpent,
-    receipt: { status: 1, cumulativeBlockGasUsed: blockGasUsed + gasUsed, bitvector: bloom.bitvector, logs: [] },
+    receipt: { status: 1, cumulativeBlockGasUsed: blockGasUsed + gasUsed, bitvector: EMPTY_BLOOM.bitvector, logs: [] },
     totalGasSpent: gasUsed,
     blockGasSpent: gasUsed,
     gasRefund: 0n,

@@ -35,6 +35,8 @@ export interface PoolCandidate {
   readonly tx: TypedTransaction
   readonly hash: Uint8Array
   readonly sender: Uint8Array
+  /** The transaction's bytes as received, when the pool passes them (used for all but blob transactions). */
+  readonly raw?: Uint8Array
 }
 
 export interface CandidateIterator {
@@ -239,7 +241,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
       const c = candidates.next()
       if (c === undefined) break
       try {
-        added.push(await open.add(c.tx, c.sender, c.hash))
+        added.push(await open.add(c.tx, c.sender, c.hash, c.raw))
       } catch (e) {
         if (!(e instanceof TransactionNotIncluded)) throw e
         candidates.skipSender(c.sender)
