@@ -13,9 +13,9 @@ test("encodeBlock gives the library's own block bytes, for legacy and typed tran
   const to = ACCOUNTS[1]!.address as `0x${string}`
   const txs = Array.from({ length: 70 }, (_, i) =>
     createTx(
-      i % 3 === 0
+      (i % 3 === 0
         ? { type: 0, nonce: BigInt(i), to, gasLimit: 21_000n, gasPrice: 10n ** 10n, data: new Uint8Array(i) }
-        : { type: i % 3, chainId: 31337n, nonce: BigInt(i), to, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasPrice: 10n ** 10n, accessList: [] },
+        : { type: i % 3, chainId: 31337n, nonce: BigInt(i), to, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasPrice: 10n ** 10n, accessList: [] }) as Parameters<typeof createTx>[0],
       { common },
     ).sign(key),
   )
