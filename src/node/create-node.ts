@@ -115,24 +115,32 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const writer = new ChainWriter(kv, store, rules)
   await writer.initGenesis()
   const chain = new ChainReader(store, rules)
+  const simulate: SimulateSettings = { ...DEFAULT_SIMULATE_SETTINGS, gasBudget: config.gasCap, timeoutMs: config.evmTimeoutMs, ...config.simulate }
   const settings: NodeSettings = {
     chainId: rules.chainId,
     networkId: rules.chainId,
     clientVersion: CLIENT_VERSION,
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
-    simulate: { ...DEFAULT_SIMULATE_SETTINGS, gasBudget: config.gasCap, timeoutMs: config.evmTimeoutMs, ...config.simulate },
+    simulate,
   }
   const recovery =
     config.sequencer !== undefined && (config.recoveryWorkers ?? 0) > 0
       ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
       : undefined
   const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery)
-  const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs }
+  const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
     config.executionWorkers > 0
       ? new WorkerExecutor(
           { dataDir: config.dataDir, genesis, settings: callSettings },
-          { workers: config.executionWorkers, timeoutMs: config.evmTimeoutMs, graceMs: 1_000, maxQueued: 1_000 },
+          {
+            workers: config.executionWorkers,
+            timeoutMs: config.evmTimeoutMs,
+            simulateTimeoutMs: simulate.timeoutMs,
+            graceMs: 1_000,
+            maxQueued: 1_000,
+            maxInFlight: 4,
+          },
         )
       : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
   const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined

@@ -42,8 +42,7 @@ import type { Sequencing } from './sequencing.ts'
 import type { Sequencer } from '../sequencer/sequencer.ts'
 import type { NodeEvents } from './node-events.ts'
 import { FlashnodeError } from '../errors/errors.ts'
-import { Simulator } from '../simulate/simulator.ts'
-import { pendingBase, sealedBase } from '../simulate/base.ts'
+import { checkLimits } from '../simulate/chain-plan.ts'
 import { DEFAULT_SIMULATE_SETTINGS, type SimulatedBlock, type SimulatePayload, type SimulateSettings } from '../simulate/types.ts'
 
 export interface NodeSettings {
@@ -71,7 +70,6 @@ export class NodeService implements NodeApi {
   private readonly resolver: BlockResolver
   private readonly fees: FeeOracle
   private readonly pending: PendingSource | undefined
-  private readonly simulator: Simulator
 
   readonly preconfirmations: boolean
 
@@ -91,7 +89,6 @@ export class NodeService implements NodeApi {
     this.clientVersion = settings.clientVersion
     this.resolver = new BlockResolver(chain, this.pending)
     this.fees = new FeeOracle(chain, rules)
-    this.simulator = new Simulator({ rules, chain: chain.store, settings: settings.simulate ?? DEFAULT_SIMULATE_SETTINGS })
   }
 
   // --- state --------------------------------------------------------------------------------------
@@ -158,14 +155,14 @@ export class NodeService implements NodeApi {
     return (await this.executor.run({ kind: 'createAccessList', request: req }, this.target(this.resolver.resolve(blockId)))) as AccessListResult
   }
 
-  /** Only where pre-confirmations are on (the contract). Runs on this thread with its own time limit. */
+  /**
+   * Only where pre-confirmations are on (the contract). Runs where eth_call runs (the execution workers),
+   * with its own limits; those are checked before the block is resolved, as geth does.
+   */
   async simulateV1(payload: SimulatePayload, blockId: BlockId): Promise<SimulatedBlock[]> {
     if (this.write === undefined) throw new FlashnodeError('methodNotFound', 'the method eth_simulateV1 does not exist/is not available')
-    return this.simulator.simulate(payload, () => {
-      const block = this.resolver.resolve(blockId)
-      if (block.snapshot !== undefined) return pendingBase(this.kv, block.snapshot, this.stateAt(block))
-      return sealedBase(this.kv, this.chain.header(block.number)!)
-    })
+    checkLimits(payload, this.settings.simulate ?? DEFAULT_SIMULATE_SETTINGS)
+    return (await this.executor.run({ kind: 'simulate', payload }, this.target(this.resolver.resolve(blockId)))) as SimulatedBlock[]
   }
 
   // --- blocks, transactions, receipts ---------------------------------------------------------------

@@ -1,7 +1,8 @@
 /**
  * Runs an execution job against a target state: the code shared by the main thread and the execution
  * workers. It owns the per-job state view (a fresh journaled overlay, with overrides), the block context
- * (the target's own header, with block overrides), and the time limit.
+ * (the target's own header, with block overrides), and the time limit. Simulations go to this thread's
+ * Simulator (its VM pool and system-call recordings stay warm across jobs), which keeps its own limits.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -14,21 +15,27 @@ import type { ChainRules } from '../../execution/chain-config.ts'
 import { callFailureError } from '../../execution/vm-errors.ts'
 import { JournaledState } from '../../state/journaled-state.ts'
 import type { StateReader } from '../../state/state-reader.ts'
-import type { AccessListResult, BlockOverrides, StateOverrides } from '../api.ts'
+import type { BlockOverrides, StateOverrides } from '../api.ts'
 import { withDeadline } from '../deadline.ts'
 import { createAccessList, estimateGas } from '../gas-estimator.ts'
 import { applyStateOverrides } from '../state-overrides.ts'
-import type { ExecutionJob } from './jobs.ts'
+import { Simulator } from '../../simulate/simulator.ts'
+import type { SimulationBase } from '../../simulate/base.ts'
+import type { SimulateSettings } from '../../simulate/types.ts'
+import type { ExecutionJob, JobResult } from './jobs.ts'
 
 export interface CallSettings {
   readonly gasCap: bigint
   readonly evmTimeoutMs: number
+  readonly simulate: SimulateSettings
 }
 
 /** A resolved target: the header whose environment the job sees and the state it reads. */
 export interface TargetState {
   readonly header: BlockHeader
   readonly state: StateReader
+  /** The target as a simulation's base (asked for only by simulations, once within their limits). */
+  simulationBase(): SimulationBase
 }
 
 const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
@@ -36,6 +43,7 @@ const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
 export class CallService {
   private readonly vms = new VmPool()
   private readonly blockHashes: BlockHashSource
+  private readonly simulator: Simulator
 
   constructor(
     private readonly rules: ChainRules,
@@ -43,6 +51,7 @@ export class CallService {
     private readonly settings: CallSettings,
   ) {
     this.blockHashes = chainBlockHashes(chain)
+    this.simulator = new Simulator({ rules, chain, settings: settings.simulate })
   }
 
   private context(header: BlockHeader, overrides?: BlockOverrides): CallContext {
@@ -62,7 +71,7 @@ export class CallService {
     return state
   }
 
-  async run(job: ExecutionJob, target: TargetState): Promise<Uint8Array | bigint | AccessListResult> {
+  async run(job: ExecutionJob, target: TargetState): Promise<JobResult> {
     const timeoutMs = this.settings.evmTimeoutMs
     switch (job.kind) {
       case 'call': {
@@ -76,6 +85,8 @@ export class CallService {
         return estimateGas(this.context(target.header), () => this.fresh(target.state, job.state), job.request, { timeoutMs })
       case 'createAccessList':
         return createAccessList(this.context(target.header), () => this.fresh(target.state), job.request, { timeoutMs })
+      case 'simulate':
+        return this.simulator.simulate(job.payload, () => target.simulationBase())
     }
   }
 }

@@ -1,22 +1,21 @@
 /**
- * Execution jobs (eth_call, eth_estimateGas, eth_createAccessList) and where they run: a target is either a
- * sealed block (its number) or a pre-confirmed snapshot. Jobs and targets are plain data, so they can be
- * run here or posted to an execution worker unchanged (structured clone carries bigint, Map and bytes).
+ * Execution jobs (eth_call, eth_estimateGas, eth_createAccessList, eth_simulateV1) and where they run: a
+ * target is either a sealed block (its number) or a pre-confirmed snapshot. Jobs and targets are plain
+ * data, so they can be run here or posted to an execution worker unchanged (structured clone carries
+ * bigint, Map and bytes), and so are their results.
  */
 
 import type { AccessListResult, BlockOverrides, CallRequest, StateOverrides } from '../api.ts'
 import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+import type { SimulatedBlock, SimulatePayload } from '../../simulate/types.ts'
 
 export type ExecutionJob =
   | { readonly kind: 'call'; readonly request: CallRequest; readonly state?: StateOverrides; readonly block?: BlockOverrides }
   | { readonly kind: 'estimateGas'; readonly request: CallRequest; readonly state?: StateOverrides }
   | { readonly kind: 'createAccessList'; readonly request: CallRequest }
+  | { readonly kind: 'simulate'; readonly payload: SimulatePayload }
 
-export type JobResult<J extends ExecutionJob> = J['kind'] extends 'call'
-  ? Uint8Array
-  : J['kind'] extends 'estimateGas'
-    ? bigint
-    : AccessListResult
+export type JobResult = Uint8Array | bigint | AccessListResult | SimulatedBlock[]
 
 export type ExecutionTarget =
   | { readonly kind: 'sealed'; readonly number: bigint }
@@ -24,6 +23,6 @@ export type ExecutionTarget =
 
 /** Runs jobs somewhere: on this thread, or in a worker. */
 export interface Executor {
-  run(job: ExecutionJob, target: ExecutionTarget): Promise<Uint8Array | bigint | AccessListResult>
+  run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult>
   close(): Promise<void>
 }

@@ -7,11 +7,16 @@ import { createAccountFromRLP, type Account } from '@ethereumjs/util'
 import { FlashnodeError, isFlashnodeError, type ErrorKind } from '../../errors/errors.ts'
 import type { StateDiff } from '../../state/state-diff.ts'
 import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+import { pendingBaseData } from '../../simulate/base.ts'
 
 export interface WireSnapshot {
   readonly version: number
   readonly parentNumber: bigint
+  readonly parentStateRoot: Uint8Array
   readonly headerRlp: Uint8Array
+  /** Gas and blob gas the pre-confirmed transactions used (a simulation's base header carries them). */
+  readonly gasUsed: bigint
+  readonly blobGasUsed: bigint
   readonly accounts: [string, Uint8Array | null][]
   readonly storage: [string, [string, Uint8Array][]][]
   readonly wiped: string[]
@@ -26,10 +31,14 @@ export interface WireError {
 }
 
 export function snapshotToWire(s: PreconfirmedSnapshot, version: number): WireSnapshot {
+  const base = pendingBaseData(s)
   return {
     version,
     parentNumber: s.parent.number,
+    parentStateRoot: s.parent.stateRoot,
     headerRlp: s.header.serialize(),
+    gasUsed: base.gasUsed,
+    blobGasUsed: base.blobGasUsed,
     accounts: [...s.diff.accounts].map(([k, a]) => [k, a === null ? null : a.serialize()]),
     storage: [...s.diff.storage].map(([k, slots]) => [k, [...slots]]),
     wiped: [...s.diff.wiped],

@@ -1,48 +1,63 @@
 /**
- * Runs execution jobs on a pool of worker threads (worker-main.ts), one job per worker at a time, queued
- * in arrival order up to a bound.
+ * Runs execution jobs on a pool of worker threads (worker-main.ts), queued in arrival order up to a bound.
+ * A worker takes up to `maxInFlight` jobs at once (they interleave there at their state reads, so a long
+ * one does not hold up the others, and the next job is already waiting when one ends); a job goes to the
+ * least busy worker.
  *
- * Time limits: each job has the cooperative deadline inside the worker; if a worker has not answered by the
- * deadline plus a grace period (a loop that touches no state never yields), it is terminated and replaced,
- * and the job answers `execution aborted (timeout = …)`. Pending jobs carry the snapshot version they need;
- * a worker gets the snapshot itself only when it does not hold that version yet.
+ * Time limits: each job has the cooperative deadline inside the worker; if a job has not been answered by
+ * its limit plus a grace period from when its worker was ready (a loop that touches no state never
+ * yields), its worker is terminated and
+ * replaced, the job answers its time-limit error (eth_simulateV1's own code for a simulation), and the
+ * other jobs that worker held are run again on the fresh one (jobs only read). Pending jobs carry the
+ * snapshot version they need; a worker gets the snapshot itself only when it does not hold that version yet.
  */
 
 import { Worker } from 'node:worker_threads'
 import { FlashnodeError } from '../../errors/errors.ts'
 import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
-import type { AccessListResult } from '../api.ts'
-import type { ExecutionJob, ExecutionTarget, Executor } from './jobs.ts'
+import { SIM_CODES, simError } from '../../simulate/errors.ts'
+import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 import type { WorkerInit, WorkerRequest, WorkerTarget } from './worker-main.ts'
 import { errorFromWire, snapshotToWire, type WireError } from './wire.ts'
-
-type Result = Uint8Array | bigint | AccessListResult
 
 interface Queued {
   readonly job: ExecutionJob
   readonly target: ExecutionTarget
-  resolve(r: Result): void
+  resolve(r: JobResult): void
   reject(e: unknown): void
 }
 
-interface Slot {
-  worker: Worker
-  ready: Promise<void>
-  busy: Queued | undefined
-  snapshotVersion: number | undefined
+interface Running {
+  readonly q: Queued
+  /** Set once the worker is ready: its start-up does not count against the job's limit. */
   timer: NodeJS.Timeout | undefined
+}
+
+/** A worker place: its current worker (replaced when stopped), the jobs it holds, its snapshot replica. */
+class Slot {
+  worker!: Worker
+  ready!: Promise<void>
+  readonly running = new Map<number, Running>()
+  snapshotVersion: number | undefined
 }
 
 export interface WorkerExecutorOptions {
   readonly workers: number
+  /** The time limit of calls, estimates and access lists. */
   readonly timeoutMs: number
+  /** The time limit of a simulation (its own setting). */
+  readonly simulateTimeoutMs: number
   /** Extra time before a silent worker is terminated. */
   readonly graceMs: number
   readonly maxQueued: number
+  /** Jobs one worker runs at once. */
+  readonly maxInFlight: number
 }
 
 /** The worker is TypeScript too: a small JS entry registers tsx in the worker's thread, then loads it. */
 const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url)
+
+const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`)
 
 export class WorkerExecutor implements Executor {
   private readonly slots: Slot[] = []
@@ -56,44 +71,54 @@ export class WorkerExecutor implements Executor {
     private readonly init: WorkerInit,
     private readonly opts: WorkerExecutorOptions,
   ) {
-    for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn())
+    for (let i = 0; i < opts.workers; i++) {
+      const slot = new Slot()
+      this.start(slot)
+      this.slots.push(slot)
+    }
   }
 
-  private spawn(): Slot {
+  /** Gives `slot` a fresh worker; messages and errors of that worker are handled for that slot. */
+  private start(slot: Slot): void {
     const worker = new Worker(WORKER_URL, { workerData: this.init })
     const ready = new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve())
       worker.once('error', reject)
     })
     ready.catch(() => undefined)
-    const slot: Slot = { worker, ready, busy: undefined, snapshotVersion: undefined, timer: undefined }
-    worker.on('message', (msg: { id?: number; ok?: boolean; result?: Result; error?: WireError }) => {
-      if (msg.id === undefined || slot.busy === undefined) return
-      const job = slot.busy
-      this.finish(slot)
-      if (msg.ok) job.resolve(msg.result!)
-      else job.reject(errorFromWire(msg.error!))
+    Object.assign(slot, { worker, ready, snapshotVersion: undefined })
+    worker.on('message', (msg: { id?: number; ok?: boolean; result?: JobResult; error?: WireError }) => {
+      if (msg.id === undefined || slot.worker !== worker) return
+      const running = this.finish(slot, msg.id)
+      if (running === undefined) return
+      if (msg.ok) running.q.resolve(msg.result!)
+      else running.q.reject(errorFromWire(msg.error!))
     })
-    worker.on('error', (e) => this.fail(slot, new FlashnodeError('internal', 'execution worker failed', { cause: e })))
+    worker.on('error', (e) => {
+      if (slot.worker === worker) this.fail(slot, new FlashnodeError('internal', 'execution worker failed', { cause: e }))
+    })
     worker.unref()
-    return slot
   }
 
-  run(job: ExecutionJob, target: ExecutionTarget): Promise<Result> {
+  run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult> {
     if (this.closed) return Promise.reject(new FlashnodeError('internal', 'node is shutting down'))
     if (this.queue.length >= this.opts.maxQueued) {
       return Promise.reject(new FlashnodeError('limitExceeded', `too many executions waiting (limit ${this.opts.maxQueued})`))
     }
-    return new Promise<Result>((resolve, reject) => {
+    return new Promise<JobResult>((resolve, reject) => {
       this.queue.push({ job, target, resolve, reject })
       this.pump()
     })
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return
-      if (slot.busy === undefined) this.dispatch(slot, this.queue.shift()!)
+    while (this.queue.length > 0) {
+      let best: Slot | undefined
+      for (const slot of this.slots) {
+        if (slot.running.size < this.opts.maxInFlight && (best === undefined || slot.running.size < best.running.size)) best = slot
+      }
+      if (best === undefined) return
+      this.dispatch(best, this.queue.shift()!)
     }
   }
 
@@ -106,8 +131,11 @@ export class WorkerExecutor implements Executor {
     return v
   }
 
+  private limitOf(job: ExecutionJob): number {
+    return job.kind === 'simulate' ? this.opts.simulateTimeoutMs : this.opts.timeoutMs
+  }
+
   private dispatch(slot: Slot, q: Queued): void {
-    slot.busy = q
     let target: WorkerTarget
     if (q.target.kind === 'sealed') target = q.target
     else {
@@ -119,44 +147,62 @@ export class WorkerExecutor implements Executor {
       slot.snapshotVersion = version
     }
     const request: WorkerRequest = { id: this.nextId++, job: q.job, target }
-    slot.timer = setTimeout(() => this.timeout(slot), this.opts.timeoutMs + this.opts.graceMs)
-    slot.worker.postMessage(request)
+    const running: Running = { q, timer: undefined }
+    slot.running.set(request.id, running)
+    const worker = slot.worker
+    worker.ref() // while it holds jobs, the process waits for it
+    void slot.ready.then(() => {
+      if (slot.worker === worker && slot.running.get(request.id) === running) {
+        running.timer = setTimeout(() => this.timeout(slot, request.id), this.limitOf(q.job) + this.opts.graceMs)
+      }
+    })
+    worker.postMessage(request)
   }
 
-  private finish(slot: Slot): void {
-    clearTimeout(slot.timer)
-    slot.timer = undefined
-    slot.busy = undefined
+  private finish(slot: Slot, id: number): Running | undefined {
+    const running = slot.running.get(id)
+    if (running === undefined) return undefined
+    clearTimeout(running.timer)
+    slot.running.delete(id)
+    if (slot.running.size === 0) slot.worker.unref()
+    queueMicrotask(() => this.pump())
+    return running
+  }
+
+  /** Terminates the slot's worker for a fresh one; the jobs it still held go back to the front of the queue. */
+  private replace(slot: Slot): void {
+    const held = [...slot.running.values()]
+    for (const r of held) clearTimeout(r.timer)
+    slot.running.clear()
+    void slot.worker.terminate()
+    this.start(slot)
+    this.queue.unshift(...held.map((r) => r.q))
     queueMicrotask(() => this.pump())
   }
 
-  private replace(slot: Slot): void {
-    void slot.worker.terminate()
-    const fresh = this.spawn()
-    Object.assign(slot, { worker: fresh.worker, ready: fresh.ready, snapshotVersion: undefined })
-  }
-
-  private timeout(slot: Slot): void {
-    const job = slot.busy
-    if (job === undefined) return
-    this.finish(slot)
-    this.replace(slot)
-    const ms = this.opts.timeoutMs
-    job.reject(new FlashnodeError('executionTimeout', `execution aborted (timeout = ${ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`})`))
+  private timeout(slot: Slot, id: number): void {
+    const running = this.finish(slot, id)
+    if (running === undefined) return
+    if (!this.closed) this.replace(slot)
+    const { job } = running.q
+    const message = `execution aborted (timeout = ${seconds(this.limitOf(job))})`
+    running.q.reject(job.kind === 'simulate' ? simError(SIM_CODES.clientLimitExceeded, message) : new FlashnodeError('executionTimeout', message))
   }
 
   private fail(slot: Slot, e: FlashnodeError): void {
-    const job = slot.busy
-    if (job !== undefined) {
-      this.finish(slot)
-      job.reject(e)
+    const held = [...slot.running.values()]
+    for (const r of held) {
+      clearTimeout(r.timer)
+      r.q.reject(e)
     }
+    slot.running.clear()
     if (!this.closed) this.replace(slot)
   }
 
   async close(): Promise<void> {
     this.closed = true
     for (const q of this.queue.splice(0)) q.reject(new FlashnodeError('internal', 'node is shutting down'))
+    for (const slot of this.slots) for (const r of slot.running.values()) clearTimeout(r.timer)
     await Promise.all(this.slots.map((s) => s.worker.terminate()))
   }
 }

@@ -1,9 +1,12 @@
 /**
- * An execution worker: runs eth_call / estimate / access-list jobs off the node's main thread, so a long
- * execution never holds up other requests, and a runaway one can be stopped by terminating the worker.
+ * An execution worker: runs eth_call / estimate / access-list / simulate jobs off the node's main thread,
+ * so a long execution never holds up other requests, and a runaway one can be stopped by terminating the
+ * worker. Jobs run concurrently when the node sends several: each yields between state reads (its
+ * cooperative deadline), so a long one does not hold up the others here either.
  *
  * It opens the same LMDB environment read-only-in-practice (it never writes) and keeps a replica of the
  * newest pre-confirmed snapshot, sent by the node only when a pending job needs a newer one than it holds.
+ * A job's target is resolved when its message arrives, so a newer replica never changes a running job.
  */
 
 import { parentPort, workerData } from 'node:worker_threads'
@@ -15,6 +18,7 @@ import { ArchiveReader } from '../../state/archive-reader.ts'
 import { OverlayReader } from '../../state/overlay-reader.ts'
 import { ChainReader } from '../chain-reader.ts'
 import { CallService, type CallSettings, type TargetState } from './call-service.ts'
+import { pendingBase, sealedBase } from '../../simulate/base.ts'
 import type { ExecutionJob } from './jobs.ts'
 import { diffFromWire, errorToWire, type WireSnapshot } from './wire.ts'
 
@@ -43,18 +47,22 @@ const service = new CallService(rules, store, init.settings)
 let pending: { version: number; target: TargetState } | undefined
 
 function targetState(t: WorkerTarget): TargetState {
-  if (t.kind === 'sealed') return { header: chain.header(t.number)!, state: new ArchiveReader(kv, t.number) }
-  if (t.snapshot !== undefined) {
-    pending = {
-      version: t.snapshot.version,
-      target: {
-        header: decodeHeader(rules, t.snapshot.headerRlp),
-        state: new OverlayReader(new ArchiveReader(kv, t.snapshot.parentNumber), diffFromWire(t.snapshot)),
-      },
-    }
+  if (t.kind === 'sealed') {
+    const header = chain.header(t.number)!
+    const state = new ArchiveReader(kv, t.number)
+    return { header, state, simulationBase: () => sealedBase(kv, header, state) }
   }
+  if (t.snapshot !== undefined) pending = replica(t.snapshot)
   if (pending === undefined || pending.version !== t.version) throw new Error(`worker holds no snapshot ${t.version}`)
   return pending.target
+}
+
+function replica(w: WireSnapshot): { version: number; target: TargetState } {
+  const diff = diffFromWire(w)
+  const header = decodeHeader(rules, w.headerRlp)
+  const state = new OverlayReader(new ArchiveReader(kv, w.parentNumber), diff)
+  const data = { header, gasUsed: w.gasUsed, blobGasUsed: w.blobGasUsed, parentNumber: w.parentNumber, parentStateRoot: w.parentStateRoot, diff }
+  return { version: w.version, target: { header, state, simulationBase: () => pendingBase(kv, data, state) } }
 }
 
 parentPort!.on('message', (msg: WorkerRequest) => {

@@ -1,0 +1,91 @@
+/**
+ * eth_simulateV1 on the execution workers: the same answers as on the main thread (at `latest` and at a
+ * pre-confirmed `pending`), its own time limit and code when a simulation never yields, and the jobs that
+ * shared the stopped worker answered all the same.
+ */
+
+import { test, type TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../create-node.ts'
+import { FlashnodeError } from '../../errors/errors.ts'
+import { bytesToHex, hexToBytes } from '../../primitives/hex.ts'
+import { LATEST, PENDING } from '../../primitives/block-id.ts'
+import { ManualScheduler } from '../../sequencer/scheduler.ts'
+import { ACCOUNTS, signedTx, testGenesis } from '../../../test/support/dev-chain.ts'
+import { tempDir } from '../../../test/support/temp-dir.ts'
+import type { SimulatePayload } from '../../simulate/types.ts'
+
+const FUNDED = hexToBytes(ACCOUNTS[1]!.address)
+const RECEIVER = hexToBytes('0x00000000000000000000000000000000000000aa')
+/** LOG1(topic = CALLVALUE) of nothing, then a value transfer to RECEIVER of half the call's value. */
+const EMITTER = hexToBytes('0x34600060006000a160006000600060006002340473' + '00'.repeat(19) + 'aa' + '5af100')
+/** JUMPDEST, KECCAK256 of 1 KiB, JUMP back: a slow loop that reads no state, so it never yields. */
+const SPIN = hexToBytes('0x5b6104005f20505f56')
+
+async function node(t: TestContext, executionWorkers: number, evmTimeoutMs: number = DEFAULT_NODE_SETTINGS.evmTimeoutMs): Promise<FlashNode> {
+  const n = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir: tempDir(t),
+    genesis: testGenesis(),
+    executionWorkers,
+    evmTimeoutMs,
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler() },
+  })
+  t.after(() => n.close())
+  await n.start()
+  return n
+}
+
+const emitter = addrOf(0xe1)
+function addrOf(n: number): Uint8Array {
+  return hexToBytes(`0x${n.toString(16).padStart(40, '0')}`)
+}
+
+const payload = (from: Uint8Array): SimulatePayload => ({
+  blockStateCalls: [
+    { stateOverrides: new Map([[bytesToHex(emitter), { code: EMITTER }]]), calls: [{ from, to: emitter, value: 1_000n }, { from, to: RECEIVER, value: 7n }] },
+    { calls: [{ from, to: emitter, value: 10n }] },
+  ],
+  traceTransfers: true,
+  validation: false,
+  returnFullTransactions: true,
+})
+
+test('simulations on the workers answer what the main thread answers, at latest and at pending', async (t) => {
+  const [inline, workers] = await Promise.all([node(t, 0), node(t, 1)])
+  for (const n of [inline, workers]) {
+    await n.api.sendRawTransaction(signedTx(n, 0, 0n, { to: bytesToHex(RECEIVER), value: 5n, gasLimit: 21_000n }).serialize())
+    await n.api.mine()
+    await n.api.sendRawTransaction(signedTx(n, 0, 1n, { to: bytesToHex(RECEIVER), value: 6n, gasLimit: 21_000n }).serialize())
+    await n.api.flashblock()
+  }
+  for (const block of [LATEST, PENDING]) {
+    const expected = await inline.api.simulateV1(payload(FUNDED), block)
+    assert.equal(expected[0]!.calls[0]!.logs.length > 1, true, 'the calls log and transfer')
+    assert.deepEqual(await workers.api.simulateV1(payload(FUNDED), block), expected)
+  }
+})
+
+test('a simulation that never yields is stopped at its time limit with -38026; jobs that shared its worker still answer', async (t) => {
+  const n = await node(t, 1, 3_000)
+  const spin: SimulatePayload = {
+    blockStateCalls: [{ stateOverrides: new Map([[bytesToHex(emitter), { code: SPIN }]]), calls: [{ to: emitter }] }],
+    traceTransfers: false,
+    validation: false,
+    returnFullTransactions: false,
+  }
+  const started = performance.now()
+  const stopped = n.api.simulateV1(spin, LATEST).then(
+    () => assert.fail('expected the time limit'),
+    (e: unknown) => e,
+  )
+  // Dispatched after the spinning one, to the same (only) worker: run again once it is replaced.
+  const others = Promise.all([n.api.simulateV1(payload(FUNDED), LATEST), n.api.getBalance(RECEIVER, LATEST), n.api.call({ to: RECEIVER }, LATEST)])
+  const e = await stopped
+  assert.ok(e instanceof FlashnodeError)
+  assert.deepEqual({ code: e.code, message: e.message }, { code: -38026, message: 'execution aborted (timeout = 3s)' })
+  assert.ok(performance.now() - started < 12_000, 'stopped at the limit plus the grace period')
+  const [sim] = await others
+  assert.equal(sim.length, 2)
+  assert.equal(sim[0]!.calls[0]!.status, 1)
+})
