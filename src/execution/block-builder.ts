@@ -11,6 +11,11 @@
  * re-import test, which proves a built block validates.) It also computes the transaction and receipt roots
  * in one pass each.
  *
+ * Per transaction: a plain value transfer skips the EVM (transfer-fast-path.ts, an exact replica of runTx
+ * for calls that run no code); anything else goes through runTx. Each transaction is encoded once, at
+ * inclusion (or its bytes as received are taken): the journal, the transactions root and the sealed
+ * block's bytes all reuse that encoding, and sealing builds a header-only block (block-body.ts).
+ *
  * A transaction that cannot be included (bad nonce, funds, no gas left in the block) leaves no trace and
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
  */
