@@ -3,9 +3,10 @@
  * handlers.
  *
  * A handler receives the raw positional params (the transport has already checked that `params` is an array
- * or absent) and returns a JSON-ready value (strings, numbers, booleans, null, arrays, plain objects). It
- * parses params with the schemas in rpc/params and throws `FlashnodeError`s; it never builds envelopes and
- * never picks error codes (rpc/error-codes.ts does). Methods are looked up by exact name in a Map: no
+ * or absent) and returns a JSON-ready value (strings, numbers, booleans, null, arrays, plain objects), or its
+ * whole result already serialized as a `RawJson` (transport/messages.ts). It parses params with the schemas
+ * in rpc/params and throws `FlashnodeError`s; it never builds envelopes and never picks error codes
+ * (rpc/error-codes.ts does). Methods are looked up by exact name in a Map: no
  * reflection.
  */
 

@@ -282,7 +282,12 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   sendJson(res, status, errorMessage(null, { code: RPC_CODES.invalidRequest, message }))
 }
 
+/** Past this size a body is encoded once into a Buffer (measuring its length would be a second pass). */
+const ENCODE_ONCE_FROM = 64 * 1024
+
 function sendJson(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
-  res.end(res.req.method === 'HEAD' ? undefined : body)
+  const payload = body.length >= ENCODE_ONCE_FROM ? Buffer.from(body, 'utf8') : body
+  const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': length })
+  res.end(res.req.method === 'HEAD' ? undefined : payload)
 }
