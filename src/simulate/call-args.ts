@@ -118,6 +118,8 @@ const hex = (v: bigint): string => `0x${v.toString(16)}`
 export interface BuiltTransaction {
   /** The transaction as geth builds it (sender attached, gas and nonce as resolved). */
   readonly tx: TypedTransaction
+  /** Its serialization (what the hash, the transaction root and the block size are made of). */
+  readonly serialized: Uint8Array
   readonly hash: Uint8Array
 }
 
@@ -163,5 +165,6 @@ export function buildTransaction(c: ResolvedCall, common: Common): BuiltTransact
   // Constructed within the library's limits, then given geth's values: the library reads these through
   // the instance (the call is unsigned; its gas may exceed the EIP-7825 cap, its nonce be 2^64 - 1).
   Object.assign(tx, { gasLimit: c.gas, nonce: c.nonce, getSenderAddress: () => from })
-  return { tx, hash: keccak_256(tx.serialize()) }
+  const serialized = tx.serialize()
+  return { tx, serialized, hash: keccak_256(serialized) }
 }

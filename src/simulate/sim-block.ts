@@ -16,7 +16,7 @@
 
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import type { TransactionType, TypedTransaction } from '@ethereumjs/tx'
 import { BlockBuilder, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { Address } from '@ethereumjs/util'
@@ -54,7 +54,8 @@ interface BuilderInternals {
  * reward is disabled. Transaction and receipt roots come from the transactions kept here.
  */
 class SimBlockBuilder extends BlockBuilder {
-  readonly real: TypedTransaction[] = []
+  /** The block's transactions, serialized, and their types. */
+  readonly real: { readonly type: TransactionType; readonly serialized: Uint8Array }[] = []
 
   constructor(proofOfWork: boolean, ...args: ConstructorParameters<typeof BlockBuilder>) {
     super(...args)
@@ -63,7 +64,7 @@ class SimBlockBuilder extends BlockBuilder {
   }
 
   override async transactionsTrie(): Promise<Uint8Array> {
-    return orderedTrieRoot(this.real.map((tx) => tx.serialize()))
+    return orderedTrieRoot(this.real.map((tx) => tx.serialized))
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
@@ -88,6 +89,7 @@ export interface SimBlockOptions {
 /** A call as it went into the block. */
 export interface IncludedCall {
   readonly tx: TypedTransaction
+  readonly serialized: Uint8Array
   readonly hash: Uint8Array
   readonly sender: Uint8Array
   readonly result: SimCallResult
@@ -121,7 +123,8 @@ export class SimBlock {
     const builder = new SimBlockBuilder(t.difficulty !== 0n, vm, {
       parentBlock: { header: {} } as unknown as Block,
       headerData: opts.header,
-      ...(t.withdrawals !== undefined
+      // No list for none: the library then takes the empty list's root without building a trie for it.
+      ...(t.withdrawals !== undefined && t.withdrawals.length > 0
         ? { withdrawals: t.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount })) }
         : {}),
       blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, skipConsensusFormatValidation: true },
@@ -198,7 +201,7 @@ export class SimBlock {
     } catch (e) {
       throw unexpected(e, sender)
     }
-    const { tx, hash } = built
+    const { tx, serialized, hash } = built
     const blobGas = blobGasOf(resolved, common)
     const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
@@ -230,15 +233,15 @@ export class SimBlock {
       state.armSender(undefined)
     }
     await wrapNonce(state, sender)
-    this.append(tx, result, blobGas)
-    const included = { tx, hash, sender: from, result: this.callResult(tx, intrinsicGas, resolved.gasCapped, result) }
+    this.append(tx.type, serialized, result, blobGas)
+    const included = { tx, serialized, hash, sender: from, result: this.callResult(tx, intrinsicGas, resolved.gasCapped, result) }
     this.included.push(included)
     return included
   }
 
-  private append(tx: TypedTransaction, result: RunTxResult, blobGas: bigint): void {
+  private append(type: TransactionType, serialized: Uint8Array, result: RunTxResult, blobGas: bigint): void {
     const self = this.builder as unknown as BuilderInternals
-    this.builder.real.push(tx)
+    this.builder.real.push({ type, serialized })
     self.transactionResults.push(result)
     self.gasUsed += result.blockGasSpent
     self.blobGasUsed += blobGas

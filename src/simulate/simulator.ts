@@ -13,7 +13,7 @@
  * itself and the blocks simulated so far.
  */
 
-import { Block } from '@ethereumjs/block'
+import type { Block } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { BlockView, TransactionView } from '../chain/types.ts'
@@ -35,6 +35,7 @@ import { checkLimits, planChain } from './chain-plan.ts'
 import { SIM_CODES, simError } from './errors.ts'
 import { headerFields, headerTemplates } from './headers.ts'
 import { SimBlock, type IncludedCall } from './sim-block.ts'
+import { blockSize } from './block-size.ts'
 import type { SimulatedBlock, SimulatePayload, SimulateSettings } from './types.ts'
 
 export interface SimulatorDeps {
@@ -150,6 +151,6 @@ function blockView(block: Block, included: readonly IncludedCall[], hash: Uint8A
     ...(block.withdrawals !== undefined
       ? { withdrawals: block.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address.bytes, amount: w.amount })) }
       : {}),
-    size: new Block(block.header, included.map((c) => c.tx), [], block.withdrawals).serialize().length,
+    size: blockSize(block.header.serialize(), included.map((c) => ({ type: c.tx.type, serialized: c.serialized })), block.withdrawals),
   }
 }
