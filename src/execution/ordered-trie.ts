@@ -9,7 +9,7 @@
  */
 
 import { RLP } from '@ethereumjs/rlp'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../state/keccak.ts'
 
 type Node = Uint8Array | Node[]
 
@@ -18,7 +18,7 @@ interface Entry {
   readonly value: Uint8Array
 }
 
-const EMPTY_ROOT = keccak_256(RLP.encode(new Uint8Array(0)))
+const EMPTY_ROOT = keccak256(RLP.encode(new Uint8Array(0)))
 
 function toNibbles(key: Uint8Array): Uint8Array {
   const out = new Uint8Array(key.length * 2)
@@ -44,7 +44,7 @@ function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean)
 /** How a child is referenced from its parent: embedded when short, else by hash. */
 function reference(node: Node): Node {
   const encoded = RLP.encode(node as never)
-  return encoded.length < 32 ? node : keccak_256(encoded)
+  return encoded.length < 32 ? node : keccak256(encoded)
 }
 
 function build(entries: readonly Entry[], lo: number, hi: number, depth: number): Node {
@@ -85,5 +85,5 @@ export function orderedTrieRoot(values: readonly Uint8Array[]): Uint8Array {
   if (values.length === 0) return EMPTY_ROOT
   const entries = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }))
   entries.sort(compareNibbles)
-  return keccak_256(RLP.encode(build(entries, 0, entries.length, 0) as never))
+  return keccak256(RLP.encode(build(entries, 0, entries.length, 0) as never))
 }

@@ -15,7 +15,7 @@
 
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from './keccak.ts'
 
 /** Where nodes live: by unprefixed-hex hash (trie-db.ts). */
 export interface NodeStore {
@@ -171,7 +171,7 @@ class BatchTrie {
     const raw = await this.raw(ref)
     const encoded = RLP.encode(raw as never)
     if (encoded.length < 32) return raw
-    const hash = keccak_256(encoded)
+    const hash = keccak256(encoded)
     await this.store.put(Buffer.from(hash).toString('hex'), encoded)
     return hash
   }
@@ -190,7 +190,7 @@ class BatchTrie {
     if (ref === undefined) return KECCAK256_RLP
     if (ref instanceof Uint8Array) return ref
     const encoded = RLP.encode((await this.raw(ref)) as never)
-    const hash = keccak_256(encoded)
+    const hash = keccak256(encoded)
     await this.store.put(Buffer.from(hash).toString('hex'), encoded)
     return hash
   }

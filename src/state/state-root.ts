@@ -12,7 +12,7 @@
 
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_RLP } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from './keccak.ts'
 import type { KvStore } from '../storage/db.ts'
 import { equalBytes, hexToBytes } from '../primitives/hex.ts'
 import { applyTrieUpdates, type TrieUpdate } from './batch-trie.ts'
@@ -45,7 +45,7 @@ export async function computeStateRoot(
     const next = diff.accounts.has(addrHex) ? diff.accounts.get(addrHex)! : (baseAccount ?? null)
     if (next === null) {
       finals.set(addrHex, null)
-      if (baseAccount !== undefined) accountUpdates.push({ key: keccak_256(address), value: null })
+      if (baseAccount !== undefined) accountUpdates.push({ key: keccak256(address), value: null })
       continue
     }
     const wiped = diff.wiped.has(addrHex)
@@ -53,13 +53,13 @@ export async function computeStateRoot(
     const slots = diff.storage.get(addrHex)
     if (slots !== undefined && slots.size > 0) {
       const updates: TrieUpdate[] = []
-      for (const [slotHex, value] of slots) updates.push({ key: keccak_256(hexToBytes(slotHex)), value: value.length === 0 ? null : RLP.encode(value) })
+      for (const [slotHex, value] of slots) updates.push({ key: keccak256(hexToBytes(slotHex)), value: value.length === 0 ? null : RLP.encode(value) })
       storageRoot = await applyTrieUpdates(db, storageRoot, updates)
     }
     const account = new Account(next.nonce, next.balance, storageRoot, next.codeHash)
     finals.set(addrHex, account)
     const encoded = account.serialize()
-    if (baseAccount === undefined || !equalBytes(encoded, baseAccount.serialize())) accountUpdates.push({ key: keccak_256(address), value: encoded })
+    if (baseAccount === undefined || !equalBytes(encoded, baseAccount.serialize())) accountUpdates.push({ key: keccak256(address), value: encoded })
   }
   const root = await applyTrieUpdates(db, parentRoot, accountUpdates)
   return { root, accounts: finals, trieDb: db }
