@@ -7,12 +7,14 @@
  * follow from it), its hash is that header's hash (the block has no final hash yet), its state is the
  * pre-confirmed state, and roots start from the sealed parent's trie with the pre-confirmed changes on top.
  * A pending base is made from plain data (PendingBaseData), so an execution worker holding a replica of
- * the snapshot builds the same one.
+ * the snapshot builds the same one. A base's identity says when two are the same state: a sealed block's
+ * hash, or the one PendingBaseData object of a snapshot (replica).
  */
 
 import { createBlockHeader, type BlockHeader } from '@ethereumjs/block'
 import type { KvStore } from '../storage/db.ts'
 import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import { bytesToHex } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import type { StateReader } from '../state/state-reader.ts'
@@ -23,6 +25,8 @@ export interface SimulationBase {
   readonly hash: Uint8Array
   readonly state: StateReader
   readonly roots: RootOrigin
+  /** Equal for two bases exactly when they are the same immutable state (reads of it may be shared). */
+  readonly identity: unknown
 }
 
 /** What a pending base is made of. */
@@ -59,7 +63,8 @@ export function pendingBaseData(snapshot: PreconfirmedSnapshot): PendingBaseData
 }
 
 export function sealedBase(kv: KvStore, header: BlockHeader, state: StateReader = new ArchiveReader(kv, header.number)): SimulationBase {
-  return { header, hash: header.hash(), state, roots: { store: kv, root: header.stateRoot, state } }
+  const hash = header.hash()
+  return { header, hash, state, roots: { store: kv, root: header.stateRoot, state }, identity: bytesToHex(hash) }
 }
 
 /** `state` is the pre-confirmed state (the parent's with `p.diff` on top). */
@@ -79,5 +84,6 @@ export function pendingBase(kv: KvStore, p: PendingBaseData, state: StateReader)
     hash: made.hash,
     state,
     roots: { store: kv, root: p.parentStateRoot, state: new ArchiveReader(kv, p.parentNumber), unrooted: p.diff },
+    identity: p,
   }
 }

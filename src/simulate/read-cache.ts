@@ -1,21 +1,32 @@
 /**
- * Memoizes reads of the base state for the length of one simulation. The base (a sealed block's archive
- * state, or a published pre-confirmed snapshot) never changes, and a simulation reads the same accounts
- * and slots again and again (every call of a bundle, every block of a chain), each read otherwise a
- * database lookup. Accounts are handed out as fresh copies, as StateReader promises.
+ * Memoizes reads of a simulation's base state. The base (a sealed block's archive state, or a published
+ * pre-confirmed snapshot) never changes, and simulations read the same accounts and slots again and again
+ * (every call of a bundle, every block of a chain, and every simulation on the same base: the Simulator
+ * keeps the readers of its newest bases, see BaseReaders), each read otherwise a database lookup and a
+ * decoding. Code is content-addressed, so one code cache serves every base. Accounts are handed out as
+ * fresh copies, as StateReader promises.
+ *
+ * A reader stops remembering new items past a bound (it still answers, from its base), so a base that many
+ * large simulations read cannot grow it without limit.
  */
 
 import type { Account } from '@ethereumjs/util'
 import { bytesToHex } from '../primitives/hex.ts'
+import { Lru } from '../primitives/lru.ts'
 import { copyAccount } from '../state/overlay-reader.ts'
 import type { StateReader } from '../state/state-reader.ts'
+
+const MAX_ITEMS = 50_000
 
 export class CachedReader implements StateReader {
   private readonly accounts = new Map<string, Account | undefined>()
   private readonly slots = new Map<string, Uint8Array>()
-  private readonly codes = new Map<string, Uint8Array>()
+  private items = 0
 
-  constructor(private readonly base: StateReader) {}
+  constructor(
+    private readonly base: StateReader,
+    private readonly codes: Lru<string, Uint8Array> = new Lru(64),
+  ) {}
 
   getAccount(address: Uint8Array): Account | undefined {
     const key = bytesToHex(address)
@@ -24,7 +35,10 @@ export class CachedReader implements StateReader {
       account = this.accounts.get(key)
     } else {
       account = this.base.getAccount(address)
-      this.accounts.set(key, account === undefined ? undefined : copyAccount(account))
+      if (this.items < MAX_ITEMS) {
+        this.items++
+        this.accounts.set(key, account === undefined ? undefined : copyAccount(account))
+      }
     }
     return account === undefined ? undefined : copyAccount(account)
   }
@@ -34,7 +48,10 @@ export class CachedReader implements StateReader {
     let value = this.slots.get(key)
     if (value === undefined) {
       value = this.base.getStorage(address, slot)
-      this.slots.set(key, value)
+      if (this.items < MAX_ITEMS) {
+        this.items++
+        this.slots.set(key, value)
+      }
     }
     return value
   }
@@ -47,5 +64,27 @@ export class CachedReader implements StateReader {
       this.codes.set(key, code)
     }
     return code
+  }
+}
+
+/**
+ * The cached readers of the newest few bases, by the base's identity (a sealed block's hash, a snapshot's
+ * data object), sharing one code cache.
+ */
+export class BaseReaders {
+  private readonly readers: Lru<unknown, CachedReader>
+  private readonly codes = new Lru<string, Uint8Array>(256)
+
+  constructor(bases: number) {
+    this.readers = new Lru(bases)
+  }
+
+  of(identity: unknown, base: StateReader): CachedReader {
+    let reader = this.readers.get(identity)
+    if (reader === undefined) {
+      reader = new CachedReader(base, this.codes)
+      this.readers.set(identity, reader)
+    }
+    return reader
   }
 }

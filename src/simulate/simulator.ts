@@ -25,7 +25,7 @@ import { hexToBytes } from '../primitives/hex.ts'
 import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
 import { SimState } from './sim-state.ts'
 import { SimVmPool } from './sim-vms.ts'
-import { CachedReader } from './read-cache.ts'
+import { BaseReaders } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
@@ -47,6 +47,8 @@ export interface SimulatorDeps {
 
 export class Simulator {
   private readonly vms = new SimVmPool()
+  /** Reads of the newest bases, shared by the simulations on them (read-cache.ts). */
+  private readonly bases = new BaseReaders(4)
 
   constructor(private readonly deps: SimulatorDeps) {}
 
@@ -55,7 +57,7 @@ export class Simulator {
     const { settings } = this.deps
     checkLimits(payload, settings)
     const b = base()
-    const baseState = new CachedReader(b.state)
+    const baseState = this.bases.of(b.identity, b.state)
     const plan = planChain(payload.blockStateCalls, { number: b.header.number, timestamp: b.header.timestamp }, settings.maxBlocks)
     const templates = headerTemplates(plan, b.header, this.deps.rules)
     const roots = settings.computeStateRoot ? new StateRoots(b.roots) : undefined
