@@ -27,7 +27,7 @@ import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
 import { orderedTrieRoot } from './ordered-trie.ts'
-import { runPlainTransfer, transfersEligible } from './transfer-fast-path.ts'
+import { runPlainTransfer, transfersEligible, type TransferBlock } from './transfer-fast-path.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -65,8 +65,9 @@ export class TransactionNotIncluded extends Error {
 
 class LinearBlockBuilder extends BlockBuilder {
   envBlock!: Block
-  /** Plain transfers skip the EVM (transfer-fast-path.ts); off for the differential test's reference run. */
-  fastTransfers = false
+  state!: JournaledState
+  /** Set when plain transfers skip the EVM (transfer-fast-path.ts); unset for the differential test's reference. */
+  transferBlock: TransferBlock | undefined
   /** How many transactions took the fast path. */
   fastCount = 0
 
@@ -107,10 +108,7 @@ class LinearBlockBuilder extends BlockBuilder {
       }
     }
     const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm
-    const header = this.envBlock.header
-    const fast = this.fastTransfers
-      ? await runPlainTransfer(vm.evm as EVM, vm.stateManager, vm.common, { gasLimit: header.gasLimit, baseFee: header.baseFeePerGas ?? 0n, coinbase: header.coinbase }, tx, caller, self.gasUsed)
-      : undefined
+    const fast = this.transferBlock !== undefined ? runPlainTransfer(vm.evm as EVM, this.state, vm.common, this.transferBlock, tx, caller, self.gasUsed) : undefined
     if (fast !== undefined) this.fastCount++
     const result = fast ?? (await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true }))
     const included = tx instanceof Blob4844Tx ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx
@@ -204,7 +202,11 @@ export class OpenBlock {
     await builder.initState()
     const envHeader = { ...headerData, gasUsed: 0n, ...(common.isActivatedEIP(4844) ? { blobGasUsed: 0n } : {}) }
     builder.envBlock = createBlock({ header: envHeader }, { common, skipConsensusFormatValidation: true })
-    builder.fastTransfers = (options.fastTransfers ?? true) && transfersEligible(common)
+    builder.state = state
+    if ((options.fastTransfers ?? true) && transfersEligible(common)) {
+      const h = builder.envBlock.header
+      builder.transferBlock = { gasLimit: h.gasLimit, baseFee: h.baseFeePerGas ?? 0n, coinbase: h.coinbase, coinbaseKey: h.coinbase.toString() }
+    }
     return new OpenBlock(builder.envBlock.header, state, builder, () => lastRoot)
   }
 

@@ -30,11 +30,12 @@
  * re-check this list against runTx when the library changes.
  */
 
-import { ConsensusType, type Common, type StateManagerInterface } from '@ethereumjs/common'
+import { ConsensusType, type Common } from '@ethereumjs/common'
 import { Capability, getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_NULL, MAX_INTEGER } from '@ethereumjs/util'
 import { Bloom, type RunTxResult } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
+import type { JournaledState } from '../state/journaled-state.ts'
 
 /** EIPs under which a transfer does more than move value and fees. */
 const CHANGES_TRANSFERS = [7864, 6800, 2780, 8037, 7708, 7928, 7778] as const
@@ -47,6 +48,8 @@ export interface TransferBlock {
   readonly gasLimit: bigint
   readonly baseFee: bigint
   readonly coinbase: Address
+  /** `coinbase.toString()`. */
+  readonly coinbaseKey: string
 }
 
 /** Whether the fast path may run at all under these rules (checked once per block). */
@@ -69,15 +72,15 @@ interface JournalView {
  * Runs `tx` as a plain transfer when it is one (see the list above); `undefined` when it is not, with the
  * state untouched. `blockGasUsed` is the block's gas before this transaction.
  */
-export async function runPlainTransfer(
+export function runPlainTransfer(
   evm: EVM,
-  state: StateManagerInterface,
+  state: JournaledState,
   common: Common,
   block: TransferBlock,
   tx: TypedTransaction,
   caller: Address,
   blockGasUsed: bigint,
-): Promise<RunTxResult | undefined> {
+): RunTxResult | undefined {
   const to = tx.to
   if (to === undefined || tx.type > 2 || tx.value < 0n) return undefined
   if ((evm.journal as unknown as JournalView).touched.size !== 0) return undefined
@@ -92,7 +95,8 @@ export async function runPlainTransfer(
   const feeCap = is1559 ? t.maxFeePerGas : t.gasPrice
   if (feeCap < block.baseFee) return undefined
 
-  const from = await state.getAccount(caller)
+  const callerKey = caller.toString()
+  const from = state.accountCopy(callerKey, caller.bytes)
   const sender = from ?? new Account()
   if (!isNullHash(sender.codeHash) || sender.nonce !== tx.nonce) return undefined
   const upFrontCost = tx.getUpfrontCost(block.baseFee)
@@ -104,8 +108,9 @@ export async function runPlainTransfer(
   const txCost = tx.gasLimit * gasPrice
   if (sender.balance - txCost - tx.value < 0n) return undefined
 
-  const toIsSender = to.equals(caller)
-  const recipient = toIsSender ? from : await state.getAccount(to)
+  const toKey = to.toString()
+  const toIsSender = toKey === callerKey
+  const recipient = toIsSender ? from : state.accountCopy(toKey, to.bytes)
   if (recipient !== undefined && !isNullHash(recipient.codeHash)) return undefined
   if (!toIsSender && (recipient?.balance ?? 0n) + tx.value > MAX_INTEGER) return undefined
 
@@ -113,21 +118,10 @@ export async function runPlainTransfer(
   // to the account's current value, so one working copy per address (shared when addresses coincide) ends
   // with the same values. They are written once each, in runTx's first-write order (sender, recipient,
   // coinbase), which is also its EIP-161 clean-up order: an account left empty is deleted instead.
-  const work = new Map<string, { address: Address; account: Account }>([[caller.toString(), { address: caller, account: sender }]])
-  const working = async (address: Address): Promise<Account> => {
-    const key = address.toString()
-    let entry = work.get(key)
-    if (entry === undefined) {
-      entry = { address, account: (await state.getAccount(address)) ?? new Account() }
-      work.set(key, entry)
-    }
-    return entry.account
-  }
   sender.balance -= txCost
   sender.nonce += 1n
   sender.balance -= tx.value
   const payee = toIsSender ? sender : (recipient ?? new Account())
-  if (!toIsSender) work.set(to.toString(), { address: to, account: payee })
   payee.balance += tx.value
 
   let gasUsed = intrinsicGas
@@ -135,13 +129,13 @@ export async function runPlainTransfer(
   const amountSpent = gasUsed * gasPrice
   sender.balance += txCost - amountSpent
   const minerValue = gasUsed * inclusionFeePerGas
-  const miner = await working(block.coinbase)
+  const coinbaseKey = block.coinbaseKey
+  const miner = coinbaseKey === callerKey ? sender : coinbaseKey === toKey ? payee : (state.accountCopy(coinbaseKey, block.coinbase.bytes) ?? new Account())
   miner.balance += minerValue
 
-  for (const { address, account } of work.values()) {
-    if (account.isEmpty()) await state.deleteAccount(address)
-    else await state.putAccount(address, account)
-  }
+  state.writeAccount(callerKey, sender)
+  if (!toIsSender) state.writeAccount(toKey, payee.isEmpty() ? null : payee)
+  if (coinbaseKey !== callerKey && coinbaseKey !== toKey) state.writeAccount(coinbaseKey, miner.isEmpty() ? null : miner)
 
   return {
     execResult: { executionGasUsed: 0n, returnValue: new Uint8Array(0), gasRefund: 0n },
