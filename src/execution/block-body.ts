@@ -11,39 +11,54 @@
 import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0
-  for (const p of parts) length += p.length
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
+/** Bytes of an RLP length prefix: `offset` is 0x80 for strings, 0xc0 for lists. */
+function prefixLength(length: number): number {
+  if (length < 56) return 1
+  let bytes = 0
+  for (let n = length; n > 0; n = Math.floor(n / 256)) bytes++
+  return 1 + bytes
+}
+
+function writePrefix(out: Uint8Array, at: number, length: number, offset: number): number {
+  if (length < 56) {
+    out[at] = offset + length
+    return at + 1
   }
-  return out
-}
-
-/** RLP list header for a payload of `length` bytes. */
-function listHeader(length: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(0xc0 + length)
-  const bytes: number[] = []
-  for (let n = length; n > 0; n = Math.floor(n / 256)) bytes.unshift(n % 256)
-  return Uint8Array.from([0xf7 + bytes.length, ...bytes])
-}
-
-function list(items: readonly Uint8Array[]): Uint8Array {
-  const payload = concat(items)
-  return concat([listHeader(payload.length), payload])
+  const size = prefixLength(length) - 1
+  out[at] = offset + 55 + size
+  for (let i = size, n = length; i > 0; i--, n = Math.floor(n / 256)) out[at + i] = n % 256
+  return at + 1 + size
 }
 
 /** Each transaction as it sits in a block body: typed ones wrapped as an RLP string, legacy ones as they are. */
-export function bodyItem(encoded: Uint8Array): Uint8Array {
-  return encoded[0]! >= 0xc0 ? encoded : RLP.encode(encoded)
+function itemLength(encoded: Uint8Array): number {
+  if (encoded[0]! >= 0xc0) return encoded.length
+  return encoded.length === 1 && encoded[0]! < 0x80 ? 1 : prefixLength(encoded.length) + encoded.length
 }
 
-/** The RLP of `headerOnly` with `transactions` (canonical encodings, in order) as its transaction list. */
+/** The RLP of `headerOnly` with `transactions` (canonical encodings, in order) as its transaction list, written once. */
 export function encodeBlock(headerOnly: Block, transactions: readonly Uint8Array[]): Uint8Array {
   if (headerOnly.transactions.length > 0) throw new Error('encodeBlock: the block must come without transactions')
   const [header, , ...rest] = headerOnly.raw()
-  return list([RLP.encode(header!), list(transactions.map(bodyItem)), ...rest.map((item) => RLP.encode(item))])
+  const head = RLP.encode(header!)
+  const tail = rest.map((item) => RLP.encode(item))
+  let txsLength = 0
+  for (const tx of transactions) txsLength += itemLength(tx)
+  let payload = head.length + prefixLength(txsLength) + txsLength
+  for (const t of tail) payload += t.length
+  const out = new Uint8Array(prefixLength(payload) + payload)
+  let at = writePrefix(out, 0, payload, 0xc0)
+  out.set(head, at)
+  at += head.length
+  at = writePrefix(out, at, txsLength, 0xc0)
+  for (const tx of transactions) {
+    if (tx[0]! < 0xc0 && !(tx.length === 1 && tx[0]! < 0x80)) at = writePrefix(out, at, tx.length, 0x80)
+    out.set(tx, at)
+    at += tx.length
+  }
+  for (const t of tail) {
+    out.set(t, at)
+    at += t.length
+  }
+  return out
 }

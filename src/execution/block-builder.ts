@@ -22,7 +22,7 @@
 
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import { Blob4844Tx, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { BlockBuilder, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { BlockBuilder, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
@@ -39,7 +39,7 @@ import type { StateDiff } from '../state/state-diff.ts'
 import { chainBlockHashes } from './block-hashes.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { ExecutedBlock } from './block-runner.ts'
-import { receiptRecord } from './receipt-records.ts'
+import { encodeReceiptFast, receiptRecord } from './receipt-records.ts'
 
 /** The base-class fields addTransaction maintains (declared private by the library). */
 interface BuilderInternals {
@@ -82,7 +82,7 @@ class LinearBlockBuilder extends BlockBuilder {
 
   override async receiptTrie(): Promise<Uint8Array> {
     const self = this as unknown as BuilderInternals
-    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceipt(r.receipt, this.types[i]!)))
+    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!)))
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {

@@ -1,10 +1,12 @@
 /**
  * One receipt record (chain/receipt-codec.ts) from a transaction and the library's execution result. Used
  * by block import and by the block builder, so a pre-confirmed receipt and the sealed one are the same
- * record.
+ * record. Also the receipts-trie encoding of a receipt without logs, written directly (encodeReceiptFast).
  */
 
 import type { TypedTransaction } from '@ethereumjs/tx'
+import { bigIntToBytes } from '@ethereumjs/util'
+import { encodeReceipt } from '@ethereumjs/vm'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 
 interface LibraryReceipt {
@@ -47,4 +49,49 @@ export function receiptRecord(
     logs: r.logs.map(([address, topics, data]) => ({ address, topics, data })),
     ...(tx.type === 3 ? { blobGasUsed: r.blobGasUsed ?? 0n, blobGasPrice: blobGasPrice ?? 0n } : {}),
   }
+}
+
+/** RLP length of a short byte string (under 56 bytes). */
+function itemLength(b: Uint8Array): number {
+  return b.length === 1 && b[0]! < 0x80 ? 1 : 1 + b.length
+}
+
+interface EncodableReceipt {
+  readonly cumulativeBlockGasUsed: bigint
+  readonly status?: 0 | 1
+  readonly stateRoot?: Uint8Array
+  readonly bitvector: Uint8Array
+  readonly logs: readonly unknown[]
+}
+
+/**
+ * A receipt as the receipts trie holds it (the library's encodeReceipt), written straight into one buffer
+ * when it has no logs (every plain transfer): the library RLP-encodes a nested list and concatenates copies,
+ * about a third of sealing a block of transfers. Receipts with logs go to the library.
+ */
+export function encodeReceiptFast(receipt: EncodableReceipt, type: number): Uint8Array {
+  if (receipt.logs.length > 0 || receipt.bitvector.length !== 256) return encodeReceipt(receipt as never, type as never)
+  const first = receipt.stateRoot ?? (receipt.status === 0 ? new Uint8Array(0) : Uint8Array.of(1))
+  const gas = bigIntToBytes(receipt.cumulativeBlockGasUsed)
+  if (first.length > 55 || gas.length > 55) return encodeReceipt(receipt as never, type as never)
+  const payload = itemLength(first) + itemLength(gas) + 3 + 256 + 1
+  const typed = type === 0 ? 0 : 1
+  const out = new Uint8Array(typed + 3 + payload)
+  let at = 0
+  if (typed) out[at++] = type
+  out[at++] = 0xf9
+  out[at++] = payload >> 8
+  out[at++] = payload & 0xff
+  for (const b of [first, gas]) {
+    if (!(b.length === 1 && b[0]! < 0x80)) out[at++] = 0x80 + b.length
+    out.set(b, at)
+    at += b.length
+  }
+  out[at++] = 0xb9
+  out[at++] = 0x01
+  out[at++] = 0x00
+  out.set(receipt.bitvector, at)
+  at += 256
+  out[at] = 0xc0
+  return out
 }
