@@ -14,7 +14,7 @@
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../state/keccak.ts'
 import type { AccessListEntry, AuthorizationView } from '../chain/types.ts'
 import { bytesToHex, ZERO_ADDRESS } from '../primitives/hex.ts'
 import { SIM_CODES, simError } from './errors.ts'
@@ -166,5 +166,5 @@ export function buildTransaction(c: ResolvedCall, common: Common): BuiltTransact
   // the instance (the call is unsigned; its gas may exceed the EIP-7825 cap, its nonce be 2^64 - 1).
   Object.assign(tx, { gasLimit: c.gas, nonce: c.nonce, getSenderAddress: () => from })
   const serialized = tx.serialize()
-  return { tx, serialized, hash: keccak_256(serialized) }
+  return { tx, serialized, hash: keccak256(serialized) }
 }

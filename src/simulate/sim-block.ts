@@ -14,7 +14,7 @@
  * geth: paid when the block's difficulty is not zero. The VM is lent by the simulation's pool.
  */
 
-import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
+import type { Block, HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { TransactionType, TypedTransaction } from '@ethereumjs/tx'
 import { BlockBuilder, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -33,6 +33,7 @@ import type { SimVm, SimVmPool } from './sim-vms.ts'
 import type { HeaderTemplate } from './headers.ts'
 import { applySimOverrides, SimPrecompiles, standardPrecompileKeys, standardPrecompiles } from './overrides.ts'
 import { TransferTracer } from './transfer-tracer.ts'
+import { environmentBlock } from './env-blocks.ts'
 import type { AccountOverride } from '../node/api.ts'
 import type { SimCall, SimCallResult } from './types.ts'
 
@@ -141,7 +142,7 @@ export class SimBlock {
       blobBaseFee = t.blobBaseFeeOverride
       if (blobBaseFee === undefined) {
         // The plain environment block already answers this fee: it is the one a fee-paying call runs against.
-        const plain = SimBlock.envBlock(opts, { baseFeeZero: false, blobFee: undefined })
+        const plain = environmentBlock(common, opts.header, { baseFeeZero: false, blobFee: undefined })
         blobBaseFee = plain.header.getBlobGasPrice()
         envBlocks.set(envKey(false, blobBaseFee), plain)
       }
@@ -157,22 +158,11 @@ export class SimBlock {
     return this.opts.template.gasLimit - this.gasUsed
   }
 
-  /** A header-only block carrying this block's environment, as one call sees it. */
-  private static envBlock(opts: SimBlockOptions, v: { baseFeeZero: boolean; blobFee: bigint | undefined }): Block {
-    const data: HeaderData = { ...opts.header, ...(v.baseFeeZero ? { baseFeePerGas: 0n } : {}) }
-    const block = createBlock({ header: data }, { common: opts.common, skipConsensusFormatValidation: true, freeze: false })
-    if (v.blobFee !== undefined) {
-      const fee = v.blobFee
-      Object.defineProperty(block.header, 'getBlobGasPrice', { value: () => fee })
-    }
-    return block
-  }
-
   private environment(baseFeeZero: boolean, blobFee: bigint | undefined): Block {
     const key = envKey(baseFeeZero, blobFee)
     let block = this.envBlocks.get(key)
     if (block === undefined) {
-      block = SimBlock.envBlock(this.opts, { baseFeeZero, blobFee })
+      block = environmentBlock(this.opts.common, this.opts.header, { baseFeeZero, blobFee })
       this.envBlocks.set(key, block)
     }
     return block

@@ -28,6 +28,7 @@ import { SimVmPool } from './sim-vms.ts'
 import { BaseReaders } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
+import { keccak256 } from '../state/keccak.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
 import type { StateRootResult } from '../state/state-root.ts'
 import type { SimulationBase } from './base.ts'
@@ -109,9 +110,10 @@ export class Simulator {
         const built = await block.finish()
         if (root !== undefined) roots?.advance(root)
         if (i < plan.length - 1) changes = mergeDiffs(changes, state.diff())
-        const hash = built.hash()
+        const headerRlp = built.header.serialize()
+        const hash = keccak256(headerRlp)
         simulated.set(p.number, hash)
-        results.push({ block: blockView(built, block.included, hash), calls: block.included.map((c) => c.result) })
+        results.push({ block: blockView(built, headerRlp, block.included, hash), calls: block.included.map((c) => c.result) })
         parent = built.header
         parentHash = hash
       }
@@ -145,7 +147,7 @@ function simTransactionView(tx: TypedTransaction, sender: Uint8Array, hash: Uint
   return legacy
 }
 
-function blockView(block: Block, included: readonly IncludedCall[], hash: Uint8Array): BlockView {
+function blockView(block: Block, headerRlp: Uint8Array, included: readonly IncludedCall[], hash: Uint8Array): BlockView {
   return {
     header: headerView(block.header, hash),
     transactions: included.map((c) => simTransactionView(c.tx, c.sender, c.hash)),
@@ -153,6 +155,6 @@ function blockView(block: Block, included: readonly IncludedCall[], hash: Uint8A
     ...(block.withdrawals !== undefined
       ? { withdrawals: block.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address.bytes, amount: w.amount })) }
       : {}),
-    size: blockSize(block.header.serialize(), included.map((c) => ({ type: c.tx.type, serialized: c.serialized })), block.withdrawals),
+    size: blockSize(headerRlp, included.map((c) => ({ type: c.tx.type, serialized: c.serialized })), block.withdrawals),
   }
 }
