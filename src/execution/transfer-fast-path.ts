@@ -86,6 +86,10 @@ export function runPlainTransfer(
   if ((evm.journal as unknown as JournalView).touched.size !== 0) return undefined
   if (tx.gasLimit > block.gasLimit) return undefined
   if (evm.getPrecompile(to) !== undefined) return undefined
+  // A recipient with code (a contract, a 7702 delegation) is the common reason to leave: checked first.
+  const toKey = to.toString()
+  const firstRecipient = state.accountCopy(toKey, to.bytes)
+  if (firstRecipient !== undefined && !isNullHash(firstRecipient.codeHash)) return undefined
   const intrinsicGas = tx.getIntrinsicGas()
   const floorCost = getCalldataFloorGas(tx, caller)
   if (tx.gasLimit < intrinsicGas || tx.gasLimit < floorCost) return undefined
@@ -108,10 +112,8 @@ export function runPlainTransfer(
   const txCost = tx.gasLimit * gasPrice
   if (sender.balance - txCost - tx.value < 0n) return undefined
 
-  const toKey = to.toString()
   const toIsSender = toKey === callerKey
-  const recipient = toIsSender ? from : state.accountCopy(toKey, to.bytes)
-  if (recipient !== undefined && !isNullHash(recipient.codeHash)) return undefined
+  const recipient = toIsSender ? from : firstRecipient
   if (!toIsSender && (recipient?.balance ?? 0n) + tx.value > MAX_INTEGER) return undefined
 
   // Checks passed. runTx reads, changes and writes back these accounts one step at a time; every step adds
