@@ -196,6 +196,8 @@ export class SimBlock {
     const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
     const intrinsicGas = tx.getIntrinsicGas()
+    // The runner asks again; the answer cannot change (it depends on the data, target and lists only).
+    Object.assign(tx, { getIntrinsicGas: () => intrinsicGas })
     checkGas(resolved, ctx, intrinsicGas, blobFeePaid)
 
     const zeroBase = baseFee !== undefined && baseFee > 0n && paysNoBaseFee(resolved, validation)
