@@ -10,6 +10,7 @@
 
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../state/keccak.ts'
+import { encodeRlp as encode } from '../state/rlp-encode.ts'
 
 type Node = Uint8Array | Node[]
 
@@ -38,52 +39,6 @@ function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean)
   let i = from
   if (odd) out[0]! |= nibbles[i++]!
   for (let j = 1; i < to; j++, i += 2) out[j] = (nibbles[i]! << 4) | nibbles[i + 1]!
-  return out
-}
-
-function prefixLength(length: number): number {
-  if (length < 56) return 1
-  let bytes = 1
-  for (let n = length; n > 255; n = Math.floor(n / 256)) bytes++
-  return 1 + bytes
-}
-
-/** RLP length of a node (a byte string, or a list of nodes). */
-function encodedLength(node: Node): number {
-  if (node instanceof Uint8Array) return node.length === 1 && node[0]! < 0x80 ? 1 : prefixLength(node.length) + node.length
-  let payload = 0
-  for (const item of node) payload += encodedLength(item)
-  return prefixLength(payload) + payload
-}
-
-function writePrefix(out: Uint8Array, at: number, length: number, offset: number): number {
-  if (length < 56) {
-    out[at] = offset + length
-    return at + 1
-  }
-  const size = prefixLength(length) - 1
-  out[at] = offset + 55 + size
-  for (let i = size, n = length; i > 0; i--, n = Math.floor(n / 256)) out[at + i] = n % 256
-  return at + 1 + size
-}
-
-function write(node: Node, out: Uint8Array, at: number): number {
-  if (node instanceof Uint8Array) {
-    if (!(node.length === 1 && node[0]! < 0x80)) at = writePrefix(out, at, node.length, 0x80)
-    out.set(node, at)
-    return at + node.length
-  }
-  let payload = 0
-  for (const item of node) payload += encodedLength(item)
-  at = writePrefix(out, at, payload, 0xc0)
-  for (const item of node) at = write(item, out, at)
-  return at
-}
-
-/** RLP of a node, written into one buffer (RLP.encode's nested copies were most of this module's time). */
-function encode(node: Node): Uint8Array {
-  const out = new Uint8Array(encodedLength(node))
-  write(node, out, 0)
   return out
 }
 

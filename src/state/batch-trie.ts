@@ -16,6 +16,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from './keccak.ts'
+import { encodeRlp } from './rlp-encode.ts'
 
 /** Where nodes live: by unprefixed-hex hash (trie-db.ts). */
 export interface NodeStore {
@@ -100,14 +101,35 @@ function childFromRaw(raw: Raw): Ref | undefined {
   return raw.length === 0 ? undefined : raw
 }
 
+/**
+ * Decoded nodes by hash, most recently used last. A node's hash fixes its content, so an entry is right for
+ * every database and never goes stale; consecutive blocks share the top of the state trie and each block's
+ * new nodes are the next one's base, so a seal mostly finds them here instead of reading and decoding them.
+ * Raw nodes are never mutated (fromRaw builds new objects; byte strings are shared read-only).
+ */
+const decoded = new Map<string, Raw>()
+const DECODED_MAX = 8_192
+
+function remember(hash: string, raw: Raw): void {
+  decoded.delete(hash)
+  decoded.set(hash, raw)
+  if (decoded.size > DECODED_MAX) decoded.delete(decoded.keys().next().value!)
+}
+
 class BatchTrie {
   constructor(private readonly store: NodeStore) {}
 
   async load(ref: Ref): Promise<Node> {
     if (!(ref instanceof Uint8Array)) return ref
-    const encoded = await this.store.get(Buffer.from(ref).toString('hex'))
-    if (encoded === undefined) throw new MissingTrieNode(ref)
-    return fromRaw(RLP.decode(encoded) as Raw)
+    const hash = Buffer.from(ref).toString('hex')
+    let raw = decoded.get(hash)
+    if (raw === undefined) {
+      const encoded = await this.store.get(hash)
+      if (encoded === undefined) throw new MissingTrieNode(ref)
+      raw = RLP.decode(encoded) as Raw
+    }
+    remember(hash, raw)
+    return fromRaw(raw)
   }
 
   async put(ref: Ref | undefined, key: readonly number[], at: number, value: Uint8Array): Promise<Node> {
@@ -169,10 +191,12 @@ class BatchTrie {
   async reference(ref: Ref): Promise<Raw> {
     if (ref instanceof Uint8Array) return ref
     const raw = await this.raw(ref)
-    const encoded = RLP.encode(raw as never)
+    const encoded = encodeRlp(raw)
     if (encoded.length < 32) return raw
     const hash = keccak256(encoded)
-    await this.store.put(Buffer.from(hash).toString('hex'), encoded)
+    const key = Buffer.from(hash).toString('hex')
+    await this.store.put(key, encoded)
+    remember(key, raw)
     return hash
   }
 
@@ -189,9 +213,12 @@ class BatchTrie {
   async root(ref: Ref | undefined): Promise<Uint8Array> {
     if (ref === undefined) return KECCAK256_RLP
     if (ref instanceof Uint8Array) return ref
-    const encoded = RLP.encode((await this.raw(ref)) as never)
+    const raw = await this.raw(ref)
+    const encoded = encodeRlp(raw)
     const hash = keccak256(encoded)
-    await this.store.put(Buffer.from(hash).toString('hex'), encoded)
+    const key = Buffer.from(hash).toString('hex')
+    await this.store.put(key, encoded)
+    remember(key, raw)
     return hash
   }
 }
