@@ -83,7 +83,9 @@ export function runPlainTransfer(
 ): RunTxResult | undefined {
   const to = tx.to
   if (to === undefined || tx.type > 2 || tx.value < 0n) return undefined
-  if ((evm.journal as unknown as JournalView).touched.size !== 0) return undefined
+  // (A private field of the library's journal: if a new version renames it, the fast path turns itself off.)
+  const touched = (evm.journal as unknown as Partial<JournalView>).touched
+  if (!(touched instanceof Set) || touched.size !== 0) return undefined
   if (tx.gasLimit > block.gasLimit) return undefined
   if (evm.getPrecompile(to) !== undefined) return undefined
   // A recipient with code (a contract, a 7702 delegation) is the common reason to leave: checked first.
