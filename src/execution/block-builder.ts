@@ -52,6 +52,9 @@ interface BuilderInternals {
   vm: { evm: { journal: { checkpoint(): Promise<void> } } }
 }
 
+/** Resolves on a later turn of the event loop (after pending I/O callbacks). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 /** Why a transaction stayed out of the block. `retryable`: it may fit a later block (gas left, blobs). */
 export class TransactionNotIncluded extends Error {
   constructor(
@@ -75,12 +78,18 @@ class LinearBlockBuilder extends BlockBuilder {
   readonly bodies: Uint8Array[] = []
   readonly types: TypedTransaction['type'][] = []
 
-  /** One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. */
+  /**
+   * One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. Each root (and the
+   * state root) starts after a turn of the event loop, so a seal holds the main thread in several shorter
+   * pieces and requests are answered in between (they read published snapshots, never the builder's state).
+   */
   override async transactionsTrie(): Promise<Uint8Array> {
+    await nextTurn()
     return orderedTrieRoot(this.bodies)
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
+    await nextTurn()
     const self = this as unknown as BuilderInternals
     return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!)))
   }
@@ -175,6 +184,7 @@ export class OpenBlock {
     const base = new ArchiveReader(kv, parent.number)
     let lastRoot: StateRootResult | undefined
     const state = new JournaledState(base, async (diff) => {
+      await nextTurn()
       lastRoot = await computeStateRoot(kv, parent.stateRoot, base, diff)
       return lastRoot.root
     })

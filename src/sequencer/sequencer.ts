@@ -261,6 +261,9 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     const number = this.open.header.number
     const flashblocks = this.index
     const executed = await this.open.seal()
+    // Requests waiting meanwhile are answered before the commit; from the commit to the next block's first
+    // snapshot nothing yields, so no request ever sees a pending block older than the newest sealed one.
+    await new Promise<void>((resolve) => setImmediate(resolve))
     failpoint('seal:before-commit')
     this.commitSealed(executed, (batch) => this.journal.clear(batch, number, flashblocks))
     failpoint('seal:after-commit')
