@@ -8,7 +8,8 @@
  * nothing happens on its own: `flashblock()` and `seal()` are called (by tests, or `evm_mine`).
  *
  * Invariants: one operation at a time (a promise chain); the published snapshot is never older than the
- * newest sealed block and never absent; a transaction seen as pre-confirmed is in the journal; after a
+ * newest sealed block and never absent (a seal lets requests in while it computes roots, never between its
+ * commit and the next block's first snapshot); a transaction seen as pre-confirmed is in the journal; after a
  * restart, `start()` replays the journal so the same transactions land in the same order.
  * It learns of new transactions only through the pool it reads from; it never answers RPC.
  */
