@@ -106,6 +106,7 @@ const copy = (a: Account | undefined): Account | undefined =>
 /** A state manager that forwards to `inner` and writes down what it was asked and what it answered. */
 class Recorder extends StateForwarder<StateManagerInterface> {
   readonly ops: Op[] = []
+  replayable = true
   private readonly original: StateManagerInterface['originalStorageCache']
 
   constructor(inner: StateManagerInterface) {
@@ -183,8 +184,22 @@ class Recorder extends StateForwarder<StateManagerInterface> {
     this.ops.push({ m: 'revert' })
     return this.current.revert()
   }
+  // Anything else the EVM might ask of a state manager is not recorded: such a run is not replayed.
   override getStateRoot(): Promise<Uint8Array> {
-    throw new Error('a system call asked for the state root: not recordable')
+    this.replayable = false
+    return this.current.getStateRoot()
+  }
+  override setStateRoot(root: Uint8Array, clearCache?: boolean): Promise<void> {
+    this.replayable = false
+    return this.current.setStateRoot(root, clearCache)
+  }
+  override hasStateRoot(root: Uint8Array): Promise<boolean> {
+    this.replayable = false
+    return this.current.hasStateRoot(root)
+  }
+  override shallowCopy(): StateManagerInterface {
+    this.replayable = false
+    return this.current.shallowCopy()
   }
 }
 
@@ -313,7 +328,7 @@ export class SystemCallMemo {
     }
     const exec = result.execResult
     const margin = MAX_ACCESS_GAS * BigInt(recorder.ops.length)
-    if (exec.exceptionError === undefined && opts.gasLimit !== undefined && exec.executionGasUsed + margin < opts.gasLimit) {
+    if (recorder.replayable && exec.exceptionError === undefined && opts.gasLimit !== undefined && exec.executionGasUsed + margin < opts.gasLimit) {
       const list = this.traces.get(key) ?? []
       list.unshift({ ops: recorder.ops, touched: [...touched], returnValue: exec.returnValue, gasUsed: exec.executionGasUsed })
       list.length = Math.min(list.length, TRACES_PER_CALL)
