@@ -22,6 +22,7 @@ export interface RecoveryRequest {
   readonly items: readonly { readonly raw: Uint8Array; readonly number: bigint; readonly timestamp: bigint }[]
 }
 
+/** A batch's answer; the first message of a worker is the string 'ready' instead. */
 export interface RecoveryReply {
   readonly id: number
   /** Per item: the uncompressed public key without its prefix (64 bytes), or null. */
@@ -41,3 +42,6 @@ port.on('message', (request: RecoveryRequest) => {
   })
   port.postMessage({ id: request.id, keys } satisfies RecoveryReply)
 })
+
+// Loaded (tsx, the libraries, the rules): until this arrives the main thread recovers inline.
+port.postMessage('ready')

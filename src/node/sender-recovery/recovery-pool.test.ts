@@ -12,6 +12,7 @@ const addressOf = (publicKey: Uint8Array): string => bytesToHex(keccak_256(publi
 test('a burst is recovered on the worker: every key is its signer, legacy and typed, in order', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 2)
   t.after(() => recovery.close())
+  await recovery.whenReady()
   const raws = keys.flatMap((key, i) => [
     transfer(key, i),
     sign({ type: 0, nonce: 1n, gasPrice: 2n * 10n ** 9n, gasLimit: 21_000n, to: `0x${'22'.repeat(20)}` }, key, forks.osaka),
@@ -26,6 +27,7 @@ test('a burst is recovered on the worker: every key is its signer, legacy and ty
 test('what the worker cannot decode answers undefined (the caller decodes inline and rejects)', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 1)
   t.after(() => recovery.close())
+  await recovery.whenReady()
   const good = transfer(keys[0]!, 0)
   const badSignature = good.slice()
   badSignature[badSignature.length - 5]! ^= 0xff // inside s
@@ -38,6 +40,14 @@ test('what the worker cannot decode answers undefined (the caller decodes inline
   if (tampered !== undefined) assert.notEqual(addressOf(tampered), keys[0]!.hex)
 })
 
+test('until a worker is loaded, recover answers undefined at once (inline) instead of waiting for it', async (t) => {
+  const recovery = new SenderRecovery(GENESIS, 1)
+  t.after(() => recovery.close())
+  assert.equal(await recovery.recover(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp), undefined)
+  await recovery.whenReady()
+  assert.ok((await recovery.recover(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp)) !== undefined)
+})
+
 test('after close, recover answers undefined at once', async () => {
   const recovery = new SenderRecovery(GENESIS, 1)
   await recovery.close()
@@ -47,6 +57,7 @@ test('after close, recover answers undefined at once', async () => {
 test('the pool admits with a worker-recovered key exactly as it does inline', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 1)
   t.after(() => recovery.close())
+  await recovery.whenReady()
   const state = new FakeState()
   const viaWorker = new TxPool({ config: {} })
   const inline = new TxPool({ config: {} })

@@ -3,7 +3,8 @@
  * another core than the one serving HTTP and building flashblocks.
  *
  * Submissions arriving in the same turn of the event loop go to a worker as one message (one round trip for
- * a burst), spread over the workers in turn. `recover` never rejects: undefined means "do it inline" (no
+ * a burst), spread over the workers in turn. A worker gets work only once it said it is loaded, so the
+ * first submissions after a start are recovered inline instead of waiting for a worker to boot. `recover` never rejects: undefined means "do it inline" (no
  * worker, a worker failed or exited, or the pool is closed), and the caller's inline path is the reference.
  * Order: each worker answers its messages in order; across workers answers may overtake each other, which
  * admission tolerates (a nonce gap is queued, then promoted).
@@ -25,6 +26,8 @@ interface Waiting {
 interface Lane {
   readonly worker: Worker
   readonly inFlight: Map<number, Waiting[]>
+  /** Loaded and answering (a worker takes ~1 s to load tsx and the libraries). */
+  ready: boolean
   alive: boolean
 }
 
@@ -34,6 +37,7 @@ export class SenderRecovery {
   private flushScheduled = false
   private nextLane = 0
   private nextId = 1
+  private readonly readyWaiters: (() => void)[] = []
 
   constructor(genesis: GethGenesis, workers: number) {
     for (let i = 0; i < workers; i++) this.lanes.push(this.spawn(genesis))
@@ -41,7 +45,7 @@ export class SenderRecovery {
 
   /** The signer's public key of `raw`, decoded for the fork of the pending block (number, timestamp). */
   recover(raw: Uint8Array, number: bigint, timestamp: bigint): Promise<Uint8Array | undefined> {
-    if (!this.lanes.some((lane) => lane.alive)) return Promise.resolve(undefined)
+    if (!this.lanes.some(isUsable)) return Promise.resolve(undefined)
     return new Promise((resolve) => {
       this.queued.push({ item: { raw, number, timestamp }, resolve })
       if (!this.flushScheduled) {
@@ -49,6 +53,12 @@ export class SenderRecovery {
         setImmediate(() => this.flush())
       }
     })
+  }
+
+  /** Resolves once a worker is loaded (or none can be): from then on `recover` uses the workers. */
+  whenReady(): Promise<void> {
+    if (this.lanes.some(isUsable) || !this.lanes.some((lane) => lane.alive)) return Promise.resolve()
+    return new Promise((resolve) => this.readyWaiters.push(resolve))
   }
 
   async close(): Promise<void> {
@@ -76,7 +86,7 @@ export class SenderRecovery {
   private pickLane(): Lane | undefined {
     for (let tries = 0; tries < this.lanes.length; tries++) {
       const lane = this.lanes[this.nextLane++ % this.lanes.length]!
-      if (lane.alive) return lane
+      if (isUsable(lane)) return lane
     }
     return undefined
   }
@@ -84,8 +94,13 @@ export class SenderRecovery {
   private spawn(genesis: GethGenesis): Lane {
     const worker = new Worker(ENTRY, { workerData: { genesis } satisfies RecoveryInit })
     worker.unref()
-    const lane: Lane = { worker, inFlight: new Map(), alive: true }
-    worker.on('message', (reply: RecoveryReply) => {
+    const lane: Lane = { worker, inFlight: new Map(), ready: false, alive: true }
+    worker.on('message', (reply: RecoveryReply | 'ready') => {
+      if (reply === 'ready') {
+        lane.ready = true
+        this.wakeReadyWaiters()
+        return
+      }
       const batch = lane.inFlight.get(reply.id)
       if (batch === undefined) return
       lane.inFlight.delete(reply.id)
@@ -96,10 +111,19 @@ export class SenderRecovery {
     return lane
   }
 
+  private wakeReadyWaiters(): void {
+    for (const wake of this.readyWaiters.splice(0)) wake()
+  }
+
   /** A lane that errs or exits answers "inline" for everything it held and gets no more work. */
   private fail(lane: Lane): void {
     lane.alive = false
+    if (!this.lanes.some((other) => other.alive)) this.wakeReadyWaiters()
     for (const batch of lane.inFlight.values()) for (const waiting of batch) waiting.resolve(undefined)
     lane.inFlight.clear()
   }
+}
+
+function isUsable(lane: Lane): boolean {
+  return lane.alive && lane.ready
 }
