@@ -19,8 +19,9 @@ const FUNDED = hexToBytes(ACCOUNTS[1]!.address)
 const RECEIVER = hexToBytes('0x00000000000000000000000000000000000000aa')
 /** LOG1(topic = CALLVALUE) of nothing, then a value transfer to RECEIVER of half the call's value. */
 const EMITTER = hexToBytes('0x34600060006000a160006000600060006002340473' + '00'.repeat(19) + 'aa' + '5af100')
-/** JUMPDEST, KECCAK256 of 1 KiB, JUMP back: a slow loop that reads no state, so it never yields. */
-const SPIN = hexToBytes('0x5b6104005f20505f56')
+/** The BLAKE2F precompile with 2^24 rounds: seconds of work in one frame that reads no state, so it never yields. */
+const BLAKE2F = hexToBytes('0x0000000000000000000000000000000000000009')
+const SPIN_INPUT = hexToBytes(`0x01000000${'00'.repeat(208)}01`)
 
 async function node(t: TestContext, executionWorkers: number, evmTimeoutMs: number = DEFAULT_NODE_SETTINGS.evmTimeoutMs): Promise<FlashNode> {
   const n = await createNode({
@@ -67,9 +68,9 @@ test('simulations on the workers answer what the main thread answers, at latest 
 })
 
 test('a simulation that never yields is stopped at its time limit with -38026; jobs that shared its worker still answer', async (t) => {
-  const n = await node(t, 1, 3_000)
+  const n = await node(t, 1, 1_500)
   const spin: SimulatePayload = {
-    blockStateCalls: [{ stateOverrides: new Map([[bytesToHex(emitter), { code: SPIN }]]), calls: [{ to: emitter }] }],
+    blockStateCalls: [{ calls: [{ to: BLAKE2F, data: SPIN_INPUT }] }],
     traceTransfers: false,
     validation: false,
     returnFullTransactions: false,
@@ -83,7 +84,7 @@ test('a simulation that never yields is stopped at its time limit with -38026; j
   const others = Promise.all([n.api.simulateV1(payload(FUNDED), LATEST), n.api.getBalance(RECEIVER, LATEST), n.api.call({ to: RECEIVER }, LATEST)])
   const e = await stopped
   assert.ok(e instanceof FlashnodeError)
-  assert.deepEqual({ code: e.code, message: e.message }, { code: -38026, message: 'execution aborted (timeout = 3s)' })
+  assert.deepEqual({ code: e.code, message: e.message }, { code: -38026, message: 'execution aborted (timeout = 1500ms)' })
   assert.ok(performance.now() - started < 12_000, 'stopped at the limit plus the grace period')
   const [sim] = await others
   assert.equal(sim.length, 2)
