@@ -204,10 +204,10 @@ class Recorder extends StateForwarder<StateManagerInterface> {
 }
 
 /**
- * Issues `op` against `state`; false when a read answers differently than recorded. Plain reads are
- * compared through the view's synchronous readers (what its async getters return, without the copy).
+ * A plain read compared through the view's synchronous readers (what its async getters return, without
+ * the copy): whether it answers as recorded; undefined for any other operation.
  */
-async function replayOp(state: JournaledState, op: Op): Promise<boolean> {
+function plainRead(state: JournaledState, op: Op): boolean | undefined {
   switch (op.m) {
     case 'getAccount':
       return sameAccount(state.readAccount(op.ak, op.a.bytes), op.r)
@@ -217,6 +217,19 @@ async function replayOp(state: JournaledState, op: Op): Promise<boolean> {
       return codeOf(state, op).length === op.r
     case 'getStorage':
       return equalBytes(state.readStorage(op.ak, op.a.bytes, op.k), op.r)
+    default:
+      return undefined
+  }
+}
+
+/** Issues `op` against `state`; false when a read answers differently than recorded. */
+async function replayOp(state: JournaledState, op: Op): Promise<boolean> {
+  switch (op.m) {
+    case 'getAccount':
+    case 'getCode':
+    case 'getCodeSize':
+    case 'getStorage':
+      return plainRead(state, op)!
     case 'original':
       return equalBytes(await state.originalStorageCache.get(op.a, op.k), op.r)
     case 'clearOriginal':
@@ -352,7 +365,7 @@ async function replay(state: JournaledState, trace: Trace): Promise<boolean> {
   await state.checkpoint()
   let depth = 1
   for (const op of trace.ops) {
-    if (!(await replayOp(state, op))) {
+    if (!(plainRead(state, op) ?? (await replayOp(state, op)))) {
       for (; depth > 0; depth--) await state.revert()
       return false
     }
