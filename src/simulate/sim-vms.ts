@@ -69,6 +69,9 @@ export class SimVm {
   }
 
   bind(state: SimState, hashes: BlockHashSource, precompiles: SimPrecompiles, tracer: TransferTracer): void {
+    // A block starts with the library's journal empty, as on a fresh VM: what the previous block (perhaps
+    // another simulation's) left touched is not this one's to clean up (geth finalises a block at its end).
+    this.vm.evm.journal.cleanJournal()
     this.state.current = this.current = state
     this.hashes.current = hashes
     this.precompiles = precompiles
