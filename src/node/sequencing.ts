@@ -127,7 +127,7 @@ export class Sequencing implements PendingSource, SequencerPool {
     return {
       next: () => {
         const tx = best.next()
-        return tx === undefined ? undefined : { tx: tx.tx, hash: tx.hash, sender: tx.sender }
+        return tx === undefined ? undefined : { tx: tx.tx, hash: tx.hash, sender: tx.sender, raw: tx.raw }
       },
       skipSender: (sender) => best.skipSender(sender),
     }
