@@ -9,7 +9,7 @@
  */
 
 import { RLP } from '@ethereumjs/rlp'
-import { keccak256 } from '../state/keccak.ts'
+import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 import { encodeRlp as encode } from '../state/rlp-encode.ts'
 
 type Node = Uint8Array | Node[]
