@@ -14,7 +14,6 @@
 import type { Common, StateManagerInterface } from '@ethereumjs/common'
 import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm'
 import { StateForwarder } from '../execution/state-forwarder.ts'
-import { keccak256 } from '../state/keccak.ts'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { BlockHashSource } from '../execution/block-hashes.ts'
 import { EvmHooks } from './evm-hooks.ts'
@@ -51,9 +50,7 @@ export class SimVm {
     const state = new StateForwarder<StateManagerInterface>()
     const hashes = new HashForwarder()
     // A private copy of the Common: the EVM subscribes to its Common's events for good (see vm-pool.ts).
-    // Its keccak (KECCAK256, receipt blooms) is the unrolled one, about twice the library's default.
-    const own = Object.assign(common.copy(), { customCrypto: { ...common.customCrypto, keccak256 } })
-    const vm = await createVM({ common: own, stateManager: state, blockchain: hashes })
+    const vm = await createVM({ common: common.copy(), stateManager: state, blockchain: hashes })
     const sim = new SimVm(common, vm, new EvmHooks(vm.evm, common.gteHardfork('homestead')), state, hashes)
     const evm = vm.evm
     const run = evm.runCall.bind(evm)
