@@ -20,7 +20,8 @@ const MAX_ITEMS = 50_000
 
 export class CachedReader implements StateReader {
   private readonly accounts = new Map<string, Account | undefined>()
-  private readonly slots = new Map<string, Uint8Array>()
+  /** Address (hex) -> slot (hex) -> value. */
+  private readonly slots = new Map<string, Map<string, Uint8Array>>()
   private items = 0
 
   constructor(
@@ -44,13 +45,19 @@ export class CachedReader implements StateReader {
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    const key = bytesToHex(address) + bytesToHex(slot).slice(2)
-    let value = this.slots.get(key)
+    const addressKey = bytesToHex(address)
+    const slotKey = bytesToHex(slot)
+    let slots = this.slots.get(addressKey)
+    let value = slots?.get(slotKey)
     if (value === undefined) {
       value = this.base.getStorage(address, slot)
       if (this.items < MAX_ITEMS) {
         this.items++
-        this.slots.set(key, value)
+        if (slots === undefined) {
+          slots = new Map()
+          this.slots.set(addressKey, slots)
+        }
+        slots.set(slotKey, value)
       }
     }
     return value
