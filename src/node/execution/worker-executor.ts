@@ -202,7 +202,13 @@ export class WorkerExecutor implements Executor {
   async close(): Promise<void> {
     this.closed = true
     for (const q of this.queue.splice(0)) q.reject(new FlashnodeError('internal', 'node is shutting down'))
-    for (const slot of this.slots) for (const r of slot.running.values()) clearTimeout(r.timer)
+    for (const slot of this.slots) {
+      for (const r of slot.running.values()) {
+        clearTimeout(r.timer)
+        r.q.reject(new FlashnodeError('internal', 'node is shutting down'))
+      }
+      slot.running.clear()
+    }
     await Promise.all(this.slots.map((s) => s.worker.terminate()))
   }
 }
