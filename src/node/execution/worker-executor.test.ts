@@ -90,3 +90,30 @@ test('a simulation that never yields is stopped at its time limit with -38026; j
   assert.equal(sim.length, 2)
   assert.equal(sim[0]!.calls[0]!.status, 1)
 })
+
+test('a simulation running to its time limit on a worker does not hold up a call sharing that worker', async (t) => {
+  const n = await node(t, 1, 800)
+  await n.api.call({ to: RECEIVER }, LATEST) // the worker is up
+  // JUMPDEST PUSH0 SLOAD POP PUSH0 JUMP: a loop of state reads, so it yields between them until its limit.
+  const reads: SimulatePayload = {
+    blockStateCalls: [{ stateOverrides: new Map([[bytesToHex(emitter), { code: hexToBytes('0x5b5f54505f56') }]]), calls: [{ to: emitter }] }],
+    traceTransfers: false,
+    validation: false,
+    returnFullTransactions: false,
+  }
+  let simulationEnded = 0
+  const simulation = n.api.simulateV1(reads, LATEST).then(
+    () => assert.fail('expected the time limit'),
+    (e: unknown) => {
+      simulationEnded = performance.now()
+      return e
+    },
+  )
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  await n.api.call({ to: RECEIVER }, LATEST)
+  const callAnswered = performance.now()
+  const e = await simulation
+  assert.ok(e instanceof FlashnodeError)
+  assert.equal(e.code, -38026)
+  assert.ok(callAnswered < simulationEnded, 'the call was answered while the simulation ran')
+})
