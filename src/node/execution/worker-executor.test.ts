@@ -110,7 +110,7 @@ test('a simulation running to its time limit on a worker does not hold up a call
     },
   )
   await new Promise((resolve) => setTimeout(resolve, 50))
-  await n.api.call({ to: RECEIVER }, LATEST)
+  await n.api.call({ to: RECEIVER, data: Uint8Array.of(1) }, LATEST) // not the cached one: it runs
   const callAnswered = performance.now()
   const e = await simulation
   assert.ok(e instanceof FlashnodeError)
