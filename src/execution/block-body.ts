@@ -10,25 +10,7 @@
 
 import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-
-/** Bytes of an RLP length prefix: `offset` is 0x80 for strings, 0xc0 for lists. */
-function prefixLength(length: number): number {
-  if (length < 56) return 1
-  let bytes = 0
-  for (let n = length; n > 0; n = Math.floor(n / 256)) bytes++
-  return 1 + bytes
-}
-
-function writePrefix(out: Uint8Array, at: number, length: number, offset: number): number {
-  if (length < 56) {
-    out[at] = offset + length
-    return at + 1
-  }
-  const size = prefixLength(length) - 1
-  out[at] = offset + 55 + size
-  for (let i = size, n = length; i > 0; i--, n = Math.floor(n / 256)) out[at + i] = n % 256
-  return at + 1 + size
-}
+import { prefixLength, writePrefix } from '../state/rlp-encode.ts'
 
 /** Each transaction as it sits in a block body: typed ones wrapped as an RLP string, legacy ones as they are. */
 function itemLength(encoded: Uint8Array): number {

@@ -6,7 +6,8 @@
 
 export type RlpItem = Uint8Array | readonly RlpItem[]
 
-function prefixLength(length: number): number {
+/** Bytes of an RLP length prefix for a payload of `length` bytes. */
+export function prefixLength(length: number): number {
   if (length < 56) return 1
   let bytes = 1
   for (let n = length; n > 255; n = Math.floor(n / 256)) bytes++
@@ -21,7 +22,8 @@ function encodedLength(node: RlpItem): number {
   return prefixLength(payload) + payload
 }
 
-function writePrefix(out: Uint8Array, at: number, length: number, offset: number): number {
+/** Writes the prefix of a payload of `length` bytes at `at` (`offset` 0x80 for strings, 0xc0 for lists); returns the next position. */
+export function writePrefix(out: Uint8Array, at: number, length: number, offset: number): number {
   if (length < 56) {
     out[at] = offset + length
     return at + 1
