@@ -40,17 +40,7 @@ import { chainBlockHashes } from './block-hashes.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { ExecutedBlock } from './block-runner.ts'
 import { encodeReceiptFast, receiptRecord } from './receipt-records.ts'
-
-/** The base-class fields addTransaction maintains (declared private by the library). */
-interface BuilderInternals {
-  transactions: TypedTransaction[]
-  transactionResults: RunTxResult[]
-  gasUsed: bigint
-  blobGasUsed: bigint
-  _minerValue: bigint
-  checkpointed: boolean
-  vm: { evm: { journal: { checkpoint(): Promise<void> } } }
-}
+import { countResult, internalsOf, openCheckpointOnce } from './builder-internals.ts'
 
 /** Resolves on a later turn of the event loop (after pending I/O callbacks). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -90,8 +80,7 @@ class LinearBlockBuilder extends BlockBuilder {
 
   override async receiptTrie(): Promise<Uint8Array> {
     await nextTurn()
-    const self = this as unknown as BuilderInternals
-    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!)))
+    return orderedTrieRoot(internalsOf(this).transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!)))
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
@@ -100,12 +89,9 @@ class LinearBlockBuilder extends BlockBuilder {
 
   /** addTransaction with the sender already known (recovered once, at admission) and `tx` encoded. */
   async addFrom(tx: TypedTransaction, caller: Address, encoded: Uint8Array): Promise<RunTxResult> {
-    const self = this as unknown as BuilderInternals
+    const self = internalsOf(this)
     const common = this.envBlock.common
-    if (!self.checkpointed) {
-      await self.vm.evm.journal.checkpoint()
-      self.checkpointed = true
-    }
+    await openCheckpointOnce(this)
     if (tx.gasLimit > this.envBlock.header.gasLimit - self.gasUsed) {
       throw new TransactionNotIncluded('exceeds the gas left in the block', true)
     }
@@ -124,10 +110,7 @@ class LinearBlockBuilder extends BlockBuilder {
     self.transactions.push(included)
     this.bodies.push(included === tx ? encoded : included.serialize())
     this.types.push(tx.type)
-    self.transactionResults.push(result)
-    self.gasUsed += result.blockGasSpent
-    self.blobGasUsed += blobGas
-    self._minerValue += result.minerValue
+    countResult(this, result, blobGas)
     return result
   }
 }
@@ -226,7 +209,7 @@ export class OpenBlock {
   }
 
   get gasUsed(): bigint {
-    return (this.builder as unknown as BuilderInternals).gasUsed
+    return internalsOf(this.builder).gasUsed
   }
 
   /**
@@ -261,7 +244,7 @@ export class OpenBlock {
    * Under EIP-7928 the library numbers its access list by the transaction count, so there it keeps them.
    */
   async seal(): Promise<ExecutedBlock> {
-    const self = this.builder as unknown as BuilderInternals
+    const self = internalsOf(this.builder)
     const headerOnly = !this.header.common.isActivatedEIP(7928)
     if (headerOnly) self.transactions = []
     const { block } = await this.builder.build()

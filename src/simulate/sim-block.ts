@@ -19,6 +19,7 @@ import type { Common } from '@ethereumjs/common'
 import type { TransactionType, TypedTransaction } from '@ethereumjs/tx'
 import { BlockBuilder, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
+import { countResult, internalsOf, openCheckpointOnce } from '../execution/builder-internals.ts'
 import { Address } from '@ethereumjs/util'
 import type { BlockHashSource } from '../execution/block-hashes.ts'
 import { preExecutionError, vmFailure } from '../execution/vm-errors.ts'
@@ -39,15 +40,6 @@ import type { SimCall, SimCallResult } from './types.ts'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 
-interface BuilderInternals {
-  transactions: TypedTransaction[]
-  transactionResults: RunTxResult[]
-  gasUsed: bigint
-  blobGasUsed: bigint
-  _minerValue: bigint
-  checkpointed: boolean
-  vm: VM
-}
 
 /**
  * geth finishes a block by its difficulty, not by its fork: a block with difficulty pays the PoW reward
@@ -69,8 +61,7 @@ class SimBlockBuilder extends BlockBuilder {
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
-    const self = this as unknown as BuilderInternals
-    return orderedTrieRoot(self.transactionResults.map((r, i) => encodeReceipt(r.receipt, this.real[i]!.type)))
+    return orderedTrieRoot(internalsOf(this).transactionResults.map((r, i) => encodeReceipt(r.receipt, this.real[i]!.type)))
   }
 }
 
@@ -131,11 +122,7 @@ export class SimBlock {
       blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, skipConsensusFormatValidation: true },
     })
     await builder.initState()
-    const self = builder as unknown as BuilderInternals
-    if (!self.checkpointed) {
-      await vm.evm.journal.checkpoint()
-      self.checkpointed = true
-    }
+    await openCheckpointOnce(builder)
     let blobBaseFee: bigint | undefined
     const envBlocks = new Map<string, Block>()
     if (common.isActivatedEIP(4844)) {
@@ -151,7 +138,7 @@ export class SimBlock {
   }
 
   get gasUsed(): bigint {
-    return (this.builder as unknown as BuilderInternals).gasUsed
+    return internalsOf(this.builder).gasUsed
   }
 
   get gasLeft(): bigint {
@@ -232,12 +219,8 @@ export class SimBlock {
   }
 
   private append(type: TransactionType, serialized: Uint8Array, result: RunTxResult, blobGas: bigint): void {
-    const self = this.builder as unknown as BuilderInternals
     this.builder.real.push({ type, serialized })
-    self.transactionResults.push(result)
-    self.gasUsed += result.blockGasSpent
-    self.blobGasUsed += blobGas
-    self._minerValue += result.minerValue
+    countResult(this.builder, result, blobGas)
   }
 
   private callResult(tx: TypedTransaction, intrinsicGas: bigint, gasCapped: boolean, r: RunTxResult): SimCallResult {
