@@ -8,7 +8,7 @@
  * already chosen (the revert code is a setting), so the formatter only prints.
  */
 
-import type { AccountOverride, CallRequest } from '../node/api.ts'
+import type { AccountOverride, BlockOverrides, CallRequest } from '../node/api.ts'
 import type { BlockView, LogView, WithdrawalView } from '../chain/types.ts'
 
 /** A call of a simulated block: eth_call's call object (geth's TransactionArgs). */
@@ -21,15 +21,8 @@ export interface SimCall extends CallRequest {
 }
 
 /** eth_simulateV1's block overrides: eth_call's, plus difficulty, beaconRoot and withdrawals. */
-export interface SimBlockOverrides {
-  readonly number?: bigint
+export interface SimBlockOverrides extends BlockOverrides {
   readonly difficulty?: bigint
-  readonly time?: bigint
-  readonly gasLimit?: bigint
-  readonly feeRecipient?: Uint8Array
-  readonly prevRandao?: Uint8Array
-  readonly baseFeePerGas?: bigint
-  readonly blobBaseFee?: bigint
   readonly beaconRoot?: Uint8Array
   readonly withdrawals?: readonly WithdrawalView[]
 }
