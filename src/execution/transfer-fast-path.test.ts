@@ -16,6 +16,7 @@ import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 import type { TestContext } from 'node:test'
+import { Rng } from '../../test/support/rng.ts'
 
 const CHAIN_ID = 31337n
 const BASE_FEE = 1_000_000_000n
@@ -55,18 +56,6 @@ async function nodeFor(t: TestContext, fork: Fork): Promise<FlashNode> {
   const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: genesisFor(fork) })
   t.after(() => node.close())
   return node
-}
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function diffKey(diff: StateDiff): string {
@@ -176,7 +165,8 @@ class Pair {
 
 async function randomTransfers(t: TestContext, fork: Fork, seed: number, coinbase: 'empty' | 'sender', steps: number): Promise<void> {
   const pair = await Pair.open(t, fork, coinbase)
-  const random = rng(seed)
+  const generator = new Rng(seed)
+  const random = (): number => generator.float()
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
   const targets = [addr(0), addr(1), addr(2), addr(3), addr(DELEGATED), addr(POOR), addr(NO_ACCOUNT), CONTRACT, FULL, EMPTY_TARGET, bytesToHex(pair.env.coinbase), ...PRECOMPILES]
   const senders = [0, 1, 2, 3, 0, 1, POOR, DELEGATED, NO_ACCOUNT]

@@ -3,35 +3,22 @@
  * is made of, checked against blocks the sequencer really sealed, and the contract's defaults.
  */
 
-import { test, type TestContext } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { BlockHeader } from '@ethereumjs/block'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../node/create-node.ts'
+import type { FlashNode } from '../node/create-node.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { bloomMayContain } from '../primitives/bloom.ts'
 import { LATEST, PENDING, type BlockId } from '../primitives/block-id.ts'
-import { signedTx, testGenesis } from '../../test/support/dev-chain.ts'
-import { tempDir } from '../../test/support/temp-dir.ts'
-import type { SimBlockInput, SimulatePayload, SimulateSettings } from './types.ts'
+import { signedTx } from '../../test/support/dev-chain.ts'
+import type { SimBlockInput, SimulatePayload } from './types.ts'
+import { replayOf, sequencingNode } from './test-kit.ts'
 
 const addr = (n: number): Uint8Array => hexToBytes(`0xc${n}${'0'.repeat(38)}`)
 const RECEIVER = hexToBytes('0x00000000000000000000000000000000000000aa')
 /** Returns BALANCE(calldata word 0). */
 const BALANCE_OF = hexToBytes('0x6000353160005260206000f3')
-
-async function sequencingNode(t: TestContext, simulate: Partial<SimulateSettings> = {}, sequencer = true): Promise<FlashNode> {
-  const node = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    ...(sequencer ? { sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' as const } } : {}),
-    simulate,
-  })
-  t.after(() => node.close())
-  await node.start()
-  return node
-}
 
 const payload = (blocks: SimBlockInput[], o: Partial<SimulatePayload> = {}): SimulatePayload => ({
   blockStateCalls: blocks,
@@ -57,37 +44,11 @@ async function sealTransfer(node: FlashNode, nonce: bigint, value: bigint): Prom
   return node.chain.header(node.chain.head())!
 }
 
-/** A call reproducing transaction `index` of sealed block `n`, and the overrides of that block's environment. */
-function replay(node: FlashNode, n: bigint): SimBlockInput {
-  const h = node.chain.header(n)!
-  const view = node.chain.block(n)!
-  return {
-    blockOverrides: {
-      number: h.number,
-      time: h.timestamp,
-      gasLimit: h.gasLimit,
-      feeRecipient: h.coinbase.bytes,
-      prevRandao: h.mixHash,
-      ...(h.parentBeaconBlockRoot !== undefined ? { beaconRoot: h.parentBeaconBlockRoot } : {}),
-    },
-    calls: view.transactions.map((tx) => ({
-      from: tx.from,
-      to: tx.to,
-      value: tx.value,
-      gas: tx.gasLimit,
-      nonce: tx.nonce,
-      data: tx.data,
-      maxFeePerGas: tx.maxFeePerGas!,
-      maxPriorityFeePerGas: tx.maxPriorityFeePerGas!,
-    })),
-  }
-}
-
 test('replaying sealed blocks with validation and real roots gives their headers, state, receipts and gas', async (t) => {
   const node = await sequencingNode(t, { computeStateRoot: true })
   await node.api.mine() // an empty block 1: with no unsigned transaction in it, its simulation is exact
   await sealTransfer(node, 0n, 1_000n)
-  const blocks = await node.api.simulateV1(payload([replay(node, 1n), replay(node, 2n)], { validation: true }), { kind: 'number', number: 0n })
+  const blocks = await node.api.simulateV1(payload([replayOf(node, 1n), replayOf(node, 2n)], { validation: true }), { kind: 'number', number: 0n })
   assert.equal(blocks.length, 2)
   assert.equal(bytesToHex(blocks[0]!.block.header.hash), bytesToHex(node.chain.header(1n)!.hash()), 'the empty block is the sealed one')
   for (const [i, sim] of blocks.entries()) {

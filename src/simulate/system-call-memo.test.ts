@@ -6,13 +6,11 @@
 
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../node/create-node.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
-import { signedTx, testGenesis } from '../../test/support/dev-chain.ts'
-import { tempDir } from '../../test/support/temp-dir.ts'
+import { signedTx } from '../../test/support/dev-chain.ts'
 import { SYSTEM_CONTRACTS } from '../node/system-contracts.ts'
 import { isPureCode, SystemCallMemo } from './system-call-memo.ts'
-import type { SimBlockInput } from './types.ts'
+import { replayOf, sequencingNode } from './test-kit.ts'
 
 const WITHDRAWALS = SYSTEM_CONTRACTS.find((c) => c.name.includes('7002'))!
 
@@ -24,44 +22,6 @@ test('the request contracts are pure; environment reads, calls and GAS are not; 
   assert.equal(isPureCode(hexToBytes('0x5c00')), false, 'TLOAD')
   assert.equal(isPureCode(hexToBytes('0x614243f300')), true, 'PUSH2 0x4243 is data')
 })
-
-async function sequencingNode(t: TestContext): Promise<FlashNode> {
-  const node = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' },
-    simulate: { computeStateRoot: true },
-  })
-  t.after(() => node.close())
-  await node.start()
-  return node
-}
-
-/** Block `n` as a simulated block: its environment and its transactions as calls. */
-function replayOf(node: FlashNode, n: bigint): SimBlockInput {
-  const h = node.chain.header(n)!
-  return {
-    blockOverrides: {
-      number: h.number,
-      time: h.timestamp,
-      gasLimit: h.gasLimit,
-      feeRecipient: h.coinbase.bytes,
-      prevRandao: h.mixHash,
-      ...(h.parentBeaconBlockRoot !== undefined ? { beaconRoot: h.parentBeaconBlockRoot } : {}),
-    },
-    calls: node.chain.block(n)!.transactions.map((tx) => ({
-      from: tx.from,
-      to: tx.to,
-      value: tx.value,
-      gas: tx.gasLimit,
-      nonce: tx.nonce,
-      data: tx.data,
-      maxFeePerGas: tx.maxFeePerGas!,
-      maxPriorityFeePerGas: tx.maxPriorityFeePerGas!,
-    })),
-  }
-}
 
 /** Counts the system calls that really ran (were not replayed). */
 function countRuns(t: TestContext): { runs: number } {
@@ -91,7 +51,7 @@ async function withMemoOff<T>(t: TestContext, fn: () => Promise<T>): Promise<T> 
 }
 
 test('replayed and re-run system calls give the sealed blocks\' state roots and requests hashes', async (t) => {
-  const node = await sequencingNode(t)
+  const node = await sequencingNode(t, { computeStateRoot: true })
   await node.api.mine() // block 1: empty queues
   // Block 2: a withdrawal request (48-byte key, 8-byte amount; the fee is 1 wei with no excess).
   const request = signedTx(node, 0, 0n, { to: WITHDRAWALS.address, value: 1n, data: `0x${'ab'.repeat(48)}${'00'.repeat(7)}01`, gasLimit: 200_000n })

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util'
 import { applyTrieUpdates, type TrieUpdate } from './batch-trie.ts'
+import { Rng } from '../../test/support/rng.ts'
 
 class MapStore implements DB<string, Uint8Array> {
   readonly nodes = new Map<string, Uint8Array>()
@@ -22,17 +23,6 @@ class MapStore implements DB<string, Uint8Array> {
   async open(): Promise<void> {}
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 
 /**
@@ -40,7 +30,8 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
  * embedded in their parents), values of 1 to 70 bytes; the library trie and applyTrieUpdates must agree.
  */
 async function scenario(seed: number, initial: number, rounds: number, perRound: number): Promise<void> {
-  const random = rng(seed)
+  const generator = new Rng(seed)
+  const random = (): number => generator.float()
   const prefixes = Array.from({ length: 3 }, () => Uint8Array.from({ length: 32 }, () => Math.floor(random() * 256)))
   const makeKey = (): Uint8Array => {
     const key = Uint8Array.from(prefixes[Math.floor(random() * prefixes.length)]!)

@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS } from '../../src/rpc/transport/limits.ts'
 import { assertNoLeak, assertResponseObject, checkHttpAnswer, newFindings } from './support/check.ts'
 import { endpointClients, type FuzzRequest } from './support/client.ts'
 import { startFuzzNode } from './support/fuzz-node.ts'
-import { fuzzSeed, reproduce, Rng } from './support/rng.ts'
+import { fuzzSeed, reproduce, Rng } from '../support/rng.ts'
 import { randomJson, randomString, type Json } from './support/values.ts'
 
 const CASES = 2500

@@ -15,7 +15,7 @@ import { createEthMethods } from '../../src/rpc/methods/index.ts'
 import { assertNoLeak, assertResponseObject, checkHttpAnswer, newFindings } from './support/check.ts'
 import { endpointClients } from './support/client.ts'
 import { seedChain, startFuzzNode, FUZZ_ACCOUNTS } from './support/fuzz-node.ts'
-import { fuzzSeed, reproduce, Rng } from './support/rng.ts'
+import { fuzzSeed, reproduce, Rng } from '../support/rng.ts'
 import { randomAtom, randomJson, randomParams, type Json } from './support/values.ts'
 
 const CASES_PER_METHOD = 120

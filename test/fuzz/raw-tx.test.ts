@@ -20,7 +20,7 @@ import { bytesToHex, equalBytes } from '../../src/primitives/hex.ts'
 import { checkHttpAnswer, newFindings } from './support/check.ts'
 import { FuzzClient } from './support/client.ts'
 import { FUZZ_ACCOUNTS, signTx, startFuzzNode, type FuzzNode } from './support/fuzz-node.ts'
-import { fuzzSeed, reproduce, Rng } from './support/rng.ts'
+import { fuzzSeed, reproduce, Rng } from '../support/rng.ts'
 
 const CASES = 1500
 const FILE = 'test/fuzz/raw-tx.test.ts'

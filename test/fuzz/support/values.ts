@@ -5,7 +5,7 @@
  * oversized values (long strings, wide arrays and objects, deep nesting). Pure functions of the Rng.
  */
 
-import type { Rng } from './rng.ts'
+import type { Rng } from '../../support/rng.ts'
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 

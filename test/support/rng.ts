@@ -1,6 +1,7 @@
 /**
- * A seeded pseudo-random generator for the fuzz suite (sfc32 seeded through splitmix32), so every run is
- * reproducible: the seed comes from `FUZZ_SEED` (decimal or 0x-hex) or is drawn at random, and is printed.
+ * A seeded pseudo-random generator for the fuzz suite and the randomized differential tests (sfc32 seeded
+ * through splitmix32), so every run is reproducible: the fuzz seed comes from `FUZZ_SEED` (decimal or
+ * 0x-hex) or is drawn at random, and is printed.
  * Nothing here touches I/O except reading the environment in `fuzzSeed`.
  */
 
@@ -35,6 +36,11 @@ export class Rng {
     this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0
     this.c = (this.c + t) >>> 0
     return t
+  }
+
+  /** A number in [0, 1). */
+  float(): number {
+    return this.u32() / 0x1_0000_0000
   }
 
   /** An integer in [0, n). */
