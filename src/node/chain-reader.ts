@@ -11,7 +11,7 @@ import type { BlockContext, BlockView, ReceiptView } from '../chain/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { decodeBlock, decodeHeader } from '../execution/block-codec.ts'
 import { blockView } from '../execution/views.ts'
-import { Lru } from './lru.ts'
+import { Lru } from '../primitives/lru.ts'
 
 export class ChainReader {
   private readonly headers = new Lru<bigint, BlockHeader>(2048)

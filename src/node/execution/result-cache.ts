@@ -10,7 +10,7 @@
 import { FlashnodeError } from '../../errors/errors.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
-import { Lru } from '../lru.ts'
+import { Lru } from '../../primitives/lru.ts'
 import type { ExecutionJob } from './jobs.ts'
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: FlashnodeError }
