@@ -11,7 +11,7 @@
  * Owns the count only; the HTTP and WebSocket code ask `isOverLimit(socket)` and send the refusal.
  */
 
-import type { Server } from 'node:http'
+import type { Server } from 'node:net'
 import type { Socket } from 'node:net'
 
 /** Over-limit sockets kept open at once to be told why; beyond that they are destroyed unanswered. */

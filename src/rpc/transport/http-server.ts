@@ -1,5 +1,11 @@
 /**
- * The HTTP face of the JSON-RPC server (node:http, no framework), with WebSocket on the same port.
+ * The HTTP face of the JSON-RPC server, with WebSocket on the same port.
+ *
+ * Two lanes share the listening socket: every connection starts in the fast lane (http-fast-lane.ts), which
+ * answers plain JSON-RPC POSTs straight off the TCP socket; the first request that is anything else hands
+ * the connection to node:http (`serve` below, and `ws` for upgrades) for the rest of its life. `takesFast`
+ * says which requests the fast lane may answer: only those whose answer by `serve` could not differ (same
+ * host check, content type, size limit, connection limit and gate, through `answerPayload`).
  *
  * Owns the HTTP rules: POST `/` carries JSON-RPC (Content-Type application/json, charset allowed, else 415;
  * body over `maxBodyBytes` → 413 and the connection closes without reading the rest); GET/HEAD `/` with an
@@ -20,7 +26,7 @@
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net'
 import { RPC_CODES } from '../error-codes.ts'
 import type { MethodTable } from '../registry.ts'
 import { applyCors, isCorsEnabled } from './cors.ts'
@@ -29,6 +35,7 @@ import { answerRpcPayload } from './envelope.ts'
 import type { GateFactory } from './gate.ts'
 import { DEFAULT_ALLOWED_HOSTS, isHostAllowed } from './host-check.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
+import { serveFastLane, type LaneAnswer, type RequestHead } from './http-fast-lane.ts'
 import { errorMessage } from './messages.ts'
 import { readBody } from './read-body.ts'
 import { RequestScope } from './request-scope.ts'
@@ -83,7 +90,7 @@ export interface RunningHttpServer {
   close(): Promise<void>
 }
 
-interface Config {
+export interface Config {
   readonly methods: MethodTable
   readonly endpoint: string
   readonly limits: TransportLimits
@@ -101,6 +108,7 @@ const HEALTH_BODY = '{"status":"ok"}'
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const limits = resolveLimits(opts.limits)
+  const front = createTcpServer()
   const server = createServer((req, res) => onHttpRequest(req, res, config))
   const config: Config = {
     methods: opts.methods,
@@ -111,12 +119,21 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     corsOrigins: opts.corsOrigins,
     gate: opts.gate,
-    connectionLimit: limitConnections(server, limits.maxConnections),
+    connectionLimit: limitConnections(front, limits.maxConnections),
     onRequest: opts.onRequest,
     log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
   }
   const host = opts.host ?? '127.0.0.1'
+  front.on('error', (err) => config.log('http server error', err))
   server.on('error', (err) => config.log('http server error', err))
+
+  const sockets = new Set<Socket>()
+  front.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return // refused by the connection limit
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+    serveFastLane(socket, fastLaneOptions(server, config))
+  })
 
   let ws: WebSocketAttachment | undefined
   if (opts.websocket !== false) {
@@ -135,8 +152,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     })
   }
 
-  await listen(server, opts.port, host)
-  const port = (server.address() as AddressInfo).port
+  await listen(front, opts.port, host)
+  // node:http only receives handed-over sockets and never listens itself; 'listening' starts its
+  // per-connection request and header timeouts.
+  server.emit('listening')
+  const port = (front.address() as AddressInfo).port
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
   let closing: Promise<void> | undefined
   return {
@@ -144,11 +164,46 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     wsUrl: ws === undefined ? undefined : `ws://${authority}`,
     port,
     connections: () => config.connectionLimit.open(),
-    close: () => (closing ??= closeServer(server, ws)),
+    close: () => (closing ??= closeServer(front, server, sockets, ws)),
   }
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
+function fastLaneOptions(server: Server, config: Config) {
+  return {
+    takes: (head: RequestHead, socket: Socket) => takesFast(head, socket, config),
+    answer: (body: string, socket: Socket, scope: RequestScope) => answerPayload(body, socket.remoteAddress, scope, config),
+    handOver: (socket: Socket) => server.emit('connection', socket),
+    onAnswered:
+      config.onRequest === undefined
+        ? undefined
+        : (status: number, requestBytes: number, durationMs: number) => {
+            try {
+              config.onRequest?.({ method: 'POST', path: '/', status, durationMs, requestBytes })
+            } catch (err) {
+              config.log('onRequest hook failed', err)
+            }
+          },
+    log: config.log,
+  }
+}
+
+/**
+ * Whether the fast lane may answer this request: a keep-alive HTTP/1.1 POST to `/` with a JSON body of
+ * declared length within the limit, an allowed Host, no CORS to apply, nothing to negotiate (Expect,
+ * Upgrade, Transfer-Encoding) and a connection within the limit. `serve` answers everything else.
+ */
+export function takesFast(head: RequestHead, socket: Socket, config: Config): boolean {
+  if (head.method !== 'POST' || head.url !== '/' || !head.http11 || !head.keepAlive || head.upgrade) return false
+  const headers = head.headers
+  const length = headers.get('content-length')
+  if (length === undefined || !/^\d{1,10}$/.test(length) || Number(length) > config.limits.maxBodyBytes) return false
+  if (headers.has('transfer-encoding') || headers.has('expect')) return false
+  if (isCorsEnabled(config.corsOrigins) && headers.has('origin')) return false
+  if (!isJsonContentType(headers.get('content-type')) || !isHostAllowed(headers.get('host'), config.allowedHosts)) return false
+  return !config.connectionLimit.isOverLimit(socket)
+}
+
+function listen(server: TcpServer, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => reject(err)
     server.once('error', onError)
@@ -159,11 +214,17 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-async function closeServer(server: Server, ws: WebSocketAttachment | undefined): Promise<void> {
+async function closeServer(
+  front: TcpServer,
+  server: Server,
+  sockets: Set<Socket>,
+  ws: WebSocketAttachment | undefined,
+): Promise<void> {
   await ws?.close()
   await new Promise<void>((resolve) => {
-    server.close(() => resolve())
-    server.closeAllConnections()
+    front.close(() => resolve())
+    server.close()
+    for (const socket of sockets) socket.destroy()
   })
 }
 
@@ -233,16 +294,7 @@ async function serve(
   res.on('close', () => {
     if (!res.writableFinished) scope.abort()
   })
-  const gate = config.gate?.(clientAddress(req.socket.remoteAddress))
-  const out = await answerRpcPayload(body.text, config.methods, {
-    endpoint: config.endpoint,
-    limits: config.limits,
-    revertCode: config.revertCode,
-    debug: config.debug,
-    scope,
-    log: config.log,
-    ...(gate !== undefined ? { gate } : {}),
-  })
+  const out = await answerPayload(body.text, req.socket.remoteAddress, scope, config)
   if (res.destroyed) return
   for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value)
   if (out.body === null) {
@@ -251,6 +303,20 @@ async function serve(
     return
   }
   sendJson(res, out.status, out.body)
+}
+
+/** One JSON-RPC payload's answer (both lanes): the gate for the client's address, then the envelope. */
+function answerPayload(body: string, remote: string | undefined, scope: RequestScope, config: Config): Promise<LaneAnswer> {
+  const gate = config.gate?.(clientAddress(remote))
+  return answerRpcPayload(body, config.methods, {
+    endpoint: config.endpoint,
+    limits: config.limits,
+    revertCode: config.revertCode,
+    debug: config.debug,
+    scope,
+    log: config.log,
+    ...(gate !== undefined ? { gate } : {}),
+  })
 }
 
 /** The client's address as rate limits key it: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) reads as IPv4. */
