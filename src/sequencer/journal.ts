@@ -2,7 +2,10 @@
  * The pre-confirmation journal: what makes a pre-confirmation a promise.
  *
  * Before a flashblock becomes visible, its new transactions (as raw bytes) are written durably under the
- * open block's number and the flashblock index; the block's environment is written when the block opens.
+ * open block's number and the flashblock index; the block's environment goes in the same batch as its
+ * first such flashblock. A flashblock without transactions is not written: it carries nothing to replay,
+ * and an idle node would otherwise wait on a disk sync five times a second. Reading back, indices missing
+ * between journaled flashblocks are those empty ones, so replay keeps the numbering.
  * The batch that seals the block deletes its journal, atomically. After a crash the node reads the journal
  * back and re-executes the same transactions in the same order on the same environment, which reproduces
  * the same receipts; then it carries on.
@@ -20,7 +23,7 @@ export interface JournaledBlock {
   readonly number: bigint
   readonly parentHash: Uint8Array
   readonly env: BlockEnvironment
-  /** Raw transactions of flashblocks 1..n, in order. */
+  /** Raw transactions of flashblocks 1..n, in order (empty for a flashblock that had none). */
   readonly flashblocks: Uint8Array[][]
 }
 
@@ -69,7 +72,7 @@ export class FlashblockJournal {
     const flashblocks: Uint8Array[][] = []
     for (const entry of this.kv.range(this.key(number, 1), this.key(number + 1n, 0))) {
       const index = readU32(entry.key, entry.key.length - 4)
-      if (index !== flashblocks.length + 1) break
+      while (flashblocks.length + 1 < index) flashblocks.push([])
       flashblocks.push(RLP.decode(entry.value) as Uint8Array[])
     }
     return { number, parentHash: f[0]!, env, flashblocks }

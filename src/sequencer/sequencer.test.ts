@@ -146,6 +146,40 @@ test('after a crash, the restarted sequencer resumes the open block with the sam
   assert.deepEqual(receipts!.map((r) => bytesToHex(r.receipt.transactionHash)), before.transactions.map((x) => bytesToHex(x.hash)))
 })
 
+test('empty flashblocks write nothing, yet a restart replays the journal with the same flashblock numbering', async (t) => {
+  const dir = tempDir(t)
+  const first = await devNode(t, dir)
+  const kv = first.chain.store.kv
+  const commit = kv.commit.bind(kv)
+  let commits = 0
+  kv.commit = (batch) => {
+    commits++
+    commit(batch)
+  }
+  const pool = new ListPool()
+  const seq = sequencerFor(first, pool)
+  await seq.start()
+  await seq.flashblock() // 1: empty
+  assert.equal(commits, 0, 'opening the block and an empty flashblock sync nothing to disk')
+  pool.txs.push(transfer(first, 0, 0n))
+  await seq.flashblock() // 2: one transaction
+  assert.equal(commits, 1)
+  await seq.flashblock() // 3: empty
+  pool.txs.push(transfer(first, 1, 0n))
+  const before = await seq.flashblock() // 4: one transaction
+  assert.equal(commits, 2)
+  await seq.flashblock() // 5: empty, not replayed: nothing was pre-confirmed in it
+  await first.close()
+
+  const second = await devNode(t, dir)
+  const resumed = sequencerFor(second, new ListPool())
+  await resumed.start()
+  const after = resumed.snapshot()
+  assert.equal(after.index, before.index)
+  assert.equal(after.header.timestamp, before.header.timestamp)
+  assert.deepEqual(after.transactions.map((x) => bytesToHex(x.hash)), before.transactions.map((x) => bytesToHex(x.hash)))
+})
+
 test('in auto mode the clock drives flashblocks and seals a block every N of them', async (t) => {
   const node = await devNode(t)
   const pool = new ListPool()

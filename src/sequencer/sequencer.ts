@@ -86,6 +86,8 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private stopped = false
   private ticking = false
   private readonly journal: FlashblockJournal
+  /** The open block's environment until its first flashblock with transactions journals it. */
+  private unjournaledOpen: { number: bigint; parentHash: Uint8Array; env: BlockEnvironment } | undefined
 
   constructor(
     private readonly rules: ChainRules,
@@ -197,9 +199,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private async openNext(parent: BlockHeader): Promise<void> {
     const env = this.environment(parent)
     const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env)
-    const batch = this.kv.batch()
-    this.journal.writeOpen(batch, parent.number + 1n, parent.hash(), env)
-    this.kv.commit(batch)
+    this.unjournaledOpen = { number: parent.number + 1n, parentHash: parent.hash(), env }
     this.publishOpened(parent, open)
   }
 
@@ -249,10 +249,15 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
         if (!e.retryable) this.pool.drop(c.hash, e.message)
       }
     }
-    const batch = this.kv.batch()
-    this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
-    this.pool.included(batch, added.map((a) => a.hash))
-    this.kv.commit(batch)
+    if (added.length > 0) {
+      const batch = this.kv.batch()
+      const unjournaled = this.unjournaledOpen
+      if (unjournaled !== undefined) this.journal.writeOpen(batch, unjournaled.number, unjournaled.parentHash, unjournaled.env)
+      this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
+      this.pool.included(batch, added.map((a) => a.hash))
+      this.kv.commit(batch)
+      this.unjournaledOpen = undefined
+    }
     failpoint('flashblock:after-journal')
     this.publish(first)
     return this.current
