@@ -248,7 +248,8 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
   socket.on('data', onData)
   socket.on('close', onClose)
   socket.on('error', () => {}) // a reset is seen as 'close'
-  socket.setTimeout(KEEP_ALIVE_MS, onTimeout)
+  socket.on('timeout', onTimeout) // not setTimeout's callback: that one fires once
+  socket.setTimeout(KEEP_ALIVE_MS)
 }
 
 function headerMap(raw: readonly string[]): Map<string, string> {
