@@ -35,7 +35,7 @@ export class Sequencing implements PendingSource, SequencerPool {
     private readonly kv: KvStore,
     private readonly rules: ChainRules,
     readonly pool: TxPool,
-    /** Signature work of submissions off the main thread; absent: inline. */
+    /** Decoding and signature work of submissions off the main thread; absent: inline. */
     private readonly recovery?: SenderRecovery,
   ) {
     pool.events.on('dropped', (hash, reason) => {
@@ -71,7 +71,7 @@ export class Sequencing implements PendingSource, SequencerPool {
   /** Admits `raw` into the pool and persists it; resolves to its hash once durable. */
   async submit(raw: Uint8Array): Promise<Uint8Array> {
     const opened = this.snapshot().header
-    const senderPublicKey = await this.recovery?.recover(raw, opened.number, opened.timestamp)
+    const prepared = await this.recovery?.prepare(raw, opened.number, opened.timestamp)
     // Admission runs against the snapshot of this moment (a flashblock may have come while recovering).
     const snapshot = this.snapshot()
     const header = snapshot.header
@@ -81,9 +81,9 @@ export class Sequencing implements PendingSource, SequencerPool {
       baseFee: header.baseFeePerGas ?? 0n,
       blockGasLimit: header.gasLimit,
       ...(common.isActivatedEIP(4844) ? { blobBaseFee: header.getBlobGasPrice() } : {}),
-      ...(senderPublicKey !== undefined ? { senderPublicKey } : {}),
+      ...(prepared !== undefined ? { prepared } : {}),
     })
-    const hash = hexToBytes(result.hash)
+    const hash = result.tx.hash
     const batch = this.kv.batch()
     batch.put(keys.pool(hash), raw)
     if (result.replaced !== undefined) batch.del(keys.pool(hexToBytes(result.replaced)))

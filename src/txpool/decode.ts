@@ -6,7 +6,11 @@
  * 2. `materialize(parsed, common, arrivedAt)`: the library transaction object for the pending block's fork
  *    (built from the already-decoded values; blob network wrappers go through the library's wrapper reader,
  *    which verifies the KZG proofs, 4844 or 7594 cell-proof form) and the sender, recovered ONCE here with the
- *    Common's native ecrecover. The library caches the public key; we also seed its hash cache.
+ *    Common's native ecrecover. The library caches the public key; we also seed its hash cache. The gas
+ *    figures admission checks (intrinsic gas, EIP-7623 floor) are computed here too, once.
+ *
+ * A PooledTx may also be made from a record prepared elsewhere (prepared.ts: a worker ran both steps); its
+ * library object is then built only when first asked for (`libraryTx`), from the same bytes and fork.
  *
  * Invariants: `raw` is kept exactly as received (for blob transactions: the network form with the sidecar);
  * `hash` is the hash of the canonical (block-body) encoding; `cost` = gasLimit*feeCap + value +
@@ -23,9 +27,11 @@ import {
   createBlob4844TxFromSerializedNetworkWrapper,
   createEOACode7702TxFromBytesArray,
   createLegacyTxFromBytesArray,
+  getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { Address } from '@ethereumjs/util'
 import { bytesToBigInt, bytesToHex, type Hex } from '../primitives/hex.ts'
 import { rejections, undecodable } from './messages.ts'
 
@@ -72,12 +78,16 @@ export interface ParsedTx extends TxFields {
 }
 
 export interface PooledTx extends TxFields {
-  /** The library object (frozen; sender public key and hash cached). */
+  /** The library object (frozen; sender public key and hash cached). May be built on first access. */
   readonly tx: TypedTransaction
   readonly raw: Uint8Array
   readonly sender: Uint8Array
   readonly senderHex: Hex
   readonly cost: bigint
+  /** The library's intrinsic gas for the transaction's fork. */
+  readonly intrinsicGas: bigint
+  /** The EIP-7623 calldata floor (0 where the fork has no floor). */
+  readonly floorDataGas: bigint
   /** Milliseconds, from the pool's injected clock. */
   readonly arrivedAt: number
   /** Arrival order within this process (breaks ties between equal prices and equal arrival times). */
@@ -115,23 +125,49 @@ export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number,
   // The library computes keccak(serialize()) on demand; our hash is that value (the decoder is canonical).
   if (Object.isFrozen(tx) && tx.cache.hash === undefined) tx.cache.hash = parsed.hash
   if (senderPublicKey !== undefined) tx.cache.senderPubKey = senderPublicKey
-  let sender: Uint8Array
+  let address: Address
   try {
-    sender = tx.getSenderAddress().bytes
+    address = tx.getSenderAddress()
   } catch {
     throw rejections.invalidSignature()
   }
-  const blobCost = parsed.blobFeeCap === undefined ? 0n : BigInt(parsed.blobCount) * BLOB_GAS_PER_BLOB * parsed.blobFeeCap
+  const sender = address.bytes
   return {
     ...fieldsOf(parsed),
     tx,
     raw: parsed.raw,
     sender,
     senderHex: bytesToHex(sender),
-    cost: parsed.gasLimit * parsed.feeCap + parsed.value + blobCost,
+    cost: costOf(parsed),
+    intrinsicGas: tx.getIntrinsicGas(),
+    floorDataGas: getCalldataFloorGas(tx, address),
     arrivedAt,
-    seq: nextSeq++,
+    seq: nextArrivalSeq(),
   }
+}
+
+/** geth's tx.Cost(): gasLimit*feeCap + value + blobGas*blobFeeCap. */
+export function costOf(f: TxFields): bigint {
+  const blobCost = f.blobFeeCap === undefined ? 0n : BigInt(f.blobCount) * BLOB_GAS_PER_BLOB * f.blobFeeCap
+  return f.gasLimit * f.feeCap + f.value + blobCost
+}
+
+/** The next arrival number of this process (PooledTx.seq). */
+export function nextArrivalSeq(): number {
+  return nextSeq++
+}
+
+/**
+ * The library object of `raw`, a transaction that `materialize` already built successfully for `common`
+ * (elsewhere, e.g. on a worker), with its hash and signer's public key seeded. Not for blob transactions
+ * in network form (their wrapper is re-verified by the library: materialize them instead).
+ */
+export function libraryTx(raw: Uint8Array, type: number, common: Common, hash: Uint8Array, senderPublicKey: Uint8Array): TypedTransaction {
+  const values = rlpDecode(type === 0 ? raw : raw.subarray(1))
+  const tx = construct({ type, raw, values, sidecar: undefined }, common)
+  if (Object.isFrozen(tx) && tx.cache.hash === undefined) tx.cache.hash = hash
+  tx.cache.senderPubKey = senderPublicKey
+  return tx
 }
 
 /** parse + materialize, without admission checks (e.g. for tools; the pool runs validate.ts in between). */
@@ -139,7 +175,7 @@ export function decodeTx(raw: Uint8Array, common: Common, arrivedAt = 0): Pooled
   return materialize(parseTx(raw), common, arrivedAt)
 }
 
-function construct(p: ParsedTx, common: Common): TypedTransaction {
+function construct(p: Pick<ParsedTx, 'type' | 'raw' | 'values' | 'sidecar'>, common: Common): TypedTransaction {
   const opts = { common }
   const values = p.values as never
   switch (p.type) {
@@ -167,7 +203,8 @@ function constructionError(p: ParsedTx, e: unknown): Error {
   return undecodable()
 }
 
-function fieldsOf(p: ParsedTx): TxFields {
+/** The TxFields of `p`, copied into an object of their own (nothing else of `p` is kept alive). */
+export function fieldsOf(p: TxFields): TxFields {
   return {
     type: p.type,
     hash: p.hash,

@@ -20,6 +20,7 @@ import { bytesToHex, type Hex } from '../primitives/hex.ts'
 import { resolvePoolConfig, type PoolConfig } from './config.ts'
 import { materialize, parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
 import { Emitter, EventQueue } from './emitter.ts'
+import { pooledFromPrepared } from './prepared.ts'
 import { IndexedHeap } from './heap.ts'
 import { rejections } from './messages.ts'
 import { comparePrice, evictsBefore } from './pricing.ts'
@@ -89,7 +90,10 @@ export class TxPool {
     this.pendingTails = new IndexedHeap(cheaper)
   }
 
-  /** Admits a transaction (raw bytes as received, or already decoded) against the pending state. */
+  /**
+   * Admits a transaction (raw bytes as received, or already decoded) against the pending state. With raw
+   * bytes, `env.prepared` (when given and prepared for `env.common`'s fork) stands for their decoding.
+   */
   add(input: Uint8Array | PooledTx, state: StateReader, env: PendingEnv): AddResult {
     try {
       return this.admit(input, state, env)
@@ -227,11 +231,16 @@ export class TxPool {
   private admit(input: Uint8Array | PooledTx, state: StateReader, env: PendingEnv): AddResult {
     const cfg = this.config
     this.setBaseFee(env.baseFee)
-    const fields: TxFields = input instanceof Uint8Array ? parseTx(input) : input
+    const prepared = input instanceof Uint8Array && env.prepared?.fork === env.common.hardfork() ? env.prepared : undefined
+    const fields: TxFields = prepared ?? (input instanceof Uint8Array ? parseTx(input) : input)
     checkSubmission(fields, cfg)
     if (this.byHash.has(fields.hashHex)) throw rejections.alreadyKnown()
     checkStateless(fields, env, cfg)
-    const tx = input instanceof Uint8Array ? materialize(fields as ParsedTx, env.common, this.now(), env.senderPublicKey) : input
+    const tx = !(input instanceof Uint8Array)
+      ? input
+      : prepared !== undefined
+        ? pooledFromPrepared(input, prepared, env.common, this.now())
+        : materialize(fields as ParsedTx, env.common, this.now())
     checkSigned(tx, env, cfg)
 
     const account = state.getAccount(tx.sender)

@@ -16,9 +16,8 @@
  */
 
 import type { Common } from '@ethereumjs/common'
-import { getCalldataFloorGas } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
 import type { PooledTx, TxFields } from './decode.ts'
+import type { PreparedTx } from './prepared.ts'
 import { rejections } from './messages.ts'
 
 /** The pending block the transaction is admitted against. */
@@ -30,10 +29,10 @@ export interface PendingEnv {
   /** For blob transactions; when absent, blob fees are not checked against the market. */
   readonly blobBaseFee?: bigint
   /**
-   * The signer's public key, already recovered from these exact bytes elsewhere (a recovery worker running
-   * the same decoder); saves the signature work. Absent: recovered here.
+   * The transaction already decoded and signature-checked from these exact bytes elsewhere (an admission
+   * worker running the same decoder, prepared.ts); used when prepared for this fork. Absent: done here.
    */
-  readonly senderPublicKey?: Uint8Array
+  readonly prepared?: PreparedTx
 }
 
 export interface AdmissionRules {
@@ -116,14 +115,10 @@ function checkSidecarShape(f: TxFields, common: Common, rules: AdmissionRules): 
   }
 }
 
-/** Checks that need the library object and the recovered sender. */
+/** Checks that need the recovered sender (and the gas figures decoding computed with the library). */
 export function checkSigned(p: PooledTx, env: PendingEnv, rules: AdmissionRules): void {
-  const intrinsic = p.tx.getIntrinsicGas()
-  if (p.gasLimit < intrinsic) throw rejections.intrinsicGas(p.gasLimit, intrinsic)
-  if (env.common.isActivatedEIP(7623)) {
-    const floor = getCalldataFloorGas(p.tx, new Address(p.sender))
-    if (p.gasLimit < floor) throw rejections.floorDataGas(p.gasLimit, floor)
-  }
+  if (p.gasLimit < p.intrinsicGas) throw rejections.intrinsicGas(p.gasLimit, p.intrinsicGas)
+  if (env.common.isActivatedEIP(7623) && p.gasLimit < p.floorDataGas) throw rejections.floorDataGas(p.gasLimit, p.floorDataGas)
   if (p.tipCap < rules.minTip) throw rejections.tipBelowMinimum(p.tipCap, rules.minTip)
   if (p.blobFeeCap !== undefined && p.blobFeeCap < MIN_BLOB_FEE) throw rejections.blobFeeBelowMinimum(p.blobFeeCap, MIN_BLOB_FEE)
   if (rules.rejectFeeCapBelowBaseFee && p.feeCap < env.baseFee) {

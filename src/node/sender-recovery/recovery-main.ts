@@ -1,47 +1,35 @@
 /**
- * A sender-recovery worker thread: raw signed transactions in, their signers' public keys out.
+ * An admission worker thread: raw signed transactions in, prepared records (txpool/prepared.ts) out.
  *
- * The expensive half of admitting a transaction is signature work (the message hash and ecrecover, ~100 µs
- * of ~170 µs); doing it here lets the main thread spend its core on HTTP, the pool and the sequencer.
- * It runs the pool's own decoder (txpool/decode.ts) for the fork the main thread names, so the key is the one
- * the main thread would have recovered. Anything that fails here answers `null`: the main thread then
- * decodes inline and produces the proper rejection, so this worker never decides admission.
+ * Admitting a transaction costs ~200 µs of decoding and signature work (RLP, the hash, the library object,
+ * the message hash and ecrecover, the sender's address, the gas figures); doing it here lets the main
+ * thread spend its core on HTTP, the pool and the sequencer, which then receives ready records.
+ * It runs the pool's own decoder for the fork the main thread names, so a record is what the main thread
+ * would have computed. Anything that fails here (and blob transactions in network form, whose proofs the
+ * main thread verifies) answers null: the main thread then decodes inline and produces the proper
+ * rejection, so this worker never decides admission.
  */
 
 import { parentPort, workerData } from 'node:worker_threads'
-import { ChainRules, type GethGenesis } from '../../execution/chain-config.ts'
-import { materialize, parseTx } from '../../txpool/decode.ts'
+import { ChainRules } from '../../execution/chain-config.ts'
+import { isPreparable, prepareTx, type PreparedTx } from '../../txpool/prepared.ts'
+import { packBatch, type WorkerInit, type WorkRequest } from './wire.ts'
 
-export interface RecoveryInit {
-  readonly genesis: GethGenesis
-}
-
-export interface RecoveryRequest {
-  readonly id: number
-  /** Raw transactions with the pending block (number, timestamp) whose fork decodes them. */
-  readonly items: readonly { readonly raw: Uint8Array; readonly number: bigint; readonly timestamp: bigint }[]
-}
-
-/** A batch's answer; the first message of a worker is the string 'ready' instead. */
-export interface RecoveryReply {
-  readonly id: number
-  /** Per item: the uncompressed public key without its prefix (64 bytes), or null. */
-  readonly keys: readonly (Uint8Array | null)[]
-}
-
-const rules = new ChainRules((workerData as RecoveryInit).genesis)
+const rules = new ChainRules((workerData as WorkerInit).genesis)
 const port = parentPort!
 
-port.on('message', (request: RecoveryRequest) => {
-  const keys = request.items.map(({ raw, number, timestamp }) => {
+port.on('message', (request: WorkRequest) => {
+  const prepared = request.items.map(({ raw, number, timestamp }): PreparedTx | null => {
+    if (!isPreparable(raw)) return null
     try {
-      return materialize(parseTx(raw), rules.at(number, timestamp), 0).tx.getSenderPublicKey()
+      return prepareTx(raw, rules.at(number, timestamp))
     } catch {
       return null
     }
   })
-  port.postMessage({ id: request.id, keys } satisfies RecoveryReply)
+  const reply = packBatch(request.id, prepared)
+  port.postMessage(reply, [reply.bytes.buffer])
 })
 
-// Loaded (tsx, the libraries, the rules): until this arrives the main thread recovers inline.
+// Loaded (tsx, the libraries, the rules): until this arrives the main thread decodes inline.
 port.postMessage('ready')

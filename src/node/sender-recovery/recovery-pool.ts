@@ -1,10 +1,11 @@
 /**
- * Recovers transaction senders on worker threads (recovery-main.ts), so admission's signature work runs on
- * another core than the one serving HTTP and building flashblocks.
+ * Prepares submitted transactions on worker threads (recovery-main.ts): decoding, hashing, signature
+ * recovery and the gas figures run on another core than the one serving HTTP and building flashblocks,
+ * and the main thread receives ready records (txpool/prepared.ts).
  *
  * Submissions arriving in the same turn of the event loop go to a worker as one message (one round trip for
  * a burst), spread over the workers in turn. A worker gets work only once it said it is loaded, so the
- * first submissions after a start are recovered inline instead of waiting for a worker to boot. `recover` never rejects: undefined means "do it inline" (no
+ * first submissions after a start are decoded inline instead of waiting for a worker to boot. `prepare` never rejects: undefined means "do it inline" (no
  * worker, a worker failed or exited, or the pool is closed), and the caller's inline path is the reference.
  * Order: each worker answers its messages in order; across workers answers may overtake each other, which
  * admission tolerates (a nonce gap is queued, then promoted).
@@ -12,15 +13,16 @@
 
 import { Worker } from 'node:worker_threads'
 import type { GethGenesis } from '../../execution/chain-config.ts'
-import type { RecoveryInit, RecoveryReply, RecoveryRequest } from './recovery-main.ts'
+import type { PreparedTx } from '../../txpool/prepared.ts'
+import { unpackRecord, type WorkerInit, type WorkItem, type WorkReply, type WorkRequest } from './wire.ts'
 
 const ENTRY = new URL('./recovery-entry.mjs', import.meta.url)
 /** Largest burst sent as one message. */
 const MAX_BATCH = 256
 
 interface Waiting {
-  readonly item: RecoveryRequest['items'][number]
-  resolve(key: Uint8Array | undefined): void
+  readonly item: WorkItem
+  resolve(prepared: PreparedTx | undefined): void
 }
 
 interface Lane {
@@ -43,8 +45,8 @@ export class SenderRecovery {
     for (let i = 0; i < workers; i++) this.lanes.push(this.spawn(genesis))
   }
 
-  /** The signer's public key of `raw`, decoded for the fork of the pending block (number, timestamp). */
-  recover(raw: Uint8Array, number: bigint, timestamp: bigint): Promise<Uint8Array | undefined> {
+  /** `raw` prepared for the fork of the pending block (number, timestamp); undefined: decode it inline. */
+  prepare(raw: Uint8Array, number: bigint, timestamp: bigint): Promise<PreparedTx | undefined> {
     if (!this.lanes.some(isUsable)) return Promise.resolve(undefined)
     return new Promise((resolve) => {
       this.queued.push({ item: { raw, number, timestamp }, resolve })
@@ -55,7 +57,7 @@ export class SenderRecovery {
     })
   }
 
-  /** Resolves once a worker is loaded (or none can be): from then on `recover` uses the workers. */
+  /** Resolves once a worker is loaded (or none can be): from then on `prepare` uses the workers. */
   whenReady(): Promise<void> {
     if (this.lanes.some(isUsable) || !this.lanes.some((lane) => lane.alive)) return Promise.resolve()
     return new Promise((resolve) => this.readyWaiters.push(resolve))
@@ -79,7 +81,7 @@ export class SenderRecovery {
       }
       const id = this.nextId++
       lane.inFlight.set(id, batch)
-      lane.worker.postMessage({ id, items: batch.map((w) => w.item) } satisfies RecoveryRequest)
+      lane.worker.postMessage({ id, items: batch.map((w) => w.item) } satisfies WorkRequest)
     }
   }
 
@@ -92,10 +94,10 @@ export class SenderRecovery {
   }
 
   private spawn(genesis: GethGenesis): Lane {
-    const worker = new Worker(ENTRY, { workerData: { genesis } satisfies RecoveryInit })
+    const worker = new Worker(ENTRY, { workerData: { genesis } satisfies WorkerInit })
     worker.unref()
     const lane: Lane = { worker, inFlight: new Map(), ready: false, alive: true }
-    worker.on('message', (reply: RecoveryReply | 'ready') => {
+    worker.on('message', (reply: WorkReply | 'ready') => {
       if (reply === 'ready') {
         lane.ready = true
         this.wakeReadyWaiters()
@@ -104,7 +106,7 @@ export class SenderRecovery {
       const batch = lane.inFlight.get(reply.id)
       if (batch === undefined) return
       lane.inFlight.delete(reply.id)
-      batch.forEach((waiting, i) => waiting.resolve(reply.keys[i] ?? undefined))
+      batch.forEach((waiting, i) => waiting.resolve(unpackRecord(reply, i)))
     })
     worker.on('error', () => this.fail(lane))
     worker.on('exit', () => this.fail(lane))

@@ -1,0 +1,72 @@
+/**
+ * The messages between the admission workers and the main thread.
+ *
+ * A request carries a burst of raw transactions, each with the pending block (number, timestamp) whose fork
+ * decodes it. The answer carries, per item, a prepared record (txpool/prepared.ts) or null ("decode it
+ * inline"). Records travel as structured-clone objects without their byte fields: the hash, sender and
+ * public key of the whole batch are packed into one transferred buffer (one allocation and no per-record
+ * buffer objects for the receiving thread to rebuild), and `unpackBatch` gives each record views of it.
+ */
+
+import type { GethGenesis } from '../../execution/chain-config.ts'
+import type { PreparedTx } from '../../txpool/prepared.ts'
+
+export interface WorkerInit {
+  readonly genesis: GethGenesis
+}
+
+export interface WorkItem {
+  readonly raw: Uint8Array
+  readonly number: bigint
+  readonly timestamp: bigint
+}
+
+export interface WorkRequest {
+  readonly id: number
+  readonly items: readonly WorkItem[]
+}
+
+type WireRecord = Omit<PreparedTx, 'hash' | 'sender' | 'senderPublicKey'>
+
+/** A batch's answer; the first message of a worker is the string 'ready' instead. */
+export interface WorkReply {
+  readonly id: number
+  /** Per item: its record without the byte fields, or null. */
+  readonly records: readonly (WireRecord | null)[]
+  /** Per item, at RECORD_BYTES × its index: hash (32), sender (20), public key (64). Zeros for null items. */
+  readonly bytes: Uint8Array<ArrayBuffer>
+}
+
+const HASH = 32
+const SENDER = 20
+const PUBLIC_KEY = 64
+const RECORD_BYTES = HASH + SENDER + PUBLIC_KEY
+
+/** The reply to request `id`; transfer `reply.bytes.buffer` with it. */
+export function packBatch(id: number, prepared: readonly (PreparedTx | null)[]): WorkReply {
+  const bytes = new Uint8Array(prepared.length * RECORD_BYTES)
+  const records = prepared.map((p, i): WireRecord | null => {
+    if (p === null) return null
+    const at = i * RECORD_BYTES
+    bytes.set(p.hash, at)
+    bytes.set(p.sender, at + HASH)
+    bytes.set(p.senderPublicKey, at + HASH + SENDER)
+    const { hash: _h, sender: _s, senderPublicKey: _k, ...rest } = p
+    return rest
+  })
+  return { id, records, bytes }
+}
+
+/** The prepared record of item `i` of a reply, or undefined for a null item. */
+export function unpackRecord(reply: WorkReply, i: number): PreparedTx | undefined {
+  const r = reply.records[i]
+  if (r === null || r === undefined) return undefined
+  const at = i * RECORD_BYTES
+  const b = reply.bytes
+  return {
+    ...r,
+    hash: b.subarray(at, at + HASH),
+    sender: b.subarray(at + HASH, at + HASH + SENDER),
+    senderPublicKey: b.subarray(at + HASH + SENDER, at + RECORD_BYTES),
+  }
+}

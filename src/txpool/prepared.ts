@@ -1,0 +1,70 @@
+/**
+ * A transaction decoded, signature-checked and measured ahead of admission, possibly on another thread
+ * (the admission workers in node/sender-recovery run `prepareTx`), so that admitting it costs the pool's
+ * thread no RLP decoding, hashing, library construction or signature work.
+ *
+ * `prepareTx(raw, common)` runs exactly the inline decoder (decode.ts: parseTx, then materialize) and keeps
+ * what admission reads: the fields, hash, sender and its public key, and the gas figures. It throws what
+ * the inline decoder throws; callers that prepare elsewhere turn a failure into "decode inline instead", so
+ * the inline path stays the one that words every rejection. The record is plain data (structured-clone safe).
+ * `pooledFromPrepared` makes the PooledTx; its library object is built from the same bytes and fork only when
+ * first asked for (the sequencer, a read of a pooled transaction).
+ *
+ * Invariants: a record describes the `raw` it was prepared from, under the fork named by `fork` (admission
+ * uses it only for the same fork); blob transactions in network form are not prepared (their library object
+ * verifies the sidecar's proofs, which admission must do before answering: they are materialized inline).
+ * Never: admission checks here (validate.ts decides), state, or clocks.
+ */
+
+import type { Common } from '@ethereumjs/common'
+import type { Hex } from '../primitives/hex.ts'
+import { costOf, fieldsOf, libraryTx, materialize, nextArrivalSeq, parseTx, type PooledTx, type TxFields } from './decode.ts'
+
+export interface PreparedTx extends TxFields {
+  /** The hardfork name of the Common the record was prepared for. */
+  readonly fork: string
+  readonly sender: Uint8Array
+  readonly senderHex: Hex
+  /** The signer's uncompressed public key without its prefix (64 bytes). */
+  readonly senderPublicKey: Uint8Array
+  readonly intrinsicGas: bigint
+  readonly floorDataGas: bigint
+}
+
+/** Whether `prepareTx` takes these bytes (everything but a blob transaction in network form). */
+export function isPreparable(raw: Uint8Array): boolean {
+  return raw.length > 0 && raw[0] !== 3
+}
+
+/** Decodes and checks `raw` as the inline path would, for `common`'s fork. Throws the inline path's errors. */
+export function prepareTx(raw: Uint8Array, common: Common): PreparedTx {
+  const pooled = materialize(parseTx(raw), common, 0)
+  return {
+    ...fieldsOf(pooled),
+    fork: common.hardfork(),
+    sender: pooled.sender,
+    senderHex: pooled.senderHex,
+    senderPublicKey: pooled.tx.getSenderPublicKey(),
+    intrinsicGas: pooled.intrinsicGas,
+    floorDataGas: pooled.floorDataGas,
+  }
+}
+
+/** The PooledTx of `raw`, prepared as `p` for `common`'s fork; its library object is built on first use. */
+export function pooledFromPrepared(raw: Uint8Array, p: PreparedTx, common: Common, arrivedAt: number): PooledTx {
+  let tx: ReturnType<typeof libraryTx> | undefined
+  return {
+    ...fieldsOf(p),
+    get tx() {
+      return (tx ??= libraryTx(raw, p.type, common, p.hash, p.senderPublicKey))
+    },
+    raw,
+    sender: p.sender,
+    senderHex: p.senderHex,
+    cost: costOf(p),
+    intrinsicGas: p.intrinsicGas,
+    floorDataGas: p.floorDataGas,
+    arrivedAt,
+    seq: nextArrivalSeq(),
+  }
+}
