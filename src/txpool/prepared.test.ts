@@ -115,4 +115,5 @@ test('blob transactions and empty input are not preparable', () => {
   assert.equal(isPreparable(transfer(keys[0]!, 0)), true)
   assert.equal(isPreparable(new Uint8Array([3, 0xc0])), false)
   assert.equal(isPreparable(new Uint8Array()), false)
+  assert.throws(() => prepareTx(new Uint8Array([3, 0xc0]), forks.osaka), /not preparable/)
 })

@@ -18,6 +18,7 @@
 
 import type { Common } from '@ethereumjs/common'
 import type { Hex } from '../primitives/hex.ts'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { costOf, fieldsOf, libraryTx, materialize, nextArrivalSeq, parseTx, type PooledTx, type TxFields } from './decode.ts'
 
 export interface PreparedTx extends TxFields {
@@ -36,8 +37,12 @@ export function isPreparable(raw: Uint8Array): boolean {
   return raw.length > 0 && raw[0] !== 3
 }
 
-/** Decodes and checks `raw` as the inline path would, for `common`'s fork. Throws the inline path's errors. */
+/**
+ * Decodes and checks `raw` as the inline path would, for `common`'s fork. Throws the inline path's errors
+ * (and a plain Error for what is not preparable).
+ */
 export function prepareTx(raw: Uint8Array, common: Common): PreparedTx {
+  if (!isPreparable(raw)) throw new Error('not preparable: a blob transaction is materialized where it is admitted')
   const pooled = materialize(parseTx(raw), common, 0)
   return {
     ...fieldsOf(pooled),
@@ -52,19 +57,68 @@ export function prepareTx(raw: Uint8Array, common: Common): PreparedTx {
 
 /** The PooledTx of `raw`, prepared as `p` for `common`'s fork; its library object is built on first use. */
 export function pooledFromPrepared(raw: Uint8Array, p: PreparedTx, common: Common, arrivedAt: number): PooledTx {
-  let tx: ReturnType<typeof libraryTx> | undefined
-  return {
-    ...fieldsOf(p),
-    get tx() {
-      return (tx ??= libraryTx(raw, p.type, common, p.hash, p.senderPublicKey))
-    },
-    raw,
-    sender: p.sender,
-    senderHex: p.senderHex,
-    cost: costOf(p),
-    intrinsicGas: p.intrinsicGas,
-    floorDataGas: p.floorDataGas,
-    arrivedAt,
-    seq: nextArrivalSeq(),
+  return new PreparedPooledTx(raw, p, common, arrivedAt)
+}
+
+/** A class, not a literal with a getter: one hidden class for every prepared transaction, cheap to make. */
+class PreparedPooledTx implements PooledTx {
+  readonly type: number
+  readonly hash: Uint8Array
+  readonly hashHex: Hex
+  readonly chainId: bigint | undefined
+  readonly nonce: bigint
+  readonly gasLimit: bigint
+  readonly feeCap: bigint
+  readonly tipCap: bigint
+  readonly value: bigint
+  readonly isCreate: boolean
+  readonly dataLength: number
+  readonly size: number
+  readonly blobFeeCap: bigint | undefined
+  readonly blobCount: number
+  readonly sidecar: undefined
+  readonly authorizationCount: number
+  readonly sender: Uint8Array
+  readonly senderHex: Hex
+  readonly cost: bigint
+  readonly intrinsicGas: bigint
+  readonly floorDataGas: bigint
+  readonly seq: number
+  private built: TypedTransaction | undefined
+  private readonly senderPublicKey: Uint8Array
+
+  constructor(
+    readonly raw: Uint8Array,
+    p: PreparedTx,
+    private readonly common: Common,
+    readonly arrivedAt: number,
+  ) {
+    this.type = p.type
+    this.hash = p.hash
+    this.hashHex = p.hashHex
+    this.chainId = p.chainId
+    this.nonce = p.nonce
+    this.gasLimit = p.gasLimit
+    this.feeCap = p.feeCap
+    this.tipCap = p.tipCap
+    this.value = p.value
+    this.isCreate = p.isCreate
+    this.dataLength = p.dataLength
+    this.size = p.size
+    this.blobFeeCap = p.blobFeeCap
+    this.blobCount = p.blobCount
+    this.sidecar = undefined
+    this.authorizationCount = p.authorizationCount
+    this.sender = p.sender
+    this.senderHex = p.senderHex
+    this.cost = costOf(p)
+    this.intrinsicGas = p.intrinsicGas
+    this.floorDataGas = p.floorDataGas
+    this.seq = nextArrivalSeq()
+    this.senderPublicKey = p.senderPublicKey
+  }
+
+  get tx(): TypedTransaction {
+    return (this.built ??= libraryTx(this.raw, this.type, this.common, this.hash, this.senderPublicKey))
   }
 }
