@@ -1,43 +1,68 @@
 /**
- * The single-thread ceiling of node:http on this machine: a bare server (no framework, no JSON-RPC
- * envelope, no state) that reads the body, JSON.parses it and answers a constant 32-byte-word result,
- * driven by the same load generator as the scenarios. Not a scenario (there is nothing to compare): it
- * says how far per-request trimming inside one Node process can go at all, next to Anvil's figures.
+ * The single-thread ceiling of the HTTP layer on this machine: bare servers (no JSON-RPC envelope, no
+ * state) that read the body, JSON.parse it and answer a constant 32-byte-word result, driven by the same
+ * load generator as the scenarios, one after the other:
+ *   - node:http (IncomingMessage/ServerResponse), what the node served every request with before;
+ *   - the fast lane (src/rpc/transport/http-fast-lane.ts: the socket parsed by http-parser-js, one write
+ *     per answer), what plain JSON-RPC POSTs go through now.
+ * Not a scenario (there is nothing to compare with Anvil): it says how far per-request trimming inside one
+ * Node process can go at all, and what the transport itself costs.
  *
  *   npx tsx bench/http-ceiling.ts [--duration MS] [--concurrency N]
  */
 
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net'
 import { parseArgs } from 'node:util'
+import { serveFastLane } from '../src/rpc/transport/http-fast-lane.ts'
 import { runLoad } from './load.ts'
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '8' } },
 })
 const ANSWER = `{"jsonrpc":"2.0","id":1,"result":"0x${'00'.repeat(32)}"}`
+const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getStorageAt', params: [`0x${'0e'.repeat(20)}`, '0x0', 'latest'] })
 
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = []
-  req.on('data', (chunk: Buffer) => chunks.push(chunk))
-  req.on('end', () => {
-    JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(ANSWER) })
-    res.end(ANSWER)
+const nodeHttp = (): Server =>
+  createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(ANSWER) })
+      res.end(ANSWER)
+    })
   })
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getStorageAt', params: [`0x${'0e'.repeat(20)}`, '0x0', 'latest'] })
-const cpuBefore = process.cpuUsage()
-const started = performance.now()
-const load = await runLoad({ url, bodies: [body], concurrency: Number(values.concurrency), durationMs: Number(values.duration), warmupMs: 1000 })
-const cpu = process.cpuUsage(cpuBefore)
-const serverCpuPct = ((cpu.user + cpu.system) / 1000 / (performance.now() - started)) * 100
-server.close()
+
+const fastLane = (): Server =>
+  createTcpServer((socket) =>
+    serveFastLane(socket, {
+      takes: () => true,
+      answer: async (body) => {
+        JSON.parse(body)
+        return { status: 200, body: ANSWER }
+      },
+      handOver: (s) => s.destroy(),
+      log: (message, err) => console.error(message, err),
+    }),
+  )
+
 console.log(`$ npx tsx bench/http-ceiling.ts --duration ${values.duration} --concurrency ${values.concurrency}`)
-console.log(
-  `bare node:http, one thread: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.p50Ms.toFixed(2)} ms, ` +
-    `p99 ${load.p99Ms.toFixed(2)} ms, server CPU ${serverCpuPct.toFixed(0)}% of a core (incl. idle wait), ` +
-    `generator CPU ${load.generatorCpuPct.toFixed(0)}%`,
-)
+for (const [name, make] of [['bare node:http', nodeHttp], ['bare fast lane', fastLane]] as const) {
+  const server = make()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const cpuBefore = process.cpuUsage()
+  const started = performance.now()
+  const load = await runLoad({ url, bodies: [BODY], concurrency: Number(values.concurrency), durationMs: Number(values.duration), warmupMs: 1000 })
+  const cpu = process.cpuUsage(cpuBefore)
+  const elapsedMs = performance.now() - started
+  const cpuUs = cpu.user + cpu.system
+  server.close()
+  console.log(
+    `${name}, one thread: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.p50Ms.toFixed(2)} ms, ` +
+      `p99 ${load.p99Ms.toFixed(2)} ms, server CPU ${((cpuUs / 1000 / elapsedMs) * 100).toFixed(0)}% of a core ` +
+      `(${(cpuUs / (load.rps * (elapsedMs / 1000))).toFixed(1)} µs a request, warm-up included), ` +
+      `generator CPU ${load.generatorCpuPct.toFixed(0)}%`,
+  )
+}

@@ -87,11 +87,6 @@ export async function answerRpcPayload(
   const gate = opts.gate
   const early = gate?.beforeParse()
   if (early !== undefined) return refused(early, null)
-  /** Admits a payload that did not parse into requests as one request. */
-  const asOne = (body: string | null): PayloadOutcome => {
-    const refusal = gate?.admit([undefined])
-    return refusal === undefined ? { status: 200, body } : refused(refusal, null)
-  }
   let run: Run
   try {
     run = {
@@ -101,11 +96,11 @@ export async function answerRpcPayload(
       connection: opts.connection,
     }
   } catch (err) {
-    return asOne(errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log })))
+    return asOne(gate, errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log })))
   }
   const { limits } = run
   if (exceedsJsonDepth(bodyText, limits.maxDepth)) {
-    return asOne(errorMessage(null, {
+    return asOne(gate, errorMessage(null, {
       code: RPC_CODES.invalidRequest,
       message: `invalid request: nesting too deep (max depth ${limits.maxDepth})`,
     }))
@@ -114,13 +109,13 @@ export async function answerRpcPayload(
   try {
     payload = JSON.parse(bodyText)
   } catch {
-    return asOne(PARSE_ERROR_MESSAGE)
+    return asOne(gate, PARSE_ERROR_MESSAGE)
   }
 
   if (Array.isArray(payload)) {
-    if (payload.length === 0) return asOne(errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
+    if (payload.length === 0) return asOne(gate, errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
     if (payload.length > limits.maxBatchItems) {
-      return asOne(errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
+      return asOne(gate, errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
     }
   }
   const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
@@ -141,6 +136,12 @@ export async function answerRpcPayload(
     clearTimeout(timer)
     unfollow?.()
   }
+}
+
+/** Admits a payload that did not parse into requests as one request. */
+function asOne(gate: PayloadGate | undefined, body: string | null): PayloadOutcome {
+  const refusal = gate?.admit([undefined])
+  return refusal === undefined ? { status: 200, body } : refused(refusal, null)
 }
 
 function refused(refusal: Refusal, id: RequestId): PayloadOutcome {
@@ -250,14 +251,7 @@ async function invoke(
   run: Run,
 ): Promise<unknown> {
   if (scope.reason !== undefined) throw scope.reason
-  const ctx: MethodContext = {
-    // Made on demand: most handlers never look at it (see request-scope.ts).
-    get signal() {
-      return scope.signal
-    },
-    endpoint: run.endpoint,
-    ...(run.connection === undefined ? {} : { connection: run.connection }),
-  }
+  const ctx: MethodContext = new RequestContext(scope, run)
   let pending: Promise<unknown>
   try {
     pending = Promise.resolve(request.handler(request.params, ctx))
@@ -269,6 +263,21 @@ async function invoke(
   } catch (err) {
     // Whatever a handler throws once its deadline passed (an AbortError, …) reads as the deadline.
     throw scope.reason ?? err
+  }
+}
+
+/** What a handler sees of its request; the AbortSignal is made on demand (most handlers never look). */
+class RequestContext implements MethodContext {
+  readonly endpoint: string
+  readonly connection?: RpcConnection
+
+  constructor(private readonly scope: RequestScope, run: Run) {
+    this.endpoint = run.endpoint
+    if (run.connection !== undefined) this.connection = run.connection
+  }
+
+  get signal(): AbortSignal {
+    return this.scope.signal
   }
 }
 
