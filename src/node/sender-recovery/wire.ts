@@ -42,6 +42,9 @@ const SENDER = 20
 const PUBLIC_KEY = 64
 const RECORD_BYTES = HASH + SENDER + PUBLIC_KEY
 
+// Records are copied field by field (both ways): one object shape for all, and several times faster than a
+// spread or rest pattern; the types make a field added to PreparedTx fail to compile here until it is copied.
+
 /** The reply to request `id`; transfer `reply.bytes.buffer` with it. */
 export function packBatch(id: number, prepared: readonly (PreparedTx | null)[]): WorkReply {
   const bytes = new Uint8Array(prepared.length * RECORD_BYTES)
@@ -51,8 +54,27 @@ export function packBatch(id: number, prepared: readonly (PreparedTx | null)[]):
     bytes.set(p.hash, at)
     bytes.set(p.sender, at + HASH)
     bytes.set(p.senderPublicKey, at + HASH + SENDER)
-    const { hash: _h, sender: _s, senderPublicKey: _k, ...rest } = p
-    return rest
+    return {
+      type: p.type,
+      hashHex: p.hashHex,
+      chainId: p.chainId,
+      nonce: p.nonce,
+      gasLimit: p.gasLimit,
+      feeCap: p.feeCap,
+      tipCap: p.tipCap,
+      value: p.value,
+      isCreate: p.isCreate,
+      dataLength: p.dataLength,
+      size: p.size,
+      blobFeeCap: p.blobFeeCap,
+      blobCount: p.blobCount,
+      sidecar: p.sidecar,
+      authorizationCount: p.authorizationCount,
+      fork: p.fork,
+      senderHex: p.senderHex,
+      intrinsicGas: p.intrinsicGas,
+      floorDataGas: p.floorDataGas,
+    }
   })
   return { id, records, bytes }
 }
@@ -64,7 +86,25 @@ export function unpackRecord(reply: WorkReply, i: number): PreparedTx | undefine
   const at = i * RECORD_BYTES
   const b = reply.bytes
   return {
-    ...r,
+    type: r.type,
+    hashHex: r.hashHex,
+    chainId: r.chainId,
+    nonce: r.nonce,
+    gasLimit: r.gasLimit,
+    feeCap: r.feeCap,
+    tipCap: r.tipCap,
+    value: r.value,
+    isCreate: r.isCreate,
+    dataLength: r.dataLength,
+    size: r.size,
+    blobFeeCap: r.blobFeeCap,
+    blobCount: r.blobCount,
+    sidecar: r.sidecar,
+    authorizationCount: r.authorizationCount,
+    fork: r.fork,
+    senderHex: r.senderHex,
+    intrinsicGas: r.intrinsicGas,
+    floorDataGas: r.floorDataGas,
     hash: b.subarray(at, at + HASH),
     sender: b.subarray(at + HASH, at + HASH + SENDER),
     senderPublicKey: b.subarray(at + HASH + SENDER, at + RECORD_BYTES),
