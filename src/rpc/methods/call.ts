@@ -24,15 +24,18 @@ function noOverridesYet(raw: unknown): StateOverrides {
   return overrides
 }
 
+// Made once: eth_call is a hot path and the specs never change.
+const CALL_ARGS = [
+  required(parseCallRequest),
+  withDefault(parseBlockNumberOrHash, LATEST),
+  optional(parseStateOverrides),
+  optional(parseBlockOverrides),
+] as const
+
 export function callMethods(node: NodeApi): Record<string, MethodHandler> {
   return {
     eth_call: async (params) => {
-      const [request, block, state, blockOverrides] = parseArgs(params, [
-        required(parseCallRequest),
-        withDefault(parseBlockNumberOrHash, LATEST),
-        optional(parseStateOverrides),
-        optional(parseBlockOverrides),
-      ])
+      const [request, block, state, blockOverrides] = parseArgs(params, CALL_ARGS)
       return bytesToHex(await node.call(request, block, state, blockOverrides))
     },
     eth_estimateGas: async (params) => {

@@ -14,7 +14,13 @@ import { parseBlockNumberOrHash } from '../params/block-id.ts'
 import { parseAddress } from '../params/hex.ts'
 import { decodeStorageKey, parseStorageKeyText } from '../params/storage-key.ts'
 
+// Made once: these are the hottest read paths and the specs never change.
 const addressAndBlock = [required(parseAddress), withDefault(parseBlockNumberOrHash, LATEST)] as const
+const addressKeyAndBlock = [
+  required(parseAddress),
+  required(parseStorageKeyText),
+  withDefault(parseBlockNumberOrHash, LATEST),
+] as const
 
 export function stateMethods(node: NodeApi): Record<string, MethodHandler> {
   return {
@@ -31,11 +37,7 @@ export function stateMethods(node: NodeApi): Record<string, MethodHandler> {
       return bytesToHex(await node.getCode(address, block))
     },
     eth_getStorageAt: async (params) => {
-      const [address, key, block] = parseArgs(params, [
-        required(parseAddress),
-        required(parseStorageKeyText),
-        withDefault(parseBlockNumberOrHash, LATEST),
-      ])
+      const [address, key, block] = parseArgs(params, addressKeyAndBlock)
       return bytesToHex(await node.getStorageAt(address, decodeStorageKey(key), block))
     },
   }
