@@ -12,7 +12,11 @@
  * in one pass each.
  *
  * Per transaction: a plain value transfer skips the EVM (transfer-fast-path.ts, an exact replica of runTx
- * for calls that run no code); anything else goes through runTx. Each transaction is encoded once, at
+ * for calls that run no code); anything else goes through runTx. A transaction comes with its library
+ * object, possibly built only on first access, and may come with its transfer view (TransferTx, computed at
+ * admission): a transfer that takes the fast path then never needs the library object, not even for its
+ * receipt or the block's lists. (The library's own transaction list, which its build() reads only under
+ * EIP-7928, where the fast path is off, therefore skips fast transfers.) Each transaction is encoded once, at
  * inclusion (or its bytes as received are taken): the journal, the transactions root and the sealed
  * block's bytes all reuse that encoding, and sealing builds a header-only block (block-body.ts).
  *
@@ -27,7 +31,7 @@ import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
 import { orderedTrieRoot } from './ordered-trie.ts'
-import { runPlainTransfer, transfersEligible, type TransferBlock } from './transfer-fast-path.ts'
+import { runPlainTransfer, transferOf, transfersEligible, type TransferBlock, type TransferTx } from './transfer-fast-path.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -39,7 +43,7 @@ import type { StateDiff } from '../state/state-diff.ts'
 import { chainBlockHashes } from './block-hashes.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { ExecutedBlock } from './block-runner.ts'
-import { encodeReceiptFast, receiptRecord } from './receipt-records.ts'
+import { encodeReceiptFast, receiptRecord, type ReceiptSource } from './receipt-records.ts'
 import { countResult, internalsOf, openCheckpointOnce } from './builder-internals.ts'
 
 /** Resolves on a later turn of the event loop (after pending I/O callbacks). */
@@ -84,17 +88,33 @@ class LinearBlockBuilder extends BlockBuilder {
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
-    return this.addFrom(tx, tx.getSenderAddress(), tx.serialize())
+    return this.addFrom({ tx }, tx.getSenderAddress(), tx.serialize())
   }
 
-  /** addTransaction with the sender already known (recovered once, at admission) and `tx` encoded. */
-  async addFrom(tx: TypedTransaction, caller: Address, encoded: Uint8Array): Promise<RunTxResult> {
+  /** addTransaction with the sender already known (recovered once, at admission) and the transaction encoded. */
+  async addFrom(source: BlockTx, caller: Address, encoded: Uint8Array): Promise<RunTxResult> {
     const self = internalsOf(this)
-    const common = this.envBlock.common
     await openCheckpointOnce(this)
-    if (tx.gasLimit > this.envBlock.header.gasLimit - self.gasUsed) {
+    const transfer = this.transferBlock === undefined ? undefined : (source.transfer ?? transferOf(source.tx, caller))
+    const gasLimit = transfer?.gasLimit ?? source.tx.gasLimit
+    if (gasLimit > this.envBlock.header.gasLimit - self.gasUsed) {
       throw new TransactionNotIncluded('exceeds the gas left in the block', true)
     }
+    const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm
+    const fast = transfer !== undefined ? runPlainTransfer(vm.evm as EVM, this.state, vm.common, this.transferBlock!, transfer, caller, self.gasUsed) : undefined
+    if (fast !== undefined) {
+      this.fastCount++
+      this.bodies.push(encoded)
+      this.types.push(transfer!.type as TypedTransaction['type'])
+      countResult(this, fast, 0n)
+      return fast
+    }
+    return this.addThroughLibrary(source.tx, encoded)
+  }
+
+  private async addThroughLibrary(tx: TypedTransaction, encoded: Uint8Array): Promise<RunTxResult> {
+    const self = internalsOf(this)
+    const common = this.envBlock.common
     let blobGas = 0n
     if (tx instanceof Blob4844Tx) {
       blobGas = BigInt(tx.numBlobs()) * common.param('blobGasPerBlob')
@@ -103,9 +123,7 @@ class LinearBlockBuilder extends BlockBuilder {
       }
     }
     const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm
-    const fast = this.transferBlock !== undefined ? runPlainTransfer(vm.evm as EVM, this.state, vm.common, this.transferBlock, tx, caller, self.gasUsed) : undefined
-    if (fast !== undefined) this.fastCount++
-    const result = fast ?? (await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true }))
+    const result = await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true })
     const included = tx instanceof Blob4844Tx ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx
     self.transactions.push(included)
     this.bodies.push(included === tx ? encoded : included.serialize())
@@ -124,7 +142,23 @@ export interface BlockEnvironment {
   readonly parentBeaconBlockRoot: Uint8Array
 }
 
+/** A transaction to add: its library object (which may be built on first access) and, when known, its transfer view. */
+export interface BlockTx {
+  readonly tx: TypedTransaction
+  /** Computed without the library object (at admission); undefined: derived from `tx` when needed. */
+  readonly transfer?: TransferTx | undefined
+}
+
+/** A transaction to add, with what the block records of it. */
+export interface BlockCandidate extends BlockTx {
+  readonly hash: Uint8Array
+  readonly sender: Uint8Array
+  /** Its bytes as received (the canonical encoding for all but blob transactions in network form). */
+  readonly raw?: Uint8Array | undefined
+}
+
 export interface IncludedTransaction {
+  /** The library object (built on first access when the transaction came without one). */
   readonly tx: TypedTransaction
   /** The canonical (block-body) encoding, made once: journal, transactions root and block bytes reuse it. */
   readonly raw: Uint8Array
@@ -217,17 +251,24 @@ export class OpenBlock {
    * `raw`, when the caller has it, is the transaction's canonical encoding (saves re-encoding it).
    */
   async add(tx: TypedTransaction, sender: Uint8Array, hash: Uint8Array, raw?: Uint8Array): Promise<IncludedTransaction> {
+    return this.addCandidate({ tx, sender, hash, raw })
+  }
+
+  /** `add` for a transaction whose library object may not be built yet (see BlockTx). */
+  async addCandidate(c: BlockCandidate): Promise<IncludedTransaction> {
     const before = this.gasUsed
-    const encoded = raw !== undefined && tx.type !== 3 ? raw : tx.serialize()
+    const type = c.transfer?.type ?? c.tx.type
+    const encoded = c.raw !== undefined && type !== 3 ? c.raw : c.tx.serialize()
     let result: RunTxResult
     try {
-      result = await this.builder.addFrom(tx, new Address(sender), encoded)
+      result = await this.builder.addFrom(c, new Address(c.sender), encoded)
     } catch (e) {
       if (e instanceof TransactionNotIncluded) throw e
       throw new TransactionNotIncluded(e instanceof Error ? e.message : String(e))
     }
-    const receipt = receiptRecord(tx, hash, sender, result.receipt, result.createdAddress?.bytes, before, this.header.baseFeePerGas, this.blobGasPrice)
-    const entry = { tx, raw: encoded, hash, sender, receipt }
+    const source = c.transfer !== undefined ? receiptSource(c.transfer) : c.tx
+    const receipt = receiptRecord(source, c.hash, c.sender, result.receipt, result.createdAddress?.bytes, before, this.header.baseFeePerGas, this.blobGasPrice)
+    const entry = new Included(c, encoded, receipt)
     this.included.push(entry)
     return entry
   }
@@ -260,5 +301,31 @@ export class OpenBlock {
       receipts: this.included.map((i) => i.receipt),
     }
     return { stored, diff: this.state.diff(), root }
+  }
+}
+
+/** What a receipt reads of a transfer, in the library object's terms. */
+function receiptSource(t: TransferTx): ReceiptSource {
+  return t.type === 2
+    ? { type: t.type, to: t.to, maxFeePerGas: t.feeCap, maxPriorityFeePerGas: t.tipCap }
+    : { type: t.type, to: t.to, gasPrice: t.feeCap }
+}
+
+/** An included transaction; its library object is the candidate's, built when first read. */
+class Included implements IncludedTransaction {
+  readonly hash: Uint8Array
+  readonly sender: Uint8Array
+
+  constructor(
+    private readonly candidate: BlockTx,
+    readonly raw: Uint8Array,
+    readonly receipt: ReceiptRecord,
+  ) {
+    this.hash = (candidate as BlockCandidate).hash
+    this.sender = (candidate as BlockCandidate).sender
+  }
+
+  get tx(): TypedTransaction {
+    return this.candidate.tx
   }
 }

@@ -4,7 +4,6 @@
  * record. Also the receipts-trie encoding of a receipt without logs, written directly (encodeReceiptFast).
  */
 
-import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToBytes } from '@ethereumjs/util'
 import { encodeReceipt } from '@ethereumjs/vm'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
@@ -17,8 +16,17 @@ interface LibraryReceipt {
   blobGasUsed?: bigint
 }
 
-export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
-  const t = tx as TypedTransaction & { gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint }
+/** What a receipt record reads of its transaction (a library transaction object has all of it). */
+export interface ReceiptSource {
+  readonly type: number
+  readonly to?: { readonly bytes: Uint8Array } | undefined
+  readonly gasPrice?: bigint
+  readonly maxFeePerGas?: bigint
+  readonly maxPriorityFeePerGas?: bigint
+}
+
+export function effectiveGasPrice(tx: ReceiptSource, baseFee: bigint | undefined): bigint {
+  const t = tx
   if (t.maxFeePerGas === undefined) return t.gasPrice ?? 0n
   const base = baseFee ?? 0n
   const tip = t.maxPriorityFeePerGas! < t.maxFeePerGas - base ? t.maxPriorityFeePerGas! : t.maxFeePerGas - base
@@ -26,7 +34,7 @@ export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefi
 }
 
 export function receiptRecord(
-  tx: TypedTransaction,
+  tx: ReceiptSource,
   hash: Uint8Array,
   sender: Uint8Array,
   receipt: unknown,

@@ -25,13 +25,18 @@
  * intrinsic gas, so they do not matter when no code runs. The library's `beforeTx`/`afterTx` events are
  * not emitted (nothing here listens to them).
  *
+ * It reads the transaction through `TransferTx`, the few values a transfer needs: from the library object
+ * (`transferOf`), or computed at admission without building one (the pool's prepared transactions, whose
+ * intrinsic gas and calldata floor the library computed for the fork they name; used only on that fork).
+ * The fee arithmetic is the library's getUpfrontCost/getEffectivePriorityFee, on those values.
+ *
  * The differential test (transfer-fast-path.test.ts) runs random and edge-case transfers both ways and
  * requires identical receipts, gas, rejections, state diffs and block hashes. Pinned to @ethereumjs/vm 10.1.3:
  * re-check this list against runTx when the library changes.
  */
 
 import { ConsensusType, type Common } from '@ethereumjs/common'
-import { Capability, getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
+import { getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_NULL, MAX_INTEGER } from '@ethereumjs/util'
 import { Bloom, type RunTxResult } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
@@ -50,6 +55,42 @@ export interface TransferBlock {
   readonly coinbase: Address
   /** `coinbase.toString()`. */
   readonly coinbaseKey: string
+}
+
+/** What the fast path reads of a transaction. */
+export interface TransferTx {
+  /** The hardfork whose rules computed `intrinsicGas` and `floorDataGas`. */
+  readonly fork: string
+  readonly type: number
+  readonly to: Address | undefined
+  readonly nonce: bigint
+  readonly value: bigint
+  readonly gasLimit: bigint
+  /** maxFeePerGas, or gasPrice. */
+  readonly feeCap: bigint
+  /** maxPriorityFeePerGas, or gasPrice. */
+  readonly tipCap: bigint
+  readonly intrinsicGas: bigint
+  /** The EIP-7623 calldata floor (getCalldataFloorGas; 0 where the fork has none). */
+  readonly floorDataGas: bigint
+}
+
+/** The TransferTx of a library transaction sent by `caller`; undefined when it cannot be a plain transfer. */
+export function transferOf(tx: TypedTransaction, caller: Address): TransferTx | undefined {
+  if (tx.to === undefined || tx.type > 2) return undefined
+  const t = tx as TypedTransaction & { gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint }
+  return {
+    fork: tx.common.hardfork(),
+    type: tx.type,
+    to: tx.to,
+    nonce: tx.nonce,
+    value: tx.value,
+    gasLimit: tx.gasLimit,
+    feeCap: t.maxFeePerGas ?? t.gasPrice!,
+    tipCap: t.maxPriorityFeePerGas ?? t.gasPrice!,
+    intrinsicGas: tx.getIntrinsicGas(),
+    floorDataGas: getCalldataFloorGas(tx, caller),
+  }
 }
 
 /** Whether the fast path may run at all under these rules (checked once per block). */
@@ -77,12 +118,12 @@ export function runPlainTransfer(
   state: JournaledState,
   common: Common,
   block: TransferBlock,
-  tx: TypedTransaction,
+  tx: TransferTx,
   caller: Address,
   blockGasUsed: bigint,
 ): RunTxResult | undefined {
   const to = tx.to
-  if (to === undefined || tx.type > 2 || tx.value < 0n) return undefined
+  if (to === undefined || tx.type > 2 || tx.value < 0n || tx.fork !== common.hardfork()) return undefined
   // (A private field of the library's journal: if a new version renames it, the fast path turns itself off.)
   const touched = (evm.journal as unknown as Partial<JournalView>).touched
   if (!(touched instanceof Set) || touched.size !== 0) return undefined
@@ -92,25 +133,25 @@ export function runPlainTransfer(
   const toKey = to.toString()
   const firstRecipient = state.accountCopy(toKey, to.bytes)
   if (firstRecipient !== undefined && !isNullHash(firstRecipient.codeHash)) return undefined
-  const intrinsicGas = tx.getIntrinsicGas()
-  const floorCost = getCalldataFloorGas(tx, caller)
+  const intrinsicGas = tx.intrinsicGas
+  const floorCost = tx.floorDataGas
   if (tx.gasLimit < intrinsicGas || tx.gasLimit < floorCost) return undefined
 
-  const is1559 = tx.supports(Capability.EIP1559FeeMarket)
-  const t = tx as TypedTransaction & { gasPrice: bigint; maxFeePerGas: bigint }
-  const feeCap = is1559 ? t.maxFeePerGas : t.gasPrice
+  const is1559 = tx.type === 2
+  const feeCap = tx.feeCap
   if (feeCap < block.baseFee) return undefined
 
   const callerKey = caller.toString()
   const from = state.accountCopy(callerKey, caller.bytes)
   const sender = from ?? new Account()
   if (!isNullHash(sender.codeHash) || sender.nonce !== tx.nonce) return undefined
-  const upFrontCost = tx.getUpfrontCost(block.baseFee)
-  const maxCost = is1559 ? tx.value + tx.gasLimit * t.maxFeePerGas : tx.value
+  // The library's getEffectivePriorityFee (fee cap ≥ base fee here) and getUpfrontCost.
+  const inclusionFeePerGas = is1559 ? (tx.tipCap < feeCap - block.baseFee ? tx.tipCap : feeCap - block.baseFee) : feeCap - block.baseFee
+  const gasPrice = is1559 ? inclusionFeePerGas + block.baseFee : feeCap
+  const upFrontCost = tx.gasLimit * gasPrice + tx.value
+  const maxCost = is1559 ? tx.value + tx.gasLimit * feeCap : tx.value
   if (sender.balance < upFrontCost || sender.balance < maxCost) return undefined
 
-  const inclusionFeePerGas = is1559 ? tx.getEffectivePriorityFee(block.baseFee) : t.gasPrice - block.baseFee
-  const gasPrice = is1559 ? inclusionFeePerGas + block.baseFee : t.gasPrice
   const txCost = tx.gasLimit * gasPrice
   if (sender.balance - txCost - tx.value < 0n) return undefined
 

@@ -25,6 +25,7 @@ import type { PendingSource } from './pending.ts'
 import type { LocatedReceipt } from './api.ts'
 import { pendingContext, pendingReceipts } from './pending-views.ts'
 import type { SenderRecovery } from './sender-recovery/recovery-pool.ts'
+import { poolCandidate } from './pool-candidate.ts'
 
 export class Sequencing implements PendingSource, SequencerPool {
   private sequencer!: Sequencer
@@ -127,7 +128,7 @@ export class Sequencing implements PendingSource, SequencerPool {
     return {
       next: () => {
         const tx = best.next()
-        return tx === undefined ? undefined : { tx: tx.tx, hash: tx.hash, sender: tx.sender, raw: tx.raw }
+        return tx === undefined ? undefined : poolCandidate(tx)
       },
       skipSender: (sender) => best.skipSender(sender),
     }

@@ -18,7 +18,7 @@ import { EventEmitter } from 'node:events'
 import type { BlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { OpenBlock, TransactionNotIncluded, type BlockEnvironment, type IncludedTransaction } from '../execution/block-builder.ts'
+import { OpenBlock, TransactionNotIncluded, type BlockCandidate, type BlockEnvironment, type IncludedTransaction } from '../execution/block-builder.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import type { ExecutedBlock } from '../execution/block-runner.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -32,12 +32,13 @@ import { makeSnapshot, type PreconfirmedSnapshot } from './snapshot.ts'
 import type { Scheduler } from './scheduler.ts'
 import { failpoint } from './failpoints.ts'
 
-export interface PoolCandidate {
-  readonly tx: TypedTransaction
-  readonly hash: Uint8Array
-  readonly sender: Uint8Array
+/**
+ * A transaction the pool offers. `tx` may be built on first access; a plain transfer that comes with its
+ * `transfer` view (computed at admission) runs without it (block-builder.ts).
+ */
+export interface PoolCandidate extends BlockCandidate {
   /** The transaction's bytes as received, when the pool passes them (used for all but blob transactions). */
-  readonly raw?: Uint8Array
+  readonly raw?: Uint8Array | undefined
 }
 
 export interface CandidateIterator {
@@ -242,7 +243,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
       const c = candidates.next()
       if (c === undefined) break
       try {
-        added.push(await open.add(c.tx, c.sender, c.hash, c.raw))
+        added.push(await open.addCandidate(c))
       } catch (e) {
         if (!(e instanceof TransactionNotIncluded)) throw e
         candidates.skipSender(c.sender)

@@ -61,6 +61,8 @@ export interface TxFields {
   readonly tipCap: bigint
   readonly value: bigint
   readonly isCreate: boolean
+  /** The recipient (20 bytes); undefined for a contract creation. */
+  readonly to: Uint8Array | undefined
   readonly dataLength: number
   /** Bytes as received (geth's tx.Size(), which counts a blob sidecar). */
   readonly size: number
@@ -88,6 +90,8 @@ export interface PooledTx extends TxFields {
   readonly intrinsicGas: bigint
   /** The EIP-7623 calldata floor (0 where the fork has no floor). */
   readonly floorDataGas: bigint
+  /** The hardfork whose rules built `tx` and computed the gas figures. */
+  readonly fork: string
   /** Milliseconds, from the pool's injected clock. */
   readonly arrivedAt: number
   /** Arrival order within this process (breaks ties between equal prices and equal arrival times). */
@@ -141,6 +145,7 @@ export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number,
     cost: costOf(parsed),
     intrinsicGas: tx.getIntrinsicGas(),
     floorDataGas: getCalldataFloorGas(tx, address),
+    fork: common.hardfork(),
     arrivedAt,
     seq: nextArrivalSeq(),
   }
@@ -216,6 +221,7 @@ export function fieldsOf(p: TxFields): TxFields {
     tipCap: p.tipCap,
     value: p.value,
     isCreate: p.isCreate,
+    to: p.to,
     dataLength: p.dataLength,
     size: p.size,
     blobFeeCap: p.blobFeeCap,
@@ -255,10 +261,11 @@ function uintAt(list: NestedUint8Array, i: number, maxBytes: number): bigint {
   return b.length === 0 ? 0n : bytesToBigInt(b)
 }
 
-function toAt(list: NestedUint8Array, i: number): boolean {
+/** The recipient, or undefined for a creation (an empty field). */
+function toAt(list: NestedUint8Array, i: number): Uint8Array | undefined {
   const to = bytesAt(list, i)
   if (to.length !== 0 && to.length !== 20) throw undecodable()
-  return to.length === 0
+  return to.length === 0 ? undefined : to
 }
 
 function parseLegacy(raw: Uint8Array): ParsedTx {
@@ -269,6 +276,7 @@ function parseLegacy(raw: Uint8Array): ParsedTx {
   uintAt(v, 7, 32)
   uintAt(v, 8, 32)
   const hash = keccak_256(raw)
+  const to = toAt(v, 3)
   return {
     type: 0,
     hash,
@@ -279,7 +287,8 @@ function parseLegacy(raw: Uint8Array): ParsedTx {
     feeCap: gasPrice,
     tipCap: gasPrice,
     value: uintAt(v, 4, 32),
-    isCreate: toAt(v, 3),
+    isCreate: to === undefined,
+    to,
     dataLength: bytesAt(v, 5).length,
     size: raw.length,
     blobFeeCap: undefined,
@@ -315,7 +324,8 @@ function parseTyped(
   const feeCap = dynamic ? uintAt(v, 3, 32) : tipCap
   listAt(v, 7 + o) // access list
   // Blob and set-code transactions have a plain address `to` in geth: an empty one does not decode.
-  const isCreate = toAt(v, 4 + o)
+  const to = toAt(v, 4 + o)
+  const isCreate = to === undefined
   if (isCreate && type >= 3) throw undecodable()
   const ySlot = v.length - 3
   uintAt(v, ySlot, 32)
@@ -332,6 +342,7 @@ function parseTyped(
     tipCap,
     value: uintAt(v, 5 + o, 32),
     isCreate,
+    to,
     dataLength: bytesAt(v, 6 + o).length,
     size: raw.length,
     blobFeeCap: type === 3 ? uintAt(v, 9, 32) : undefined,

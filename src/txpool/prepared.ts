@@ -72,6 +72,7 @@ class PreparedPooledTx implements PooledTx {
   readonly tipCap: bigint
   readonly value: bigint
   readonly isCreate: boolean
+  readonly to: Uint8Array | undefined
   readonly dataLength: number
   readonly size: number
   readonly blobFeeCap: bigint | undefined
@@ -83,6 +84,7 @@ class PreparedPooledTx implements PooledTx {
   readonly cost: bigint
   readonly intrinsicGas: bigint
   readonly floorDataGas: bigint
+  readonly fork: string
   readonly seq: number
   private built: TypedTransaction | undefined
   private readonly senderPublicKey: Uint8Array
@@ -103,6 +105,7 @@ class PreparedPooledTx implements PooledTx {
     this.tipCap = p.tipCap
     this.value = p.value
     this.isCreate = p.isCreate
+    this.to = p.to
     this.dataLength = p.dataLength
     this.size = p.size
     this.blobFeeCap = p.blobFeeCap
@@ -114,6 +117,7 @@ class PreparedPooledTx implements PooledTx {
     this.cost = costOf(p)
     this.intrinsicGas = p.intrinsicGas
     this.floorDataGas = p.floorDataGas
+    this.fork = p.fork
     this.seq = nextArrivalSeq()
     this.senderPublicKey = p.senderPublicKey
   }

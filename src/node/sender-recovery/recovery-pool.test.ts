@@ -8,19 +8,22 @@ import { SenderRecovery } from './recovery-pool.ts'
 
 const OSAKA = { number: 20n, timestamp: 450n }
 
-test('a burst is prepared on the worker: each record equals the inline one, legacy and typed, in order', async (t) => {
+test('a burst is prepared on the worker: each record equals the inline one, legacy, typed and creations, in order', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 2)
   t.after(() => recovery.close())
   await recovery.whenReady()
   const raws = keys.flatMap((key, i) => [
     transfer(key, i, { data: new Uint8Array([0, 7, 0]), gas: 30_000n }),
     sign({ type: 0, nonce: 1n, gasPrice: 2n * GWEI, gasLimit: 21_000n, to: `0x${'22'.repeat(20)}` }, key, forks.osaka),
+    transfer(key, i + 1, { to: '', data: new Uint8Array(40).fill(0x60), gas: 100_000n }), // a creation: no recipient
   ])
   const prepared = await Promise.all(raws.map((raw) => recovery.prepare(raw, OSAKA.number, OSAKA.timestamp)))
   assert.deepEqual(
     prepared.map((p) => p?.senderHex ?? 'none'),
-    keys.flatMap((key) => [key.hex, key.hex]),
+    keys.flatMap((key) => [key.hex, key.hex, key.hex]),
   )
+  assert.equal(prepared[2]!.to, undefined)
+  assert.deepEqual(prepared[0]!.to, new Uint8Array(20).fill(0x11))
   prepared.forEach((p, i) => assert.deepEqual({ ...p! }, prepareTx(raws[i]!, forks.osaka)))
 })
 

@@ -26,21 +26,25 @@ export interface WorkRequest {
   readonly items: readonly WorkItem[]
 }
 
-type WireRecord = Omit<PreparedTx, 'hash' | 'sender' | 'senderPublicKey'>
+type WireRecord = Omit<PreparedTx, 'hash' | 'sender' | 'senderPublicKey' | 'to'>
 
 /** A batch's answer; the first message of a worker is the string 'ready' instead. */
 export interface WorkReply {
   readonly id: number
   /** Per item: its record without the byte fields, or null. */
   readonly records: readonly (WireRecord | null)[]
-  /** Per item, at RECORD_BYTES × its index: hash (32), sender (20), public key (64). Zeros for null items. */
+  /**
+   * Per item, at RECORD_BYTES × its index: hash (32), sender (20), public key (64), recipient (20; zeros for
+   * a creation, which `isCreate` tells). Zeros for null items.
+   */
   readonly bytes: Uint8Array<ArrayBuffer>
 }
 
 const HASH = 32
 const SENDER = 20
 const PUBLIC_KEY = 64
-const RECORD_BYTES = HASH + SENDER + PUBLIC_KEY
+const TO = 20
+const RECORD_BYTES = HASH + SENDER + PUBLIC_KEY + TO
 
 // Records are copied field by field (both ways): one object shape for all, and several times faster than a
 // spread or rest pattern; the types make a field added to PreparedTx fail to compile here until it is copied.
@@ -54,6 +58,7 @@ export function packBatch(id: number, prepared: readonly (PreparedTx | null)[]):
     bytes.set(p.hash, at)
     bytes.set(p.sender, at + HASH)
     bytes.set(p.senderPublicKey, at + HASH + SENDER)
+    if (p.to !== undefined) bytes.set(p.to, at + HASH + SENDER + PUBLIC_KEY)
     return {
       type: p.type,
       hashHex: p.hashHex,
@@ -107,6 +112,7 @@ export function unpackRecord(reply: WorkReply, i: number): PreparedTx | undefine
     floorDataGas: r.floorDataGas,
     hash: b.subarray(at, at + HASH),
     sender: b.subarray(at + HASH, at + HASH + SENDER),
-    senderPublicKey: b.subarray(at + HASH + SENDER, at + RECORD_BYTES),
+    senderPublicKey: b.subarray(at + HASH + SENDER, at + HASH + SENDER + PUBLIC_KEY),
+    to: r.isCreate ? undefined : b.subarray(at + HASH + SENDER + PUBLIC_KEY, at + RECORD_BYTES),
   }
 }
