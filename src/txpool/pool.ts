@@ -20,7 +20,7 @@ import { bytesToHex, type Hex } from '../primitives/hex.ts'
 import { resolvePoolConfig, type PoolConfig } from './config.ts'
 import { materialize, parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
 import { Emitter, EventQueue } from './emitter.ts'
-import { pooledFromPrepared } from './prepared.ts'
+import { buildWhenIdle, pooledFromPrepared } from './prepared.ts'
 import { IndexedHeap } from './heap.ts'
 import { rejections } from './messages.ts'
 import { comparePrice, evictsBefore } from './pricing.ts'
@@ -267,6 +267,7 @@ export class TxPool {
     const { replaced, promoted } = s.insert(tx)
     if (replaced !== undefined) this.forget(replaced, 'replaced')
     this.byHash.set(tx.hashHex, tx)
+    buildWhenIdle(tx)
     const status: TxStatus = s.isPending(tx) ? 'pending' : 'queued'
     if (status === 'pending' || q0 === 0) s.heartbeat = this.now()
     this.settle(s, p0, q0)

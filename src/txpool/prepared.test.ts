@@ -57,6 +57,17 @@ test('the pool admits a prepared transaction exactly as the raw bytes, with the 
   assert.deepEqual(viaRecord.stats(), inline.stats())
 })
 
+test('admitted contract calls and creations get their library object in an idle turn; plain transfers never do', async () => {
+  const state = new FakeState()
+  const pool = new TxPool({ config: {} })
+  const added = samples().map((raw) => pool.add(raw, state, env(forks.osaka, { prepared: prepareTx(raw, forks.osaka) })).tx)
+  const built = (): boolean[] => added.map((tx) => (tx as unknown as { isBuilt: boolean }).isBuilt)
+  assert.deepEqual(built(), [false, false, false, false, false], 'nothing is built while admitting')
+  await new Promise((resolve) => setImmediate(resolve))
+  // transfer, call with data, legacy transfer, access-list transfer, creation
+  assert.deepEqual(built(), [false, true, false, false, true])
+})
+
 /** The error `add` throws, as kind + message. */
 function refusal(pool: TxPool, raw: Uint8Array, state: FakeState, prepared: PreparedTx | undefined, blockGasLimit: bigint): string {
   try {

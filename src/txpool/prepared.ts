@@ -125,4 +125,44 @@ class PreparedPooledTx implements PooledTx {
   get tx(): TypedTransaction {
     return (this.built ??= libraryTx(this.raw, this.type, this.common, this.hash, this.senderPublicKey))
   }
+
+  /** Whether the block builder's transfer fast path may include it without its library object. */
+  get mayBeTransfer(): boolean {
+    return this.type <= 2 && this.to !== undefined && this.dataLength === 0
+  }
+
+  get isBuilt(): boolean {
+    return this.built !== undefined
+  }
+}
+
+/** Library objects built per turn of the event loop while warming (~60 µs each). */
+const WARM_PER_TURN = 16
+const warmQueue: PreparedPooledTx[] = []
+let warming = false
+
+/**
+ * Builds the library object of an admitted transaction that will need one (a contract call or creation:
+ * not a plain transfer) in the event loop's idle turns, a few at a time, so that the flashblock that
+ * includes it does not build it while holding the main thread. Plain transfers stay lazy: the fast path
+ * never needs theirs. No-op for other PooledTx kinds (they are built already).
+ */
+export function buildWhenIdle(tx: PooledTx): void {
+  if (!(tx instanceof PreparedPooledTx) || tx.mayBeTransfer || tx.isBuilt) return
+  warmQueue.push(tx)
+  if (warming) return
+  warming = true
+  setImmediate(warmSome)
+}
+
+function warmSome(): void {
+  for (let i = 0; i < WARM_PER_TURN && warmQueue.length > 0; i++) {
+    try {
+      void warmQueue.shift()!.tx
+    } catch {
+      // Built again (and the error met) where it is used; warming is only a head start.
+    }
+  }
+  if (warmQueue.length > 0) setImmediate(warmSome)
+  else warming = false
 }
