@@ -30,7 +30,7 @@ import { BlockBuilder, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
-import { orderedTrieRoot } from './ordered-trie.ts'
+import { orderedTrieRootInTurns } from './ordered-trie.ts'
 import { runPlainTransfer, transferOf, transfersEligible, type TransferBlock, type TransferTx } from './transfer-fast-path.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
@@ -74,17 +74,21 @@ class LinearBlockBuilder extends BlockBuilder {
 
   /**
    * One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. Each root (and the
-   * state root) starts after a turn of the event loop, so a seal holds the main thread in several shorter
-   * pieces and requests are answered in between (they read published snapshots, never the builder's state).
+   * state root) starts after a turn of the event loop, and the ordered roots give it back every few hundred
+   * transactions, so a seal holds the main thread in many short pieces and requests are answered in between
+   * (they read published snapshots, never the builder's state; nothing else touches the builder meanwhile,
+   * the sequencer runs one operation at a time).
    */
   override async transactionsTrie(): Promise<Uint8Array> {
     await nextTurn()
-    return orderedTrieRoot(this.bodies)
+    return orderedTrieRootInTurns(this.bodies, nextTurn)
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
     await nextTurn()
-    return orderedTrieRoot(internalsOf(this).transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!)))
+    const receipts = internalsOf(this).transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!))
+    await nextTurn()
+    return orderedTrieRootInTurns(receipts, nextTurn)
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { orderedTrieRoot } from './ordered-trie.ts'
+import { orderedTrieRoot, orderedTrieRootInTurns } from './ordered-trie.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 
 async function libraryRoot(values: Uint8Array[]): Promise<string> {
@@ -30,4 +30,19 @@ test('short values (embedded nodes) give the library root too', async () => {
     const v = Array.from({ length: count }, (_, i) => Uint8Array.of(i & 255))
     assert.equal(bytesToHex(orderedTrieRoot(v)), await libraryRoot(v), `${count} one-byte values`)
   }
+})
+
+test('built in turns, the root is the same, and the thread is given back between slices of a large trie', async () => {
+  for (const count of [0, 1, 256, 257, 1100, 5000]) {
+    const v = values(count, count + 3)
+    let pauses = 0
+    const root = await orderedTrieRootInTurns(v, async () => {
+      pauses++
+    })
+    assert.equal(bytesToHex(root), bytesToHex(orderedTrieRoot(v)), `${count} values`)
+    if (count > 256) assert.ok(pauses >= Math.floor(count / 256), `${count} values: ${pauses} pauses`)
+    else assert.equal(pauses, 0)
+  }
+  const big = values(1100, 1)
+  assert.equal(bytesToHex(await orderedTrieRootInTurns(big, async () => {})), await libraryRoot(big))
 })
