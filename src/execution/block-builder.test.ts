@@ -1,28 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Address } from '@ethereumjs/util'
-import { OpenBlock, TransactionNotIncluded } from './block-builder.ts'
-import { ACCOUNTS, deployCode, devNode, signedTx } from '../../test/support/dev-chain.ts'
+import { TransactionNotIncluded } from './block-builder.ts'
+import { ACCOUNTS, deployCode, devNode, openOnHead, signedTx } from '../../test/support/dev-chain.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { LATEST } from '../primitives/block-id.ts'
-import type { FlashNode } from '../node/create-node.ts'
-
-const env = (node: FlashNode) => {
-  const head = node.chain.header(node.chain.head())!
-  return {
-    timestamp: head.timestamp + 2n,
-    coinbase: new Uint8Array(20).fill(0xcb),
-    gasLimit: head.gasLimit,
-    extraData: new Uint8Array(0),
-    prevRandao: new Uint8Array(32).fill(7),
-    parentBeaconBlockRoot: new Uint8Array(32),
-  }
-}
-
-async function openOnHead(node: FlashNode): Promise<OpenBlock> {
-  const head = node.chain.header(node.chain.head())!
-  return OpenBlock.open(node.rules, node.chain.store.kv, node.chain.store, head, env(node))
-}
 
 test('a built block commits, reads back, and validates when imported by another node', async (t) => {
   const node = await devNode(t)

@@ -11,6 +11,7 @@ import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { OpenBlock, TransactionNotIncluded, type BlockEnvironment } from './block-builder.ts'
 import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../node/create-node.ts'
+import { nextBlockEnv, openOnHead } from '../../test/support/dev-chain.ts'
 import { devAccounts, devGenesis } from '../node/dev-genesis.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import type { StateDiff } from '../state/state-diff.ts'
@@ -106,16 +107,8 @@ class Pair {
 
   static async open(t: TestContext, fork: Fork, coinbase: 'empty' | 'sender'): Promise<Pair> {
     const node = await nodeFor(t, fork)
-    const head = node.chain.header(node.chain.head())!
-    const env: BlockEnvironment = {
-      timestamp: head.timestamp + 2n,
-      coinbase: coinbase === 'empty' ? hexToBytes('0x00000000000000000000000000000000000c0b0b') : hexToBytes(addr(0)),
-      gasLimit: head.gasLimit,
-      extraData: new Uint8Array(0),
-      prevRandao: new Uint8Array(32).fill(7),
-      parentBeaconBlockRoot: new Uint8Array(32),
-    }
-    const open = (fastTransfers: boolean) => OpenBlock.open(node.rules, node.chain.store.kv, node.chain.store, head, env, { fastTransfers })
+    const env = nextBlockEnv(node, coinbase === 'empty' ? hexToBytes('0x00000000000000000000000000000000000c0b0b') : hexToBytes(addr(0)))
+    const open = (fastTransfers: boolean) => openOnHead(node, env, { fastTransfers })
     return new Pair(t, fork, node, env, await open(true), await open(false))
   }
 

@@ -1,26 +1,12 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { OpenBlock } from '../execution/block-builder.ts'
-import { ACCOUNTS, deployCode, devNode, signedTx } from '../../test/support/dev-chain.ts'
+import type { OpenBlock } from '../execution/block-builder.ts'
+import { ACCOUNTS, deployCode, devNode, openOnHead, signedTx } from '../../test/support/dev-chain.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { PooledTx } from '../txpool/decode.ts'
 import { pooledFromPrepared, prepareTx, type PreparedTx } from '../txpool/prepared.ts'
-import type { FlashNode } from './create-node.ts'
 import { poolCandidate } from './pool-candidate.ts'
-
-async function openOnHead(node: FlashNode): Promise<OpenBlock> {
-  const head = node.chain.header(node.chain.head())!
-  const env = {
-    timestamp: head.timestamp + 2n,
-    coinbase: new Uint8Array(20).fill(0xcb),
-    gasLimit: head.gasLimit,
-    extraData: new Uint8Array(0),
-    prevRandao: new Uint8Array(32).fill(7),
-    parentBeaconBlockRoot: new Uint8Array(32),
-  }
-  return OpenBlock.open(node.rules, node.chain.store.kv, node.chain.store, head, env)
-}
 
 /** `tx` as the pool holds it after a worker prepared it for `block`'s fork, counting builds of its library object. */
 function pooled(tx: TypedTransaction, block: OpenBlock, alter: Partial<PreparedTx> = {}): { pooled: PooledTx; builds: () => number } {

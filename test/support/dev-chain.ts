@@ -8,6 +8,7 @@ import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../../src/nod
 import { devAccounts, devGenesis } from '../../src/node/dev-genesis.ts'
 import { hexToBytes } from '../../src/primitives/hex.ts'
 import type { GethGenesis } from '../../src/execution/chain-config.ts'
+import { OpenBlock, type BlockEnvironment, type OpenOptions } from '../../src/execution/block-builder.ts'
 import { tempDir } from './temp-dir.ts'
 
 export const DEV_CHAIN_ID = 31337n
@@ -51,6 +52,25 @@ export function signedTx(node: FlashNode, from: number, nonce: bigint, f: TxFiel
     { common },
   )
   return tx.sign(hexToBytes(ACCOUNTS[from]!.privateKey))
+}
+
+/** The environment of the block after the node's head: 2 s later, fixed coinbase and randomness. */
+export function nextBlockEnv(node: FlashNode, coinbase: Uint8Array = new Uint8Array(20).fill(0xcb)): BlockEnvironment {
+  const head = node.chain.header(node.chain.head())!
+  return {
+    timestamp: head.timestamp + 2n,
+    coinbase,
+    gasLimit: head.gasLimit,
+    extraData: new Uint8Array(0),
+    prevRandao: new Uint8Array(32).fill(7),
+    parentBeaconBlockRoot: new Uint8Array(32),
+  }
+}
+
+/** A block opened on the node's head, with `nextBlockEnv` unless another environment is given. */
+export function openOnHead(node: FlashNode, env = nextBlockEnv(node), options?: OpenOptions): Promise<OpenBlock> {
+  const head = node.chain.header(node.chain.head())!
+  return OpenBlock.open(node.rules, node.chain.store.kv, node.chain.store, head, env, options)
 }
 
 /** Init code deploying `runtime` (hex without 0x). */
