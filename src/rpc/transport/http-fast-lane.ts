@@ -26,6 +26,8 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import httpParser from 'http-parser-js'
+import { RPC_CODES } from '../error-codes.ts'
+import { errorMessage } from './messages.ts'
 import { RequestScope } from './request-scope.ts'
 
 const { HTTPParser } = httpParser
@@ -47,8 +49,6 @@ export const MAX_QUEUED = 64
 const MAX_HEADER_BYTES = 16 * 1024
 /** Past this size a body is encoded once into a Buffer and written after the head. */
 const ENCODE_ONCE_FROM = 64 * 1024
-
-const POST = HTTPParser.methods.indexOf('POST')
 
 /** What the lane knows of a request when its header block is complete. */
 export interface RequestHead {
@@ -118,7 +118,7 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
     shouldKeepAlive: boolean
   }): void => {
     const head: RequestHead = {
-      method: info.method === POST ? 'POST' : (HTTPParser.methods[info.method] ?? ''),
+      method: HTTPParser.methods[info.method] ?? '',
       url: info.url,
       http11: info.versionMajor === 1 && info.versionMinor === 1,
       keepAlive: info.shouldKeepAlive,
@@ -157,7 +157,7 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
       (err: unknown) => {
         // answer() must not reject; a bug there still answers instead of hanging the connection.
         opts.log('http request failed', err)
-        entry.out = encode({ status: 500, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}' })
+        entry.out = encode({ status: 500, body: errorMessage(null, { code: RPC_CODES.internal, message: 'internal error' }) })
         flush()
       },
     )

@@ -35,7 +35,7 @@ import { answerRpcPayload } from './envelope.ts'
 import type { GateFactory } from './gate.ts'
 import { DEFAULT_ALLOWED_HOSTS, isHostAllowed } from './host-check.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
-import { serveFastLane, type LaneAnswer, type RequestHead } from './http-fast-lane.ts'
+import { serveFastLane, type FastLaneOptions, type LaneAnswer, type RequestHead } from './http-fast-lane.ts'
 import { errorMessage } from './messages.ts'
 import { readBody } from './read-body.ts'
 import { RequestScope } from './request-scope.ts'
@@ -90,7 +90,7 @@ export interface RunningHttpServer {
   close(): Promise<void>
 }
 
-export interface Config {
+interface Config {
   readonly methods: MethodTable
   readonly endpoint: string
   readonly limits: TransportLimits
@@ -128,11 +128,12 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   server.on('error', (err) => config.log('http server error', err))
 
   const sockets = new Set<Socket>()
+  const lane = fastLaneOptions(server, config)
   front.on('connection', (socket: Socket) => {
     if (socket.destroyed) return // refused by the connection limit
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
-    serveFastLane(socket, fastLaneOptions(server, config))
+    serveFastLane(socket, lane)
   })
 
   let ws: WebSocketAttachment | undefined
@@ -168,7 +169,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   }
 }
 
-function fastLaneOptions(server: Server, config: Config) {
+function fastLaneOptions(server: Server, config: Config): FastLaneOptions {
   return {
     takes: (head: RequestHead, socket: Socket) => takesFast(head, socket, config),
     answer: (body: string, socket: Socket, scope: RequestScope) => answerPayload(body, socket.remoteAddress, scope, config),
@@ -176,14 +177,17 @@ function fastLaneOptions(server: Server, config: Config) {
     onAnswered:
       config.onRequest === undefined
         ? undefined
-        : (status: number, requestBytes: number, durationMs: number) => {
-            try {
-              config.onRequest?.({ method: 'POST', path: '/', status, durationMs, requestBytes })
-            } catch (err) {
-              config.log('onRequest hook failed', err)
-            }
-          },
+        : (status, requestBytes, durationMs) => report(config, { method: 'POST', path: '/', status, durationMs, requestBytes }),
     log: config.log,
+  }
+}
+
+/** Hands one finished request to the onRequest hook; a failing hook is logged, never thrown into the server. */
+function report(config: Config, info: HttpRequestInfo): void {
+  try {
+    config.onRequest?.(info)
+  } catch (err) {
+    config.log('onRequest hook failed', err)
   }
 }
 
@@ -192,7 +196,7 @@ function fastLaneOptions(server: Server, config: Config) {
  * declared length within the limit, an allowed Host, no CORS to apply, nothing to negotiate (Expect,
  * Upgrade, Transfer-Encoding) and a connection within the limit. `serve` answers everything else.
  */
-export function takesFast(head: RequestHead, socket: Socket, config: Config): boolean {
+function takesFast(head: RequestHead, socket: Socket, config: Config): boolean {
   if (head.method !== 'POST' || head.url !== '/' || !head.http11 || !head.keepAlive || head.upgrade) return false
   const headers = head.headers
   const length = headers.get('content-length')
@@ -233,17 +237,13 @@ function onHttpRequest(req: IncomingMessage, res: ServerResponse, config: Config
   const started = onRequest === undefined ? 0 : performance.now()
   let requestBytes = 0
   if (onRequest !== undefined) res.on('finish', () => {
-    try {
-      onRequest({
-        method: req.method ?? '',
-        path: pathOf(req),
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-        requestBytes,
-      })
-    } catch (err) {
-      config.log('onRequest hook failed', err)
-    }
+    report(config, {
+      method: req.method ?? '',
+      path: pathOf(req),
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+      requestBytes,
+    })
   })
   serve(req, res, config, (n) => (requestBytes = n)).catch((err: unknown) => {
     config.log('http request failed', err)
