@@ -88,7 +88,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private ticking = false
   private readonly journal: FlashblockJournal
   /** The open block's environment until its first flashblock with transactions journals it. */
-  private unjournaledOpen: { number: bigint; parentHash: Uint8Array; env: BlockEnvironment } | undefined
+  private unjournaledEnv: BlockEnvironment | undefined
 
   constructor(
     private readonly rules: ChainRules,
@@ -200,7 +200,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private async openNext(parent: BlockHeader): Promise<void> {
     const env = this.environment(parent)
     const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env)
-    this.unjournaledOpen = { number: parent.number + 1n, parentHash: parent.hash(), env }
+    this.unjournaledEnv = env
     this.publishOpened(parent, open)
   }
 
@@ -252,12 +252,12 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     }
     if (added.length > 0) {
       const batch = this.kv.batch()
-      const unjournaled = this.unjournaledOpen
-      if (unjournaled !== undefined) this.journal.writeOpen(batch, unjournaled.number, unjournaled.parentHash, unjournaled.env)
+      const env = this.unjournaledEnv
+      if (env !== undefined) this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env)
       this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
       this.pool.included(batch, added.map((a) => a.hash))
       this.kv.commit(batch)
-      this.unjournaledOpen = undefined
+      this.unjournaledEnv = undefined
     }
     failpoint('flashblock:after-journal')
     this.publish(first)
