@@ -321,12 +321,12 @@ class Included implements IncludedTransaction {
   readonly sender: Uint8Array
 
   constructor(
-    private readonly candidate: BlockTx,
+    private readonly candidate: BlockCandidate,
     readonly raw: Uint8Array,
     readonly receipt: ReceiptRecord,
   ) {
-    this.hash = (candidate as BlockCandidate).hash
-    this.sender = (candidate as BlockCandidate).sender
+    this.hash = candidate.hash
+    this.sender = candidate.sender
   }
 
   get tx(): TypedTransaction {

@@ -26,10 +26,9 @@ export interface ReceiptSource {
 }
 
 export function effectiveGasPrice(tx: ReceiptSource, baseFee: bigint | undefined): bigint {
-  const t = tx
-  if (t.maxFeePerGas === undefined) return t.gasPrice ?? 0n
+  if (tx.maxFeePerGas === undefined) return tx.gasPrice ?? 0n
   const base = baseFee ?? 0n
-  const tip = t.maxPriorityFeePerGas! < t.maxFeePerGas - base ? t.maxPriorityFeePerGas! : t.maxFeePerGas - base
+  const tip = tx.maxPriorityFeePerGas! < tx.maxFeePerGas - base ? tx.maxPriorityFeePerGas! : tx.maxFeePerGas - base
   return base + tip
 }
 
