@@ -3,7 +3,8 @@
  * (the admission workers in node/sender-recovery run `prepareTx`), so that admitting it costs the pool's
  * thread no RLP decoding, hashing, library construction or signature work.
  *
- * `prepareTx(raw, common)` runs exactly the inline decoder (decode.ts: parseTx, then materialize) and keeps
+ * `prepareTx(raw, common)` decodes as the inline path does (decode.ts: parseTx), then takes the everyday shapes
+ * through direct-prepare.ts (no library object; the same record) and the rest through materialize, and keeps
  * what admission reads: the fields, hash, sender and its public key, and the gas figures. It throws what
  * the inline decoder throws; callers that prepare elsewhere turn a failure into "decode inline instead", so
  * the inline path stays the one that words every rejection. The record is plain data (structured-clone safe).
@@ -19,6 +20,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { Hex } from '../primitives/hex.ts'
 import type { TypedTransaction } from '@ethereumjs/tx'
+import { prepareDirect } from './direct-prepare.ts'
 import { costOf, fieldsOf, libraryTx, materialize, nextArrivalSeq, parseTx, type PooledTx, type TxFields } from './decode.ts'
 
 export interface PreparedTx extends TxFields {
@@ -43,7 +45,10 @@ export function isPreparable(raw: Uint8Array): boolean {
  */
 export function prepareTx(raw: Uint8Array, common: Common): PreparedTx {
   if (!isPreparable(raw)) throw new Error('not preparable: a blob transaction is materialized where it is admitted')
-  const pooled = materialize(parseTx(raw), common, 0)
+  const parsed = parseTx(raw)
+  const direct = prepareDirect(parsed, common)
+  if (direct !== undefined) return direct
+  const pooled = materialize(parsed, common, 0)
   return {
     ...fieldsOf(pooled),
     fork: common.hardfork(),
