@@ -52,6 +52,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'seal-workers': {
+    kind: 'integer',
+    default: -1,
+    help: "threads hashing each sealed block's transactions and receipts roots (0 or 1); 0 = on the main thread, between requests; -1 = 1 when there is a core beyond the first",
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'call-cache': {
     kind: 'integer',
     default: 10_000,

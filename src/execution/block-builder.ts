@@ -49,6 +49,19 @@ import { countResult, internalsOf, openCheckpointOnce } from './builder-internal
 /** Resolves on a later turn of the event loop (after pending I/O callbacks). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
+/** The ordered-trie roots (ordered-trie.ts) of each list, in order. */
+export type OrderedRoots = (lists: readonly (readonly Uint8Array[])[]) => Promise<Uint8Array[]>
+
+/** OrderedRoots on this thread, each root after a turn of the event loop and in turns of a few hundred entries. */
+export const rootsInTurns: OrderedRoots = async (lists) => {
+  const roots: Uint8Array[] = []
+  for (const values of lists) {
+    await nextTurn()
+    roots.push(await orderedTrieRootInTurns(values, nextTurn))
+  }
+  return roots
+}
+
 /** Why a transaction stayed out of the block. `retryable`: it may fit a later block (gas left, blobs). */
 export class TransactionNotIncluded extends Error {
   constructor(
@@ -72,23 +85,33 @@ class LinearBlockBuilder extends BlockBuilder {
   readonly bodies: Uint8Array[] = []
   readonly types: TypedTransaction['type'][] = []
 
+  /** Computes the transactions and receipts roots (on a worker thread, or here in turns: OpenOptions). */
+  orderedRoots: OrderedRoots = rootsInTurns
+  private roots: Promise<Uint8Array[]> | undefined
+
   /**
-   * One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts. Each root (and the
-   * state root) starts after a turn of the event loop, and the ordered roots give it back every few hundred
-   * transactions, so a seal holds the main thread in many short pieces and requests are answered in between
-   * (they read published snapshots, never the builder's state; nothing else touches the builder meanwhile,
-   * the sequencer runs one operation at a time).
+   * One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts, both asked for at the
+   * first of the two calls (the block's transactions and receipts are final by then). Here, each root (and
+   * the state root) starts after a turn of the event loop and gives it back every few hundred transactions,
+   * so a seal holds the main thread in many short pieces and requests are answered in between (they read
+   * published snapshots, never the builder's state; nothing else touches the builder meanwhile, the
+   * sequencer runs one operation at a time).
    */
   override async transactionsTrie(): Promise<Uint8Array> {
-    await nextTurn()
-    return orderedTrieRootInTurns(this.bodies, nextTurn)
+    return (await this.bothRoots())[0]!
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
-    await nextTurn()
-    const receipts = internalsOf(this).transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!))
-    await nextTurn()
-    return orderedTrieRootInTurns(receipts, nextTurn)
+    return (await this.bothRoots())[1]!
+  }
+
+  private bothRoots(): Promise<Uint8Array[]> {
+    this.roots ??= (async () => {
+      await nextTurn()
+      const receipts = internalsOf(this).transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!))
+      return this.orderedRoots([this.bodies, receipts])
+    })()
+    return this.roots
   }
 
   override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
@@ -174,6 +197,8 @@ export interface IncludedTransaction {
 export interface OpenOptions {
   /** Run plain value transfers without the EVM (transfer-fast-path.ts). Default true. */
   readonly fastTransfers?: boolean
+  /** Where the seal's transactions and receipts roots are computed. Default: here, in turns (rootsInTurns). */
+  readonly orderedRoots?: OrderedRoots
 }
 
 /** An open block: add transactions, read its state diff at any point, seal it once. */
@@ -234,6 +259,7 @@ export class OpenBlock {
     const envHeader = { ...headerData, gasUsed: 0n, ...(common.isActivatedEIP(4844) ? { blobGasUsed: 0n } : {}) }
     builder.envBlock = createBlock({ header: envHeader }, { common, skipConsensusFormatValidation: true })
     builder.state = state
+    if (options.orderedRoots !== undefined) builder.orderedRoots = options.orderedRoots
     if ((options.fastTransfers ?? true) && transfersEligible(common)) {
       const h = builder.envBlock.header
       builder.transferBlock = { gasLimit: h.gasLimit, baseFee: h.baseFeePerGas ?? 0n, coinbase: h.coinbase, coinbaseKey: h.coinbase.toString() }

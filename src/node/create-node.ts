@@ -10,6 +10,8 @@ import { LmdbStore } from '../storage/db.ts'
 import { ChainStore } from '../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
 import { SenderRecovery } from './sender-recovery/recovery-pool.ts'
+import { SealHashing } from './seal-hashing/seal-hashing.ts'
+import type { OpenOptions } from '../execution/block-builder.ts'
 import { ChainReader } from './chain-reader.ts'
 import { ChainWriter } from './chain-writer.ts'
 import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
@@ -57,6 +59,8 @@ export interface NodeConfig {
   readonly executionWorkers: number
   /** Threads recovering the senders of submitted transactions (0: inline). Only used when sequencing. */
   readonly recoveryWorkers?: number
+  /** Hash each sealed block's transactions and receipts roots on a worker thread (default: on the main thread). */
+  readonly sealHashingWorker?: boolean
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
   readonly sequencer?: SequencerConfig
   /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
@@ -127,7 +131,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     config.sequencer !== undefined && (config.recoveryWorkers ?? 0) > 0
       ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
       : undefined
-  const write = config.sequencer === undefined ? undefined : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery)
+  const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
+  const write =
+    config.sequencer === undefined
+      ? undefined
+      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots })
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
     config.executionWorkers > 0
@@ -161,6 +169,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     async close() {
       await write?.sequencer.stop()
       await recovery?.close()
+      await sealHashing?.close()
       await executor.close()
       await kv.close()
     },
@@ -175,6 +184,7 @@ function sequencingFor(
   writer: ChainWriter,
   config: SequencerConfig,
   recovery: SenderRecovery | undefined,
+  openOptions: OpenOptions,
 ): WriteSide {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
@@ -188,6 +198,7 @@ function sequencingFor(
     sequencing,
     scheduler,
     config,
+    openOptions,
   )
   sequencing.attach(sequencer)
   return { sequencing, sequencer, events: new NodeEvents(sequencer, chain), syncTimeoutMs: config.syncTimeoutMs }

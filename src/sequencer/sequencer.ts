@@ -18,7 +18,7 @@ import { EventEmitter } from 'node:events'
 import type { BlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { OpenBlock, TransactionNotIncluded, type BlockCandidate, type BlockEnvironment, type IncludedTransaction } from '../execution/block-builder.ts'
+import { OpenBlock, TransactionNotIncluded, type BlockCandidate, type BlockEnvironment, type IncludedTransaction, type OpenOptions } from '../execution/block-builder.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import type { ExecutedBlock } from '../execution/block-runner.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -99,6 +99,8 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     private readonly pool: SequencerPool,
     private readonly scheduler: Scheduler,
     private readonly settings: SequencerSettings,
+    /** How blocks are opened (e.g. where their seal's roots are hashed). */
+    private readonly openOptions: OpenOptions = {},
   ) {
     super()
     this.journal = new FlashblockJournal(kv)
@@ -199,7 +201,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
 
   private async openNext(parent: BlockHeader): Promise<void> {
     const env = this.environment(parent)
-    const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env)
+    const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env, this.openOptions)
     this.unjournaledEnv = env
     this.publishOpened(parent, open)
   }
@@ -213,7 +215,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   }
 
   private async resume(parent: BlockHeader, env: BlockEnvironment, flashblocks: Uint8Array[][]): Promise<void> {
-    const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env)
+    const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env, this.openOptions)
     this.publishOpened(parent, open)
     for (const raws of flashblocks) {
       const first = open.included.length

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { orderedTrieRoot } from '../../execution/ordered-trie.ts'
+import { bytesToHex } from '../../primitives/hex.ts'
+import { ACCOUNTS, devNode, openOnHead, signedTx } from '../../../test/support/dev-chain.ts'
+import { packLists, unpackLists } from './lists-wire.ts'
+import { SealHashing } from './seal-hashing.ts'
+
+/** Values of varied lengths (0 to 300 bytes), deterministic. */
+function values(count: number, seed: number): Uint8Array[] {
+  return Array.from({ length: count }, (_, i) => Uint8Array.from({ length: (i * 37 + seed) % 301 }, (_, j) => (i * 7 + j * 13 + seed) & 0xff))
+}
+
+test('lists cross in one buffer and read back equal, empty lists and empty values included', () => {
+  const lists = [values(5, 1), [], [new Uint8Array()], values(300, 2)]
+  assert.deepEqual(unpackLists(packLists(lists)), lists)
+})
+
+test('the worker answers each list\'s ordered-trie root, as computed on this thread', async (t) => {
+  const hashing = new SealHashing()
+  t.after(() => hashing.close())
+  await hashing.whenReady()
+  const lists = [values(0, 0), values(1, 3), values(17, 4), values(1_000, 5)]
+  const [first, second] = await Promise.all([hashing.roots(lists), hashing.roots(lists.slice(2))])
+  assert.deepEqual(first.map(bytesToHex), lists.map((l) => bytesToHex(orderedTrieRoot(l))))
+  assert.deepEqual(second.map(bytesToHex), first.slice(2).map(bytesToHex))
+  await hashing.close()
+  assert.deepEqual((await hashing.roots(lists)).map(bytesToHex), first.map(bytesToHex), 'closed: computed here, the same')
+})
+
+test('a block sealed with its roots hashed on the worker is the block sealed on the main thread', async (t) => {
+  const hashing = new SealHashing()
+  t.after(() => hashing.close())
+  await hashing.whenReady()
+  const sealedHashes: string[] = []
+  for (const options of [{}, { orderedRoots: hashing.roots }]) {
+    const node = await devNode(t)
+    const block = await openOnHead(node, undefined, options)
+    for (let nonce = 0n; nonce < 40n; nonce++) {
+      const tx = signedTx(node, 0, nonce, { to: ACCOUNTS[1]!.address, value: nonce + 1n, gasLimit: 21_000n })
+      await block.add(tx, tx.getSenderAddress().bytes, tx.hash())
+    }
+    const sealed = await block.seal()
+    node.writer.commit(sealed)
+    sealedHashes.push(bytesToHex(sealed.stored.hash))
+  }
+  assert.equal(sealedHashes[1], sealedHashes[0])
+})
