@@ -74,7 +74,8 @@ export class SenderRecovery {
     this.flushScheduled = false
     while (this.queued.length > 0) {
       const lane = this.pickLane()
-      const batch = this.queued.splice(0, MAX_BATCH)
+      const usable = this.lanes.filter(isUsable).length || 1
+      const batch = this.queued.splice(0, Math.min(MAX_BATCH, Math.ceil(this.queued.length / usable)))
       if (lane === undefined) {
         for (const waiting of batch) waiting.resolve(undefined)
         continue
