@@ -22,6 +22,7 @@ export type { GethGenesis }
 export class ChainRules {
   private readonly base: Common
   private readonly byFork = new Map<string, Common>()
+  private last: { readonly number: bigint; readonly timestamp: bigint; readonly common: Common } | undefined
   readonly chainId: bigint
 
   constructor(readonly genesis: GethGenesis) {
@@ -68,6 +69,10 @@ export class ChainRules {
 
   /** The rules in force for a block with this number and timestamp. */
   at(number: bigint, timestamp: bigint): Common {
+    // Callers ask for the same block over and over (every submission names the pending block): the library's
+    // fork lookup walks the whole schedule, so the last answer is kept.
+    const last = this.last
+    if (last !== undefined && last.number === number && last.timestamp === timestamp) return last.common
     const fork = this.base.getHardforkBy({ blockNumber: number, timestamp })
     let common = this.byFork.get(fork)
     if (common === undefined) {
@@ -76,6 +81,7 @@ export class ChainRules {
       memoizeActivation(common)
       this.byFork.set(fork, common)
     }
+    this.last = { number, timestamp, common }
     return common
   }
 
