@@ -20,7 +20,6 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { nativeEcrecover } from '../execution/crypto.ts'
 import { bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { ParsedTx } from './decode.ts'
-import { fieldsOf } from './decode.ts'
 import type { PreparedTx } from './prepared.ts'
 
 const MAX_UINT64 = (1n << 64n) - 1n
@@ -90,8 +89,26 @@ export function prepareDirect(parsed: ParsedTx, common: Common): PreparedTx | un
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   const nonZeros = data.length - zeros
+  // Written out rather than spread from fieldsOf: one object shape, built in one step (a spread of the parsed
+  // record cost ~10 µs here).
   return {
-    ...fieldsOf(parsed),
+    type: parsed.type,
+    hash: parsed.hash,
+    hashHex: parsed.hashHex,
+    chainId: parsed.chainId,
+    nonce: parsed.nonce,
+    gasLimit: parsed.gasLimit,
+    feeCap: parsed.feeCap,
+    tipCap: parsed.tipCap,
+    value: parsed.value,
+    isCreate: parsed.isCreate,
+    to: parsed.to,
+    dataLength: parsed.dataLength,
+    size: parsed.size,
+    blobFeeCap: parsed.blobFeeCap,
+    blobCount: parsed.blobCount,
+    sidecar: parsed.sidecar,
+    authorizationCount: parsed.authorizationCount,
     fork: g.fork,
     sender,
     senderHex: bytesToHex(sender),
