@@ -6,6 +6,7 @@
  * a silent switch.
  */
 
+import { setTimeout as delay } from 'node:timers/promises'
 import { LmdbStore } from '../storage/db.ts'
 import { ChainStore } from '../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
@@ -34,6 +35,9 @@ export interface SequencerConfig extends SequencerSettings {
   /** Time source for flashblocks and the pool (tests inject a manual one). */
   readonly scheduler?: Scheduler
 }
+
+/** How long `start` waits for worker threads to load before serving without them. */
+const WORKER_LOAD_WAIT_MS = 10_000
 
 export const DEFAULT_SEQUENCER: SequencerConfig = {
   mode: 'auto',
@@ -163,6 +167,10 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     async start() {
       if (write === undefined || started) return
       started = true
+      // Serve once the admission and seal workers have loaded (~1 s for tsx and the libraries), so that the
+      // first submissions are not all decoded on the main thread; one that has not loaded within 10 s goes on
+      // loading while the node serves (the main thread stands in for it meanwhile).
+      await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
       await write.sequencer.start()
       write.sequencing.restorePool()
     },
