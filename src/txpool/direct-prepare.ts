@@ -72,7 +72,7 @@ function gasOf(common: Common): ForkGas {
 export function prepareDirect(parsed: ParsedTx, common: Common): PreparedTx | undefined {
   const g = gasOf(common)
   if (!g.supported || parsed.to === undefined || parsed.type > 2) return undefined
-  if (parsed.type === 1 ? !g.typed1 : parsed.type === 2 ? !g.typed2 : false) return undefined
+  if ((parsed.type === 1 && !g.typed1) || (parsed.type === 2 && !g.typed2)) return undefined
   if (parsed.nonce === MAX_UINT64 || parsed.gasLimit * parsed.feeCap > MAX_UINT256) return undefined
   if (parsed.tipCap > parsed.feeCap) return undefined
   if (g.maxTxGas !== undefined && parsed.gasLimit > g.maxTxGas) return undefined
