@@ -4,7 +4,7 @@
  *
  * Each row is one detector (visibility-probe.ts, run as a separate process), on its own stream of ETH
  * transfers: ~25 per second with Poisson gaps (drawn here, seeded, so arrivals are independent of the
- * peer's tick phase), each sender used once per 256 sends, for the run's duration (at least 1 s); then up
+ * peer's tick phase), each sender used once per 256 sends, for the run's duration (at least 20 s: STREAM_MS); then up
  * to 2.5 s (Flashnode) or 5 s (Anvil) for the last to show.
  *   - WS newFlashblockTransactions: Flashnode only (how a sending client learns of its pre-confirmation).
  *   - polling eth_getTransactionReceipt every 10 ms: both (Flashnode answers pre-confirmed receipts;
@@ -35,6 +35,12 @@ import type { Detector, VisibilityConfig, VisibilityResult } from './visibility-
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'visibility-probe.ts')
 const SENDERS = 256
+/**
+ * Each stream lasts at least this long (~500 transactions at 25/s). The p50 of a uniform 0-200 ms wait
+ * estimated from n samples has a standard error of about 73/sqrt(n) ms: ~6.5 ms from the ~125 of a 5 s
+ * stream, too coarse next to a goal 8 ms above the floor; ~3.3 ms from 500.
+ */
+const STREAM_MS = 20_000
 const MEAN_GAP_MS = 40
 const POLL_MS = 10
 const FLASHBLOCK_MS = 200
@@ -80,7 +86,7 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
     compare: 'p50',
     ...(peers === undefined ? {} : { peers }),
     measure: async ({ node, durationMs }: CaseRun): Promise<Measured> => {
-      const sendAtMs = schedule(Math.max(1000, durationMs), seed)
+      const sendAtMs = schedule(Math.max(STREAM_MS, durationMs), seed)
       const txs = factory.batch('eth', sendAtMs.length, nonces, node).map((t) => ({ raw: t.raw, hash: t.hash }))
       const drainMs = node.peer === 'anvil' ? 2500 * ANVIL_BLOCK_S : 2500
       const r = await runProbe({ url: node.url, detector, txs, sendAtMs, pollMs: POLL_MS, drainMs }, durationMs + drainMs + 30_000)

@@ -2,14 +2,15 @@
  * Micro-benchmark (not a test): admission throughput of the pool for 10,000 pre-signed EIP-1559 transfers
  * from 256 senders, arriving nonce-major (every sender's nonce n, then every sender's n+1, …), against an
  * in-memory state. Measures the whole path eth_sendRawTransaction takes below rpc/: decode, sender recovery
- * (native secp256k1), every check, insertion. Also splits it: decode + recovery alone, and the pool alone
- * (already-decoded transactions).
+ * (native secp256k1), every check, insertion. Also splits it: decode + recovery alone, what an admission
+ * worker does per transaction (prepareTx), and the pool alone (already-decoded transactions).
  *
  *   npx tsx src/txpool/pool.bench.ts [txs] [senders]
  */
 
 import { materialize, parseTx, type PooledTx } from './decode.ts'
 import { TxPool } from './pool.ts'
+import { prepareTx } from './prepared.ts'
 import { FakeState, env, makeKey, transfer } from './test-kit.ts'
 
 const TXS = Number(process.argv[2] ?? 10_000)
@@ -56,6 +57,12 @@ function decodeAll(): { ms: number; txs: PooledTx[] } {
   return { ms: performance.now() - start, txs }
 }
 
+function prepareAll(): number {
+  const start = performance.now()
+  for (const raw of raws) prepareTx(raw, pendingEnv.common)
+  return performance.now() - start
+}
+
 function poolOnly(txs: PooledTx[]): number {
   const pool = new TxPool({ config })
   const start = performance.now()
@@ -73,7 +80,9 @@ console.log(
     `(median of 3 runs: ${runs.map((m) => m.wall.toFixed(0)).join(' / ')} ms wall)`,
 )
 const decoded = decodeAll()
-console.log(`  decode + recover only: ${rate(decodeAll().ms)}`)
+console.log(`  decode + recover only (library object, the inline path): ${rate(decodeAll().ms)}`)
+prepareAll() // warm-up (JIT)
+console.log(`  prepareTx (an admission worker's work per transaction; direct-prepare.ts for these): ${rate(prepareAll())}`)
 console.log(`  pool only (decoded input): ${rate(poolOnly(decoded.txs))}`)
 t = performance.now()
 const full = new TxPool({ config })
