@@ -13,7 +13,7 @@ import type { AccessListEntry, AuthorizationView } from '../../chain/types.ts'
 import { equalBytes } from '../../primitives/hex.ts'
 import type { CallRequest } from '../../node/api.ts'
 import { parseAddress, parseBytes, parseHash, parseQuantity, parseUint64 } from './hex.ts'
-import { fail, inField } from './param-error.ts'
+import { fail, inField, parseField } from './param-error.ts'
 import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
 
 const CALL_FIELDS = [
@@ -61,39 +61,46 @@ function lenientType(raw: unknown): number | undefined {
   return typeof raw === 'string' && /^0x[0-9a-fA-F]{1,2}$/.test(raw) ? parseInt(raw.slice(2), 16) : undefined
 }
 
+/** The parser of each field but data, input and type, in the order their errors are found. */
+const FIELD_PARSERS = {
+  from: parseAddress,
+  to: parseAddress,
+  gas: parseUint64,
+  gasPrice: parseQuantity,
+  maxFeePerGas: parseQuantity,
+  maxPriorityFeePerGas: parseQuantity,
+  value: parseQuantity,
+  nonce: parseUint64,
+  accessList: parseAccessList,
+  chainId: parseQuantity,
+  maxFeePerBlobGas: parseQuantity,
+  blobVersionedHashes: (v: unknown) => listOf(v, '[]common.Hash', parseHash),
+  authorizationList: (v: unknown) => listOf(v, '[]types.SetCodeAuthorization', parseAuthorization),
+} satisfies { [K in Exclude<keyof CallRequest, 'data' | 'type'>]-?: (raw: unknown) => NonNullable<CallRequest[K]> }
+const FIELD_PARSER_LIST = Object.entries(FIELD_PARSERS) as [keyof typeof FIELD_PARSERS, (raw: unknown) => unknown][]
+
 export function parseCallRequest(raw: unknown): CallRequest {
   // geth decodes a JSON null into an all-default TransactionArgs.
   if (raw === null || raw === undefined) return {}
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'ethapi.TransactionArgs')
   const f = readFields(raw, CALL_FIELDS)
-  const opt = <T>(name: (typeof CALL_FIELDS)[number], parse: (raw: unknown) => T): T | undefined =>
-    f[name] === undefined ? undefined : inField(name, () => parse(f[name]))
-
-  const data = opt('data', parseBytes)
-  const input = opt('input', parseBytes)
-  const req: { -readonly [K in keyof CallRequest]: CallRequest[K] } = {
-    from: opt('from', parseAddress),
-    to: opt('to', parseAddress),
-    gas: opt('gas', parseUint64),
-    gasPrice: opt('gasPrice', parseQuantity),
-    maxFeePerGas: opt('maxFeePerGas', parseQuantity),
-    maxPriorityFeePerGas: opt('maxPriorityFeePerGas', parseQuantity),
-    value: opt('value', parseQuantity),
-    nonce: opt('nonce', parseUint64),
-    data: input ?? data,
-    accessList: opt('accessList', parseAccessList),
-    chainId: opt('chainId', parseQuantity),
-    maxFeePerBlobGas: opt('maxFeePerBlobGas', parseQuantity),
-    blobVersionedHashes: opt('blobVersionedHashes', (v) => listOf(v, '[]common.Hash', parseHash)),
-    authorizationList: opt('authorizationList', (v) => listOf(v, '[]types.SetCodeAuthorization', parseAuthorization)),
-    type: lenientType(f.type),
+  const data = f.data === undefined ? undefined : parseField('data', parseBytes, f.data)
+  const input = f.input === undefined ? undefined : parseField('input', parseBytes, f.input)
+  // Only the fields present are set (no closures, no deletes: one small object per call).
+  const req: Record<string, unknown> = {}
+  for (const [name, parse] of FIELD_PARSER_LIST) {
+    const value = f[name]
+    if (value !== undefined) req[name] = parseField(name, parse, value)
   }
+  const chosen = input ?? data
+  if (chosen !== undefined) req.data = chosen
+  const type = lenientType(f.type)
+  if (type !== undefined) req.type = type
   if (data !== undefined && input !== undefined && !equalBytes(data, input)) {
     fail('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
   }
   if (req.gasPrice !== undefined && (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined)) {
     fail('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
   }
-  for (const key of Object.keys(req) as (keyof CallRequest)[]) if (req[key] === undefined) delete req[key]
-  return req
+  return req as CallRequest
 }
