@@ -17,17 +17,31 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 
 const CACHEABLE_ERRORS = new Set(['executionReverted', 'executionFailed', 'invalidParams'])
 
+/** A stable text of a job: object keys sorted, absent (undefined) fields left out. Loops, not closures: it runs per call. */
 function canonical(value: unknown): string {
   if (value instanceof Uint8Array) return bytesToHex(value)
   if (typeof value === 'bigint') return `n${value.toString(16)}`
-  if (value instanceof Map) return `{${[...value].map(([k, v]) => `${canonical(k)}:${canonical(v)}`).sort().join(',')}}`
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value instanceof Map) {
+    const entries: string[] = []
+    for (const [k, v] of value) entries.push(`${canonical(k)}:${canonical(v)}`)
+    return `{${entries.sort().join(',')}}`
+  }
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) out += i === 0 ? canonical(value[i]) : `,${canonical(value[i])}`
+    return `${out}]`
+  }
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${k}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`
+    const record = value as Record<string, unknown>
+    let out = '{'
+    let first = true
+    for (const k of Object.keys(record).sort()) {
+      const v = record[k]
+      if (v === undefined) continue
+      out += first ? `${k}:${canonical(v)}` : `,${k}:${canonical(v)}`
+      first = false
+    }
+    return `${out}}`
   }
   return JSON.stringify(value)
 }
