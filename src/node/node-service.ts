@@ -140,10 +140,9 @@ export class NodeService implements NodeApi {
     const job = { kind: 'call' as const, request: req, ...(overrides ? { state: overrides } : {}), ...(blockOverrides ? { block: blockOverrides } : {}) }
     const block = this.resolver.resolve(blockId)
     const target = this.target(block)
-    const run = async () => (await this.executor.run(job, target)) as Uint8Array
-    if (this.results === undefined) return run()
+    if (this.results === undefined) return (await this.executor.run(job, target)) as Uint8Array
     const key = block.snapshot !== undefined ? this.results.snapshotKey(block.snapshot) : bytesToHex(this.chain.header(block.number)!.hash())
-    return this.results.through(key, job, run)
+    return (await this.results.through(key, job, this.executor, target)) as Uint8Array
   }
 
   async estimateGas(req: CallRequest, blockId: BlockId, overrides?: StateOverrides): Promise<bigint> {

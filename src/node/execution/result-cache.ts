@@ -11,7 +11,7 @@ import { FlashnodeError } from '../../errors/errors.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
 import { Lru } from '../../primitives/lru.ts'
-import type { ExecutionJob } from './jobs.ts'
+import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: FlashnodeError }
 
@@ -64,15 +64,16 @@ export class ResultCache {
     return `p${id}`
   }
 
-  async through<T>(targetKey: string, job: ExecutionJob, run: () => Promise<T>): Promise<T> {
+  /** `executor.run(job, target)`, or its remembered outcome for the same target key and job. */
+  async through(targetKey: string, job: ExecutionJob, executor: Pick<Executor, 'run'>, target: ExecutionTarget): Promise<JobResult> {
     const key = `${targetKey}|${canonical(job)}`
     const hit = this.entries.get(key)
     if (hit !== undefined) {
-      if (hit.ok) return hit.value as T
+      if (hit.ok) return hit.value as JobResult
       throw hit.error
     }
     try {
-      const value = await run()
+      const value = await executor.run(job, target)
       this.entries.set(key, { ok: true, value })
       return value
     } catch (e) {
