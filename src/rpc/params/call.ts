@@ -16,6 +16,10 @@ import { parseAddress, parseBytes, parseHash, parseQuantity, parseUint64 } from 
 import { fail, inField, parseField } from './param-error.ts'
 import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
 
+/** Field lists of the objects read here (module constants: readFields indexes each once). */
+const ACCESS_TUPLE_FIELDS = ['address', 'storageKeys'] as const
+const AUTHORIZATION_FIELDS = ['chainId', 'address', 'nonce', 'yParity', 'r', 's'] as const
+
 const CALL_FIELDS = [
   'from', 'to', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'value', 'nonce', 'data', 'input',
   'accessList', 'chainId', 'maxFeePerBlobGas', 'blobVersionedHashes', 'authorizationList', 'type',
@@ -34,7 +38,7 @@ function requiredField<T>(f: Partial<Record<string, unknown>>, name: string, own
 
 function parseAccessTuple(raw: unknown): AccessListEntry {
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'types.AccessTuple')
-  const f = readFields(raw, ['address', 'storageKeys'])
+  const f = readFields(raw, ACCESS_TUPLE_FIELDS)
   const address = requiredField(f, 'address', 'AccessTuple', parseAddress)
   const storageKeys = requiredField(f, 'storageKeys', 'AccessTuple', (v) => listOf(v, '[]common.Hash', parseHash))
   return { address, storageKeys }
@@ -44,7 +48,7 @@ export const parseAccessList = (raw: unknown): AccessListEntry[] => listOf(raw, 
 
 function parseAuthorization(raw: unknown): AuthorizationView {
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'types.SetCodeAuthorization')
-  const f = readFields(raw, ['chainId', 'address', 'nonce', 'yParity', 'r', 's'])
+  const f = readFields(raw, AUTHORIZATION_FIELDS)
   const owner = 'SetCodeAuthorization'
   return {
     chainId: requiredField(f, 'chainId', owner, parseQuantity),

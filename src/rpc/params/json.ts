@@ -35,20 +35,38 @@ export function isPlainObject(raw: unknown): raw is Record<string, unknown> {
 
 /**
  * Picks `names` out of a JSON object the way Go decodes a struct. Absent and `null` fields are left out, since
- * geth's pointer fields read both as "not given".
+ * geth's pointer fields read both as "not given". Pass a module constant as `names`: its index is built on
+ * the first call and kept (a list made per call is indexed per call).
  */
 export function readFields<const N extends string>(obj: Record<string, unknown>, names: readonly N[]): Partial<Record<N, unknown>> {
-  const byFold = new Map<string, N>()
-  for (const n of names) byFold.set(n.toLowerCase(), n)
-  const exact = new Set<string>(names)
+  const { exact, byFold } = indexOf(names)
   const out: Partial<Record<N, unknown>> = {}
-  for (const [key, value] of Object.entries(obj)) {
-    const name = exact.has(key) ? (key as N) : byFold.get(key.toLowerCase())
+  for (const key of Object.keys(obj)) {
+    const name = (exact.has(key) ? key : byFold.get(key.toLowerCase())) as N | undefined
     if (name === undefined) continue
+    const value = obj[key]
     if (value === null || value === undefined) delete out[name]
     else out[name] = value
   }
   return out
+}
+
+interface FieldIndex {
+  readonly exact: ReadonlySet<string>
+  /** Lower-cased name → name. */
+  readonly byFold: ReadonlyMap<string, string>
+}
+
+/** Field lists are module constants: each is indexed once, not per request. */
+const fieldIndexes = new WeakMap<readonly string[], FieldIndex>()
+
+function indexOf(names: readonly string[]): FieldIndex {
+  let index = fieldIndexes.get(names)
+  if (index === undefined) {
+    index = { exact: new Set(names), byFold: new Map(names.map((n) => [n.toLowerCase(), n])) }
+    fieldIndexes.set(names, index)
+  }
+  return index
 }
 
 /** The value's JSON text, as geth quotes it in some messages. */

@@ -17,6 +17,9 @@ import { decodeHex, parseHash } from './hex.ts'
 import { ParamError, fail, inField } from './param-error.ts'
 import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
 
+/** Field lists of the objects read here (module constants: readFields indexes each once). */
+const FILTER_FIELDS = ['blockHash', 'fromBlock', 'toBlock', 'address', 'topics'] as const
+
 const MAX_TOPICS = 4
 const MAX_SUB_TOPICS = 1000
 
@@ -70,7 +73,7 @@ const numberOf = (id: BlockId | undefined): bigint | undefined => (id?.kind === 
 
 export function parseLogFilter(raw: unknown): LogFilter {
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'filters.FilterCriteria')
-  const f = readFields(raw, ['blockHash', 'fromBlock', 'toBlock', 'address', 'topics'])
+  const f = readFields(raw, FILTER_FIELDS)
   const blockHash = f.blockHash === undefined ? undefined : inField('blockHash', () => parseHash(f.blockHash))
   const fromBlock = f.fromBlock === undefined ? undefined : inField('fromBlock', () => parseBlockNumber(f.fromBlock))
   const toBlock = f.toBlock === undefined ? undefined : inField('toBlock', () => parseBlockNumber(f.toBlock))

@@ -17,6 +17,9 @@ import { parseAddress, parseBytes, parseFixedBytes, parseHash, parseQuantity, pa
 import { fail, inField } from './param-error.ts'
 import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
 
+/** Field lists of the objects read here (module constants: readFields indexes each once). */
+const ACCOUNT_OVERRIDE_FIELDS = ['balance', 'nonce', 'code', 'state', 'stateDiff', 'movePrecompileToAddress'] as const
+
 function parseStorage(raw: unknown): Map<string, Uint8Array> {
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'map[common.Hash]common.Hash')
   const out = new Map<string, Uint8Array>()
@@ -30,7 +33,7 @@ function parseStorage(raw: unknown): Map<string, Uint8Array> {
 function parseAccountOverride(address: Uint8Array, raw: unknown): AccountOverride {
   if (raw === null || raw === undefined) return {}
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'override.OverrideAccount')
-  const f = readFields(raw, ['balance', 'nonce', 'code', 'state', 'stateDiff', 'movePrecompileToAddress'])
+  const f = readFields(raw, ACCOUNT_OVERRIDE_FIELDS)
   const out: { -readonly [K in keyof AccountOverride]: AccountOverride[K] } = {}
   if (f.nonce !== undefined) out.nonce = inField('nonce', () => parseUint64(f.nonce))
   if (f.code !== undefined) out.code = inField('code', () => parseBytes(f.code))

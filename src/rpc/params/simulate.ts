@@ -19,6 +19,12 @@ import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
 import { parseStateOverrides } from './overrides.ts'
 import { fail, inField } from './param-error.ts'
 
+/** Field lists of the objects read here (module constants: readFields indexes each once). */
+const CALL_FEE_FIELDS = ['data', 'input', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const
+const WITHDRAWAL_FIELDS = ['index', 'validatorIndex', 'address', 'amount'] as const
+const BLOCK_STATE_CALL_FIELDS = ['blockOverrides', 'stateOverrides', 'calls'] as const
+const PAYLOAD_FIELDS = ['blockStateCalls', 'traceTransfers', 'validation', 'returnFullTransactions'] as const
+
 function listOf<T>(raw: unknown, goType: string, item: (raw: unknown) => T): T[] {
   if (raw === null || raw === undefined) return []
   if (!Array.isArray(raw)) throw typeError(jsonKind(raw), goType)
@@ -33,7 +39,7 @@ function without(obj: Record<string, unknown>, names: readonly string[]): Record
 
 export function parseSimCall(raw: unknown): SimCall {
   if (!isPlainObject(raw)) return parseCallRequest(raw)
-  const f = readFields(raw, ['data', 'input', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'])
+  const f = readFields(raw, CALL_FEE_FIELDS)
   let obj = raw
   if (f.input !== undefined && f.data !== undefined) obj = without(obj, ['data'])
   const conflicting = f.gasPrice !== undefined && (f.maxFeePerGas !== undefined || f.maxPriorityFeePerGas !== undefined)
@@ -44,7 +50,7 @@ export function parseSimCall(raw: unknown): SimCall {
 
 function parseWithdrawal(raw: unknown): WithdrawalView {
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'types.Withdrawal')
-  const f = readFields(raw, ['index', 'validatorIndex', 'address', 'amount'])
+  const f = readFields(raw, WITHDRAWAL_FIELDS)
   const req = <T>(name: keyof typeof f, parse: (v: unknown) => T): T => {
     if (f[name] === undefined) fail(`missing required field '${name}' for Withdrawal`)
     return inField(name, () => parse(f[name]))
@@ -86,7 +92,7 @@ export function parseSimBlockOverrides(raw: unknown): SimBlockOverrides {
 function parseSimBlock(raw: unknown): SimBlockInput {
   if (raw === null || raw === undefined) return { calls: [] }
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'ethapi.simBlock')
-  const f = readFields(raw, ['blockOverrides', 'stateOverrides', 'calls'])
+  const f = readFields(raw, BLOCK_STATE_CALL_FIELDS)
   const blockOverrides = inField('blockOverrides', () => parseSimBlockOverrides(f.blockOverrides))
   const stateOverrides = f.stateOverrides === undefined ? undefined : inField('stateOverrides', () => parseStateOverrides(f.stateOverrides))
   const calls = inField('calls', () => listOf(f.calls, '[]ethapi.TransactionArgs', parseSimCall))
@@ -96,7 +102,7 @@ function parseSimBlock(raw: unknown): SimBlockInput {
 export function parseSimulatePayload(raw: unknown): SimulatePayload {
   if (raw === null || raw === undefined) return { blockStateCalls: [], traceTransfers: false, validation: false, returnFullTransactions: false }
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'ethapi.simOpts')
-  const f = readFields(raw, ['blockStateCalls', 'traceTransfers', 'validation', 'returnFullTransactions'])
+  const f = readFields(raw, PAYLOAD_FIELDS)
   return {
     blockStateCalls: inField('blockStateCalls', () => listOf(f.blockStateCalls, '[]ethapi.simBlock', parseSimBlock)),
     traceTransfers: inField('traceTransfers', () => parseBool(f.traceTransfers)),
