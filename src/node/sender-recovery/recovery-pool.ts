@@ -72,10 +72,11 @@ export class SenderRecovery {
 
   private flush(): void {
     this.flushScheduled = false
+    // An even share per ready worker, sized once for the whole burst.
+    const share = Math.min(MAX_BATCH, Math.ceil(this.queued.length / Math.max(1, this.lanes.filter(isUsable).length)))
     while (this.queued.length > 0) {
       const lane = this.pickLane()
-      const usable = this.lanes.filter(isUsable).length || 1
-      const batch = this.queued.splice(0, Math.min(MAX_BATCH, Math.ceil(this.queued.length / usable)))
+      const batch = this.queued.splice(0, share)
       if (lane === undefined) {
         for (const waiting of batch) waiting.resolve(undefined)
         continue
