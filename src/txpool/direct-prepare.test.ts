@@ -4,7 +4,8 @@ import { RLP, type Input } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { bytesToHex } from '../primitives/hex.ts'
-import { prepareDirect } from './direct-prepare.ts'
+import { recoverDirect } from './direct-prepare.ts'
+import { recordOf } from './prepared.ts'
 import { materialize, parseTx, type PooledTx } from './decode.ts'
 import { CHAIN_ID, GWEI, TO, forks, keys, sign, signFields, transfer, unprotectedLegacy } from './test-kit.ts'
 
@@ -77,7 +78,9 @@ test('the direct path makes the library path\'s record, field for field, and dec
     for (const c of corpus()) {
       const label = `${c.name} @ ${forkName}`
       const library = viaLibrary(c.raw, common)
-      const direct = prepareDirect(parseTx(c.raw), common)
+      const parsed = parseTx(c.raw)
+      const recovered = recoverDirect(parsed, common)
+      const direct = recovered === undefined ? undefined : recordOf(parsed, common.hardfork(), recovered)
       if (library instanceof Error) {
         assert.equal(direct, undefined, `${label}: the library refuses (${library.message}) but the direct path took it`)
         continue

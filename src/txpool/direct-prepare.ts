@@ -1,14 +1,15 @@
 /**
- * Prepares the everyday transaction shapes without building the library's transaction object: a legacy,
+ * Recovers the sender and the gas figures of the everyday transaction shapes without building the library's
+ * transaction object (prepared.ts assembles the record either way): a legacy,
  * access-list or EIP-1559 call or transfer to an address, with an empty access list. For these, the signing
  * message is the decoded fields re-encoded (EIP-155 / EIP-2718), the sender comes from the native ecrecover,
  * and the gas figures are the calldata counts times the fork's parameters. That is ~70 µs less per
  * transaction than the library path on an admission worker, where every transaction pays it.
  *
- * Exactness is by refusal, not by imitation of error wording: `prepareDirect` answers undefined for
+ * Exactness is by refusal, not by imitation of error wording: `recoverDirect` answers undefined for
  * anything it does not take (other types, creations, access lists, forks with gas rules beyond Prague's
  * and Osaka's, and every value the library's constructor or signature check would refuse), and the caller
- * then takes the library path, which throws or builds as before. So a record made here is one the library
+ * then takes the library path, which throws or builds as before. So what this answers is what the library
  * path would have made, field for field (direct-prepare.test.ts checks both paths against each other).
  * Never: admission checks (validate.ts), state, or wording errors.
  */
@@ -20,7 +21,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { nativeEcrecover } from '../execution/crypto.ts'
 import { bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { ParsedTx } from './decode.ts'
-import type { PreparedTx } from './prepared.ts'
+import type { Recovered } from './prepared.ts'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_UINT256 = (1n << 256n) - 1n
@@ -32,7 +33,6 @@ interface ForkGas {
   /** False where the fork prices transactions in ways this module does not compute. */
   readonly supported: boolean
   readonly chainId: bigint
-  readonly fork: string
   readonly typed1: boolean
   readonly typed2: boolean
   readonly txGas: bigint
@@ -54,7 +54,6 @@ function gasOf(common: Common): ForkGas {
       // EIP-2780 (recipient gas), 7976/7981 (floor tokens) and 8037 (state gas) change these figures.
       supported: common.gteHardfork('spuriousDragon') && ![2780, 7976, 7981, 8037].some(on),
       chainId: common.chainId(),
-      fork: common.hardfork(),
       typed1: on(2930),
       typed2: on(1559),
       txGas: common.param('txGas'),
@@ -68,8 +67,8 @@ function gasOf(common: Common): ForkGas {
   return g
 }
 
-/** The record for `parsed` under `common`'s fork, or undefined: then the library path decides. */
-export function prepareDirect(parsed: ParsedTx, common: Common): PreparedTx | undefined {
+/** The sender and gas figures of `parsed` under `common`'s fork, or undefined: then the library path decides. */
+export function recoverDirect(parsed: ParsedTx, common: Common): Recovered | undefined {
   const g = gasOf(common)
   if (!g.supported || parsed.to === undefined || parsed.type > 2) return undefined
   if ((parsed.type === 1 && !g.typed1) || (parsed.type === 2 && !g.typed2)) return undefined
@@ -89,27 +88,7 @@ export function prepareDirect(parsed: ParsedTx, common: Common): PreparedTx | un
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   const nonZeros = data.length - zeros
-  // Written out rather than spread from fieldsOf: one object shape, built in one step (a spread of the parsed
-  // record cost ~10 µs here).
   return {
-    type: parsed.type,
-    hash: parsed.hash,
-    hashHex: parsed.hashHex,
-    chainId: parsed.chainId,
-    nonce: parsed.nonce,
-    gasLimit: parsed.gasLimit,
-    feeCap: parsed.feeCap,
-    tipCap: parsed.tipCap,
-    value: parsed.value,
-    isCreate: parsed.isCreate,
-    to: parsed.to,
-    dataLength: parsed.dataLength,
-    size: parsed.size,
-    blobFeeCap: parsed.blobFeeCap,
-    blobCount: parsed.blobCount,
-    sidecar: parsed.sidecar,
-    authorizationCount: parsed.authorizationCount,
-    fork: g.fork,
     sender,
     senderHex: bytesToHex(sender),
     senderPublicKey: publicKey,

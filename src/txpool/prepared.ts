@@ -20,18 +20,22 @@
 import type { Common } from '@ethereumjs/common'
 import type { Hex } from '../primitives/hex.ts'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { prepareDirect } from './direct-prepare.ts'
-import { costOf, fieldsOf, libraryTx, materialize, nextArrivalSeq, parseTx, type PooledTx, type TxFields } from './decode.ts'
+import { recoverDirect } from './direct-prepare.ts'
+import { costOf, libraryTx, materialize, nextArrivalSeq, parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
 
-export interface PreparedTx extends TxFields {
-  /** The hardfork name of the Common the record was prepared for. */
-  readonly fork: string
+/** What sender recovery and the gas figures add to the decoded fields. */
+export interface Recovered {
   readonly sender: Uint8Array
   readonly senderHex: Hex
   /** The signer's uncompressed public key without its prefix (64 bytes). */
   readonly senderPublicKey: Uint8Array
   readonly intrinsicGas: bigint
   readonly floorDataGas: bigint
+}
+
+export interface PreparedTx extends TxFields, Recovered {
+  /** The hardfork name of the Common the record was prepared for. */
+  readonly fork: string
 }
 
 /** Whether `prepareTx` takes these bytes (everything but a blob transaction in network form). */
@@ -46,17 +50,50 @@ export function isPreparable(raw: Uint8Array): boolean {
 export function prepareTx(raw: Uint8Array, common: Common): PreparedTx {
   if (!isPreparable(raw)) throw new Error('not preparable: a blob transaction is materialized where it is admitted')
   const parsed = parseTx(raw)
-  const direct = prepareDirect(parsed, common)
-  if (direct !== undefined) return direct
+  return recordOf(parsed, common.hardfork(), recoverDirect(parsed, common) ?? recoverViaLibrary(parsed, common))
+}
+
+/** Sender and gas figures from the library object (materialize), for what direct-prepare.ts declines. */
+function recoverViaLibrary(parsed: ParsedTx, common: Common): Recovered {
   const pooled = materialize(parsed, common, 0)
   return {
-    ...fieldsOf(pooled),
-    fork: common.hardfork(),
     sender: pooled.sender,
     senderHex: pooled.senderHex,
     senderPublicKey: pooled.tx.getSenderPublicKey(),
     intrinsicGas: pooled.intrinsicGas,
     floorDataGas: pooled.floorDataGas,
+  }
+}
+
+/**
+ * The record of decoded fields `f` with what recovery added. Written out rather than spread: one object shape,
+ * built in one step (spreading the fields into it cost ~10 µs per transaction).
+ */
+export function recordOf(f: TxFields, fork: string, r: Recovered): PreparedTx {
+  return {
+    type: f.type,
+    hash: f.hash,
+    hashHex: f.hashHex,
+    chainId: f.chainId,
+    nonce: f.nonce,
+    gasLimit: f.gasLimit,
+    feeCap: f.feeCap,
+    tipCap: f.tipCap,
+    value: f.value,
+    isCreate: f.isCreate,
+    to: f.to,
+    dataLength: f.dataLength,
+    size: f.size,
+    blobFeeCap: f.blobFeeCap,
+    blobCount: f.blobCount,
+    sidecar: f.sidecar,
+    authorizationCount: f.authorizationCount,
+    fork,
+    sender: r.sender,
+    senderHex: r.senderHex,
+    senderPublicKey: r.senderPublicKey,
+    intrinsicGas: r.intrinsicGas,
+    floorDataGas: r.floorDataGas,
   }
 }
 
