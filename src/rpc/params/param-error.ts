@@ -42,10 +42,5 @@ export function parseField<T>(field: string, parse: (raw: unknown) => T, raw: un
 
 /** Runs `parse` and locates any ParamError it throws inside `field`. */
 export function inField<T>(field: string, parse: () => T): T {
-  try {
-    return parse()
-  } catch (e) {
-    if (e instanceof ParamError) throw e.within(field)
-    throw e
-  }
+  return parseField(field, parse, undefined)
 }
