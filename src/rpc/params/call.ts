@@ -13,7 +13,7 @@ import type { AccessListEntry, AuthorizationView } from '../../chain/types.ts'
 import { equalBytes } from '../../primitives/hex.ts'
 import type { CallRequest } from '../../node/api.ts'
 import { parseAddress, parseBytes, parseHash, parseQuantity, parseUint64 } from './hex.ts'
-import { fail, inField, parseField } from './param-error.ts'
+import { fail, parseField } from './param-error.ts'
 import { isPlainObject, jsonKind, readFields, typeError } from './json.ts'
 
 /** Field lists of the objects read here (module constants: readFields indexes each once). */
@@ -27,13 +27,13 @@ const CALL_FIELDS = [
 
 function listOf<T>(raw: unknown, goType: string, item: (raw: unknown) => T): T[] {
   if (!Array.isArray(raw)) throw typeError(jsonKind(raw), goType)
-  return raw.map((v, i) => inField(String(i), () => item(v)))
+  return raw.map((v, i) => parseField(String(i), item, v))
 }
 
 function requiredField<T>(f: Partial<Record<string, unknown>>, name: string, owner: string, parse: (raw: unknown) => T): T {
   const raw = f[name]
   if (raw === undefined) fail(`missing required field '${name}' for ${owner}`)
-  return inField(name, () => parse(raw))
+  return parseField(name, parse, raw)
 }
 
 function parseAccessTuple(raw: unknown): AccessListEntry {
