@@ -1,5 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes, intToUnpaddedBytes } from '@ethereumjs/util'
 import { logsBloom } from '../primitives/bloom.ts'
 import { decodeReceipts, encodeReceipts, type ReceiptRecord } from './receipt-codec.ts'
 
@@ -46,4 +48,17 @@ test('an empty block has no receipts; stored bytes that are not a list are refus
   assert.deepEqual(decodeReceipts(encodeReceipts([])), [])
   assert.throws(() => decodeReceipts(Uint8Array.of(0x83, 1, 2, 3)), /not a list/)
   assert.throws(() => decodeReceipts(encodeReceipts(records).subarray(0, 100)), /invalid RLP/)
+})
+
+test('the stored bytes are the canonical RLP of the record fields (what blocks written by earlier versions hold)', () => {
+  const E = new Uint8Array(0)
+  const reference = RLP.encode(
+    records.map((r) => [
+      r.transactionHash, intToUnpaddedBytes(r.type), r.from, r.to ?? E, r.status === undefined ? [r.root ?? E] : intToUnpaddedBytes(r.status),
+      bigIntToUnpaddedBytes(r.cumulativeGasUsed), bigIntToUnpaddedBytes(r.gasUsed), bigIntToUnpaddedBytes(r.effectiveGasPrice),
+      r.contractAddress ?? E, r.logs.map((l) => [l.address, [...l.topics], l.data]),
+      r.blobGasUsed === undefined ? [] : [bigIntToUnpaddedBytes(r.blobGasUsed)], r.blobGasPrice === undefined ? [] : [bigIntToUnpaddedBytes(r.blobGasPrice)],
+    ]),
+  )
+  assert.deepEqual(encodeReceipts(records), reference)
 })

@@ -8,8 +8,8 @@
  * bytes (rlp-view.ts), which stay alive as long as any decoded receipt does.
  */
 
-import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt } from '../primitives/hex.ts'
+import { bigIntToMinimalBytes, bytesToBigInt } from '../primitives/hex.ts'
+import { encodeRlp } from '../state/rlp-encode.ts'
 import { ReceiptBlooms } from './receipt-blooms.ts'
 import { decodeRlpView, type RlpItem } from './rlp-view.ts'
 import type { LogView, ReceiptView } from './types.ts'
@@ -18,17 +18,13 @@ const EMPTY = new Uint8Array(0)
 
 export type ReceiptRecord = Omit<ReceiptView, 'transactionIndex' | 'firstLogIndex' | 'logsBloom'>
 
-const big = (n: bigint): Uint8Array => {
-  if (n === 0n) return EMPTY
-  let hex = n.toString(16)
-  if (hex.length % 2) hex = `0${hex}`
-  return Uint8Array.from(Buffer.from(hex, 'hex'))
-}
+const big = bigIntToMinimalBytes
 const num = (n: number): Uint8Array => big(BigInt(n))
 const optBig = (n: bigint | undefined): Uint8Array[] => (n === undefined ? [] : [big(n)])
 
+/** Written into one buffer of the exact size (a sealed block's ~10,000 receipts took ~10 µs each through RLP.encode's copies). */
 export function encodeReceipts(receipts: readonly ReceiptRecord[]): Uint8Array {
-  return RLP.encode(
+  return encodeRlp(
     receipts.map((r) => [
       r.transactionHash,
       num(r.type),
@@ -39,7 +35,7 @@ export function encodeReceipts(receipts: readonly ReceiptRecord[]): Uint8Array {
       big(r.gasUsed),
       big(r.effectiveGasPrice),
       r.contractAddress ?? EMPTY,
-      r.logs.map((l) => [l.address, [...l.topics], l.data]),
+      r.logs.map((l) => [l.address, l.topics, l.data]),
       optBig(r.blobGasUsed),
       optBig(r.blobGasPrice),
     ]),

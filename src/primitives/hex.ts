@@ -83,6 +83,22 @@ export function bytesToBigInt(bytes: Uint8Array): bigint {
   return BigInt(bytesToHex(bytes))
 }
 
+/** bigint to its shortest big-endian bytes (0 = empty), as RLP stores an integer. */
+export function bigIntToMinimalBytes(value: bigint): Uint8Array {
+  if (value <= MAX_SAFE) {
+    let n = Number(value)
+    let length = 0
+    for (let m = n; m > 0; m = Math.floor(m / 256)) length++
+    const out = new Uint8Array(length)
+    for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+    return out
+  }
+  const hex = value.toString(16)
+  return hexToBytes(hex.length % 2 === 0 ? `0x${hex}` : `0x0${hex}`)
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 /** bigint to big-endian bytes of exactly `length` bytes (left-padded). */
 export function bigIntToFixedBytes(value: bigint, length: number): Uint8Array {
   const out = new Uint8Array(length)
