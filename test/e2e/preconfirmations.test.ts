@@ -12,6 +12,7 @@ import {
   createPublicClient,
   createWalletClient,
   http,
+  keccak256,
   parseGwei,
   type Hex,
   type PublicClient,
@@ -23,6 +24,8 @@ import { startNode, type RunningNode } from '../support/server.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
+import { LmdbStore } from '../../src/storage/db.ts'
+import { keys } from '../../src/storage/keys.ts'
 import type { TestContext } from 'node:test'
 
 const chain = VIEM_DEV_CHAIN
@@ -214,6 +217,34 @@ test('transactions accepted into the pool but not yet pre-confirmed survive a re
   assert.equal(await pub2.getTransactionCount({ address: account.address, blockTag: 'pending' }), 2, 'both are back in the pool')
   await pub2.request({ method: 'evm_mine' as never })
   for (const hash of hashes) assert.equal((await pub2.getTransactionReceipt({ hash })).blockNumber, 1n)
+})
+
+test('a rejected transaction leaves nothing stored: after a stop the pool holds exactly what was accepted', async (t) => {
+  const dir = tempDir(t)
+  const clock = new ManualScheduler(Date.now())
+  const running = await startNode(t, dir, testGenesis(), { sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual' as const, scheduler: clock } })
+  await running.node.start()
+  const account = privateKeyToAccount(ACCOUNTS[0]!.privateKey as Hex)
+  const pauper = privateKeyToAccount(generatePrivateKey())
+  const sign = (from: typeof account, nonce: number, value: bigint) =>
+    from.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value, nonce, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1') })
+  const pub = createPublicClient({ chain, transport: http(running.url, { retryCount: 0 }) })
+  const send = (raw: Hex) => pub.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  const first = await sign(account, 0, 1n)
+  const accepted = await Promise.all([send(first), send(await sign(account, 1, 1n))])
+  const refusals = await Promise.allSettled([
+    send(first), // already known: its entry is the pooled transaction's and stays
+    send(await sign(account, 0, 2n)), // same nonce, same fees: replacement underpriced
+    send(await sign(pauper, 0, 1n)), // insufficient funds
+    send((await sign(account, 2, 1n)).slice(0, -8) as Hex), // truncated: undecodable
+  ])
+  assert.deepEqual(refusals.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected'])
+  await running.stop()
+
+  const kv = new LmdbStore(dir)
+  t.after(() => kv.close())
+  const stored = [...kv.range(keys.pool(new Uint8Array(0)), keys.poolEnd())].map(({ value }) => keccak256(value)).sort()
+  assert.deepEqual(stored, [...accepted].sort())
 })
 
 test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and seals, filtered', async (t) => {
