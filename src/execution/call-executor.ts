@@ -46,6 +46,11 @@ export interface CallContext {
   readonly vms: VmPool
   /** The header whose environment the call sees (number, timestamp, coinbase, base fee, …). */
   readonly header: BlockHeader
+  /**
+   * eth_call's blobBaseFee block override: what BLOBBASEFEE and the blob fee check see instead of the price
+   * the header's excess blob gas gives (a header field cannot express an arbitrary price).
+   */
+  readonly blobBaseFee?: bigint
   readonly blockHashes: BlockHashSource
   readonly settings: CallSettings
 }
@@ -58,6 +63,14 @@ const contextBlocks = new WeakMap<BlockHeader, { zero?: Block; real?: Block }>()
 
 function contextBlock(ctx: CallContext, zeroBaseFee: boolean): Block {
   const h = ctx.header
+  if (ctx.blobBaseFee !== undefined) {
+    const block = buildContextBlock(ctx, zeroBaseFee, false)
+    const price = ctx.blobBaseFee
+    // The library reads the price through this method only (the opcode and runTx's blob fee check); an
+    // unfrozen header, built for this call alone, lets it be replaced.
+    block.header.getBlobGasPrice = () => price
+    return block
+  }
   let cached = contextBlocks.get(h)
   if (cached === undefined) {
     cached = {}
@@ -65,13 +78,18 @@ function contextBlock(ctx: CallContext, zeroBaseFee: boolean): Block {
   }
   const hit = zeroBaseFee ? cached.zero : cached.real
   if (hit !== undefined) return hit
-  const common = ctx.rules.at(h.number, h.timestamp)
-  const data = h.toJSON()
-  if (zeroBaseFee && h.baseFeePerGas !== undefined) data.baseFeePerGas = '0x0'
-  const block = createBlock({ header: data }, { common, skipConsensusFormatValidation: true })
+  const block = buildContextBlock(ctx, zeroBaseFee)
   if (zeroBaseFee) cached.zero = block
   else cached.real = block
   return block
+}
+
+function buildContextBlock(ctx: CallContext, zeroBaseFee: boolean, freeze = true): Block {
+  const h = ctx.header
+  const common = ctx.rules.at(h.number, h.timestamp)
+  const data = h.toJSON()
+  if (zeroBaseFee && h.baseFeePerGas !== undefined) data.baseFeePerGas = '0x0'
+  return createBlock({ header: data }, { common, skipConsensusFormatValidation: true, freeze })
 }
 
 function buildTx(ctx: CallContext, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {

@@ -8,7 +8,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createPublicClient, http, type Hex, type PublicClient } from 'viem'
 import { ERC20_ABI, balanceSlot, deployedCode, genesisAllocFor } from '../fixtures/erc20/index.ts'
-import { testGenesis } from '../support/dev-chain.ts'
+import { ACCOUNTS, testGenesis } from '../support/dev-chain.ts'
 import { startNode } from '../support/server.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { readRpcCompatChain, readRpcCompatGenesis, rpcCompatHeadHash } from '../support/shared.ts'
@@ -109,4 +109,28 @@ test('the imported chain serves blocks, transactions, receipts and state at seve
   assert.deepEqual(logs, sorted, 'logs come in block and log-index order')
   const fees = await c.getFeeHistory({ blockCount: 4, rewardPercentiles: [50] })
   assert.equal(fees.baseFeePerGas.length, 5)
+})
+
+test('eth_call block overrides reach the EVM: NUMBER, TIMESTAMP, COINBASE, BASEFEE, BLOBBASEFEE, PREVRANDAO, GASLIMIT', async (t) => {
+  // Stores NUMBER, TIMESTAMP, COINBASE, BASEFEE, BLOBBASEFEE, PREVRANDAO and GASLIMIT as seven words and returns them.
+  const ENV = '0x00000000000000000000000000000000000e0e0e' as const
+  const ops = ['43', '42', '41', '48', '4a', '44', '45']
+  const code = `0x${ops.map((op, i) => `${op}60${(i * 32).toString(16).padStart(2, '0')}52`).join('')}60e06000f3` as Hex
+  const g = testGenesis() as unknown as { alloc: Record<string, unknown> }
+  g.alloc[ENV] = { balance: '0x0', code }
+  const running = await startNode(t, tempDir(t), g as unknown as GethGenesis)
+  const c = client(running.url)
+  const words = (hex: unknown) => (hex as string).slice(2).match(/.{64}/g)!.map((w) => BigInt(`0x${w}`))
+  const call = (request: Record<string, string>, overrides?: Record<string, string>) =>
+    c.request({ method: 'eth_call', params: (overrides === undefined ? [request, 'latest'] : [request, 'latest', {}, overrides]) as never })
+  const head = await c.getBlock({ blockTag: 'latest' })
+  // A call without a gas price sees a base fee of 0 (geth lowers it so that such a call never fails on fees).
+  const plain = words(await call({ to: ENV }))
+  assert.deepEqual(plain, [head.number, head.timestamp, BigInt(head.miner), 0n, await c.getBlobBaseFee(), BigInt(head.mixHash), head.gasLimit])
+  const priced = words(await call({ to: ENV, from: ACCOUNTS[0]!.address, gasPrice: `0x${head.baseFeePerGas!.toString(16)}` }))
+  assert.equal(priced[3], head.baseFeePerGas, 'a priced call sees the block\'s base fee')
+  const overridden = words(
+    await call({ to: ENV, from: ACCOUNTS[0]!.address, gasPrice: '0x5' }, { number: '0x99', time: '0x7777', feeRecipient: `0x${'cb'.repeat(20)}`, baseFeePerGas: '0x5', blobBaseFee: '0x1234', prevRandao: `0x${'ab'.repeat(32)}`, gasLimit: '0x989680' }),
+  )
+  assert.deepEqual(overridden, [0x99n, 0x7777n, BigInt(`0x${'cb'.repeat(20)}`), 5n, 0x1234n, BigInt(`0x${'ab'.repeat(32)}`), 10_000_000n])
 })

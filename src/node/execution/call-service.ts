@@ -58,6 +58,7 @@ export class CallService {
     return {
       rules: this.rules,
       header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
+      ...(overrides?.blobBaseFee !== undefined ? { blobBaseFee: overrides.blobBaseFee } : {}),
       blockHashes: this.blockHashes,
       vms: this.vms,
       settings: { gasCap: this.settings.gasCap },
