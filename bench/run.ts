@@ -2,17 +2,7 @@
  * Benchmark entry point: `npm run bench [-- options]` (= `tsx bench/run.ts`). Benchmarks measure; they are
  * not tests and assert nothing beyond each peer answering correctly.
  *
- * Options:
- *   --quick               smoke run: 1 repetition of 1 s (+0.3 s warm-up)
- *   --only a,b            scenarios by name (default: all)
- *   --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
- *                         issue6 (every figure of issue 6, simulate included; not soak), all
- *   --peers anvil,flashnode
- *   --reps N  --duration MS  --warmup MS
- *   --concurrency N       override every case's concurrency
- *   --processes N         load generator processes (default 1)
- *   --client raw|http|fetch
- *   --wait-quiet S        before each peer start, wait up to S seconds for the machine to be idle
+ * Options: USAGE below (`npm run bench -- --help` prints it).
  * Prints the command and the machine, then one table per scenario; writes bench/results/<time>.json.
  * A new scenario is a file exporting a Scenario (see bench/scenario.ts), added to SCENARIOS below.
  */
@@ -55,6 +45,19 @@ function commandLine(): string {
   return `tsx bench/run.ts${args === '' ? '' : ` ${args}`}`
 }
 
+const USAGE = `usage: npm run bench [-- options]
+  --quick               smoke run: 1 repetition of 1 s (+0.3 s warm-up)
+  --only a,b            scenarios by name (default: all)
+  --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
+                        issue6 (every figure of issue 6, simulate included; not soak), all
+  --peers anvil,flashnode
+  --reps N  --duration MS  --warmup MS
+  --concurrency N       override every case's concurrency
+  --processes N         load generator processes (default 1)
+  --client raw|http|fetch
+  --wait-quiet S        before each peer start, wait up to S seconds for the machine to be idle
+  --help                this text`
+
 function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] | undefined } {
   const { values } = parseArgs({
     args: argv,
@@ -70,9 +73,14 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
       processes: { type: 'string', default: '1' },
       client: { type: 'string', default: 'raw' },
       'wait-quiet': { type: 'string', default: '0' },
+      help: { type: 'boolean', default: false },
     },
     strict: true,
   })
+  if (values.help === true) {
+    console.log(`${USAGE}\nscenarios: ${SCENARIOS.map((sc) => sc.name).join(', ')}`)
+    process.exit(0)
+  }
   const quick = values.quick ?? false
   const num = (v: string | undefined, fallback: number): number => {
     if (v === undefined) return fallback
