@@ -4,7 +4,7 @@
  * decoded.
  */
 
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
 
 export interface BlockHashSource {
@@ -22,7 +22,7 @@ export function chainBlockHashes(chain: ChainStore, extra?: (n: bigint) => Uint8
       const fromExtra = extra?.(n)
       if (fromExtra !== undefined) return { hash: () => fromExtra }
       const rlp = chain.headerRlp(n)
-      const hash = rlp === undefined ? ZERO : keccak_256(rlp)
+      const hash = rlp === undefined ? ZERO : keccak256(rlp)
       return { hash: () => hash }
     },
     async putBlock() {},

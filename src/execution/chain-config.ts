@@ -16,6 +16,7 @@ import { paramsEVM } from '@ethereumjs/evm'
 import { paramsTx } from '@ethereumjs/tx'
 import { paramsVM } from '@ethereumjs/vm'
 import { lazyKzg, nativeEcrecover } from './crypto.ts'
+import { keccak256 } from '../primitives/keccak.ts'
 
 export type { GethGenesis }
 
@@ -33,7 +34,8 @@ export class ChainRules {
     }
     this.base = createCommonFromGethGenesis(copy, {
       chain: 'flashnode',
-      customCrypto: { ecrecover: nativeEcrecover, kzg: lazyKzg },
+      // The libraries hash (KECCAK256, blooms, transaction and header hashes) through customCrypto.keccak256.
+      customCrypto: { ecrecover: nativeEcrecover, kzg: lazyKzg, keccak256 },
     })
     // Each library registers its own parameters on a Common when it first uses it; register them all up front
     // so that any helper (a header's blob gas price, say) works on any cached fork copy.

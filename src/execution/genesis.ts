@@ -5,7 +5,7 @@
 
 import { createBlock } from '@ethereumjs/block'
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { KvStore } from '../storage/db.ts'
 import { bytesToHex, hexToBytes, leftPad } from '../primitives/hex.ts'
@@ -48,7 +48,7 @@ export function genesisDiff(genesis: GethGenesis): StateDiff {
     let codeHash = KECCAK256_NULL
     if (e.code !== undefined && e.code !== '0x' && e.code !== '') {
       const code = hexToBytes(normalizeHex(e.code))
-      codeHash = keccak_256(code)
+      codeHash = keccak256(code)
       codes.set(bytesToHex(codeHash), code)
     }
     accounts.set(address, new Account(big(e.nonce), big(e.balance), EMPTY_TRIE_ROOT, codeHash))

@@ -9,7 +9,7 @@
  */
 
 import { RLP } from '@ethereumjs/rlp'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { encodeRlp as encode } from '../state/rlp-encode.ts'
 
 type Node = Uint8Array | Node[]

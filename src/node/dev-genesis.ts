@@ -7,7 +7,7 @@
 import { HDKey } from '@scure/bip32'
 import { pbkdf2Sync } from 'node:crypto'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { GethGenesis } from '../execution/chain-config.ts'
 import { SYSTEM_CONTRACTS } from './system-contracts.ts'
@@ -34,7 +34,7 @@ export function devAccounts(count: number, mnemonic = TEST_MNEMONIC): DevAccount
   return Array.from({ length: count }, (_, i) => {
     const key = parent.deriveChild(i).privateKey!
     const pub = secp256k1.getPublicKey(key, false).subarray(1)
-    return { address: bytesToHex(keccak_256(pub).subarray(12)), privateKey: bytesToHex(key) }
+    return { address: bytesToHex(keccak256(pub).subarray(12)), privateKey: bytesToHex(key) }
   })
 }
 

@@ -3,12 +3,12 @@
  * first three byte pairs of its keccak hash.
  */
 
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from './keccak.ts'
 
 export const BLOOM_BYTES = 256
 
 export function addToBloom(bloom: Uint8Array, item: Uint8Array): void {
-  const h = keccak_256(item)
+  const h = keccak256(item)
   for (let i = 0; i < 6; i += 2) {
     const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
     bloom[BLOOM_BYTES - 1 - (bit >> 3)]! |= 1 << (bit & 7)
@@ -26,7 +26,7 @@ export function logsBloom(logs: readonly { address: Uint8Array; topics: readonly
 
 /** True when every bit of `item`'s bloom is set in `bloom` (the item may be present). */
 export function bloomMayContain(bloom: Uint8Array, item: Uint8Array): boolean {
-  const h = keccak_256(item)
+  const h = keccak256(item)
   for (let i = 0; i < 6; i += 2) {
     const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
     if ((bloom[BLOOM_BYTES - 1 - (bit >> 3)]! & (1 << (bit & 7))) === 0) return false

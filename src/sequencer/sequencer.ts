@@ -17,7 +17,7 @@
 import { EventEmitter } from 'node:events'
 import type { BlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { OpenBlock, TransactionNotIncluded, type BlockCandidate, type BlockEnvironment, type IncludedTransaction, type OpenOptions } from '../execution/block-builder.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import type { ExecutedBlock } from '../execution/block-runner.ts'
@@ -194,7 +194,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
       coinbase: this.settings.coinbase,
       gasLimit: parent.gasLimit,
       extraData: this.settings.extraData,
-      prevRandao: keccak_256(seed),
+      prevRandao: keccak256(seed),
       parentBeaconBlockRoot: new Uint8Array(32),
     }
   }

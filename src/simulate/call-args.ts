@@ -14,7 +14,7 @@
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import type { AccessListEntry, AuthorizationView } from '../chain/types.ts'
 import { bytesToHex, ZERO_ADDRESS } from '../primitives/hex.ts'
 import { SIM_CODES, simError } from './errors.ts'

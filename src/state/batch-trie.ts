@@ -15,7 +15,7 @@
 
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { encodeRlp } from './rlp-encode.ts'
 
 /** Where nodes live: by unprefixed-hex hash (trie-db.ts). */

@@ -15,7 +15,7 @@
 
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, KECCAK256_NULL, type Address } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { copyAccount } from './overlay-reader.ts'
 import type { StateDiff } from './state-diff.ts'
@@ -183,7 +183,7 @@ export class JournaledState implements StateManagerInterface {
   // --- code -----------------------------------------------------------------------------------
 
   async putCode(address: Address, code: Uint8Array): Promise<void> {
-    const hash = keccak_256(code)
+    const hash = keccak256(code)
     this.codes.set(bytesToHex(hash), code)
     await this.modifyAccountFields(address, { codeHash: hash })
   }

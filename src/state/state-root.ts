@@ -12,7 +12,7 @@
 
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_RLP } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import type { KvStore } from '../storage/db.ts'
 import { equalBytes, hexToBytes } from '../primitives/hex.ts'
 import { applyTrieUpdates, type TrieUpdate } from './batch-trie.ts'

@@ -30,7 +30,7 @@ import {
   getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import type { Address } from '@ethereumjs/util'
 import { bytesToBigInt, bytesToHex, type Hex } from '../primitives/hex.ts'
 import { rejections, undecodable } from './messages.ts'
@@ -111,7 +111,7 @@ export function parseTx(raw: Uint8Array): ParsedTx {
   if (first < 1 || first > 4) throw rejections.typeNotSupported()
   const decoded = rlpDecode(raw.subarray(1))
   if (first === 3 && Array.isArray(decoded[0])) return parseBlobWrapper(raw, decoded)
-  const hash = keccak_256(raw)
+  const hash = keccak256(raw)
   return parseTyped(first, raw, decoded, hash, undefined)
 }
 
@@ -275,7 +275,7 @@ function parseLegacy(raw: Uint8Array): ParsedTx {
   const sigV = uintAt(v, 6, 32)
   uintAt(v, 7, 32)
   uintAt(v, 8, 32)
-  const hash = keccak_256(raw)
+  const hash = keccak256(raw)
   const to = toAt(v, 3)
   return {
     type: 0,
@@ -378,7 +378,7 @@ function parseBlobWrapper(raw: Uint8Array, outer: NestedUint8Array): ParsedTx {
   const preimage = new Uint8Array(1 + inner.length)
   preimage[0] = 3
   preimage.set(inner, 1)
-  return parseTyped(3, raw, listAt(outer, 0), keccak_256(preimage), sidecar)
+  return parseTyped(3, raw, listAt(outer, 0), keccak256(preimage), sidecar)
 }
 
 /** The encoded bytes of the first item of the list that starts at raw[1] (already validated by RLP.decode). */

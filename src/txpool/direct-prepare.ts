@@ -17,7 +17,7 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP, type NestedUint8Array } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../primitives/keccak.ts'
 import { nativeEcrecover } from '../execution/crypto.ts'
 import { bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { ParsedTx } from './decode.ts'
@@ -79,11 +79,11 @@ export function recoverDirect(parsed: ParsedTx, common: Common): Recovered | und
   if (signed === undefined) return undefined
   let publicKey: Uint8Array
   try {
-    publicKey = nativeEcrecover(keccak_256(signed.message), signed.recovery, signed.r, signed.s)
+    publicKey = nativeEcrecover(keccak256(signed.message), signed.recovery, signed.r, signed.s)
   } catch {
     return undefined
   }
-  const sender = keccak_256(publicKey).slice(12)
+  const sender = keccak256(publicKey).slice(12)
   const data = parsed.values[parsed.type === 0 ? 5 : parsed.type + 5] as Uint8Array
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++

@@ -3,12 +3,12 @@
  * (`account 0xC000… has both 'state' and 'stateDiff'`).
  */
 
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../primitives/keccak.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 
 export function checksumAddress(address: Uint8Array): string {
   const lower = bytesToHex(address).slice(2)
-  const hash = keccak_256(new TextEncoder().encode(lower))
+  const hash = keccak256(new TextEncoder().encode(lower))
   let out = '0x'
   for (let i = 0; i < lower.length; i++) {
     const nib = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf

@@ -1,0 +1,32 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex } from './hex.ts'
+import { keccak256 } from './keccak.ts'
+import { Rng } from '../../test/support/rng.ts'
+
+test('keccak256 of the empty input is the well-known constant', () => {
+  assert.equal(bytesToHex(keccak256(new Uint8Array(0))), '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
+})
+
+test('keccak256 equals @noble/hashes on every length across the sponge block (136) and the WebAssembly chunk boundaries', () => {
+  const rng = new Rng(7)
+  const lengths: number[] = []
+  for (let n = 0; n <= 600; n++) lengths.push(n)
+  for (const edge of [16 * 1024, 64 * 1024, 100_000]) lengths.push(edge - 1, edge, edge + 1)
+  for (const n of lengths) {
+    const data = rng.bytes(n)
+    assert.equal(bytesToHex(keccak256(data)), bytesToHex(keccak_256(data)), `length ${n}`)
+  }
+})
+
+test('keccak256 hashes the view it is given (a subarray of a larger buffer), and returns a fresh array each time', () => {
+  const backing = new Rng(9).bytes(300)
+  const view = backing.subarray(17, 250)
+  const first = keccak256(view)
+  assert.equal(bytesToHex(first), bytesToHex(keccak_256(view)))
+  const second = keccak256(backing)
+  assert.notEqual(first.buffer, second.buffer)
+  assert.equal(bytesToHex(first), bytesToHex(keccak_256(view)), 'an earlier answer is not overwritten by the next hash')
+  assert.equal(bytesToHex(keccak256(Buffer.from(view))), bytesToHex(first), 'a Buffer hashes like its bytes')
+})
