@@ -271,12 +271,13 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
   if (!existsSync(o.datadir) || readdirSync(o.datadir).length === 0) initFlashnode(o.genesisPath, o.datadir)
   const g = genesisFacts(o.genesisPath)
   const args = [
-    ...nodeArgsFromEnv(),
+    ...argsFromEnv('BENCH_FLASHNODE_NODE_ARGS'),
     '--import', 'tsx', FLASHNODE_CLI, 'start',
     '--datadir', o.datadir,
     '--port', String(o.port),
     '--host', '127.0.0.1',
     ...(o.extraArgs ?? []),
+    ...argsFromEnv('BENCH_FLASHNODE_ARGS'),
   ]
   return launch({
     peer: 'flashnode',
@@ -290,11 +291,14 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
 }
 
 /**
- * Extra node options for the Flashnode process, for profiling a scenario:
- * `BENCH_FLASHNODE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench -- --only send --peers flashnode`
- * (node refuses --cpu-prof in NODE_OPTIONS). Split on spaces.
+ * Extra arguments for the Flashnode process, split on spaces:
+ * - BENCH_FLASHNODE_NODE_ARGS: node options, for profiling a scenario
+ *   (`BENCH_FLASHNODE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench -- --only send --peers flashnode`;
+ *   node refuses --cpu-prof in NODE_OPTIONS);
+ * - BENCH_FLASHNODE_ARGS: `flashnode start` options, after the scenario's own, for trying a setting
+ *   (`BENCH_FLASHNODE_ARGS="--execution-workers 2" npm run bench -- --only simulate --peers flashnode`).
  */
-function nodeArgsFromEnv(): string[] {
-  const raw = process.env.BENCH_FLASHNODE_NODE_ARGS?.trim()
+function argsFromEnv(name: string): string[] {
+  const raw = process.env[name]?.trim()
   return raw === undefined || raw === '' ? [] : raw.split(/\s+/)
 }
