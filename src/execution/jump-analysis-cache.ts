@@ -24,6 +24,7 @@
 
 import { keccak256 } from '../primitives/keccak.ts'
 import { Lru } from '../primitives/lru.ts'
+import { latin1 } from '../state/history-cache.ts'
 
 interface JumpAnalysis {
   readonly jumps: Uint8Array
@@ -47,10 +48,6 @@ if (typeof libraryAnalysis !== 'function') throw new Error('@ethereumjs/evm: the
 
 const byCode = new Lru<string, WeakMap<object, JumpAnalysis>>(CODES_KEPT)
 let scans = 0
-
-function latin1(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')
-}
 
 proto._getValidJumpDestinations = function cachedJumpAnalysis(this: InterpreterInternals, code: Uint8Array): JumpAnalysis {
   const key = latin1(keccak256(code))

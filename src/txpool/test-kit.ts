@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { RLP, type Input } from '@ethereumjs/rlp'
 import { createTx, type TypedTxData } from '@ethereumjs/tx'
 import { Account } from '@ethereumjs/util'
-import { keccak256 } from '../primitives/keccak.ts'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Common } from '@ethereumjs/common'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
 import { bytesToHex, type Hex } from '../primitives/hex.ts'
@@ -79,8 +79,8 @@ export interface Key {
 }
 
 export function makeKey(i: number): Key {
-  const secret = keccak256(new TextEncoder().encode(`flashnode txpool test key ${i}`))
-  const address = keccak256(secp256k1.publicKeyCreate(secret, false).subarray(1)).subarray(12)
+  const secret = keccak_256(new TextEncoder().encode(`flashnode txpool test key ${i}`))
+  const address = keccak_256(secp256k1.publicKeyCreate(secret, false).subarray(1)).subarray(12)
   return { secret, address, hex: bytesToHex(address) }
 }
 
@@ -168,13 +168,13 @@ export class FakeState implements StateReader {
  */
 export function signFields(type: number, fields: Input[], key: Key, chainId: bigint = CHAIN_ID): Uint8Array {
   if (type === 0) {
-    const msg = keccak256(RLP.encode([...fields, chainId, 0, 0]))
+    const msg = keccak_256(RLP.encode([...fields, chainId, 0, 0]))
     const sig = secp256k1.ecdsaSign(msg, key.secret)
     const v = chainId * 2n + 35n + BigInt(sig.recid)
     return RLP.encode([...fields, v, sig.signature.slice(0, 32), sig.signature.slice(32)])
   }
   const body = RLP.encode(fields)
-  const msg = keccak256(concat(new Uint8Array([type]), body))
+  const msg = keccak_256(concat(new Uint8Array([type]), body))
   const sig = secp256k1.ecdsaSign(msg, key.secret)
   return concat(new Uint8Array([type]), RLP.encode([...fields, sig.recid, sig.signature.slice(0, 32), sig.signature.slice(32)]))
 }
@@ -182,7 +182,7 @@ export function signFields(type: number, fields: Input[], key: Key, chainId: big
 /** A pre-EIP-155 legacy transfer (v = 27/28). */
 export function unprotectedLegacy(key: Key, nonce: bigint): Uint8Array {
   const fields: Input[] = [nonce, 2n * GWEI, 21_000n, TO, 1n, new Uint8Array()]
-  const sig = secp256k1.ecdsaSign(keccak256(RLP.encode(fields)), key.secret)
+  const sig = secp256k1.ecdsaSign(keccak_256(RLP.encode(fields)), key.secret)
   return RLP.encode([...fields, 27 + sig.recid, sig.signature.slice(0, 32), sig.signature.slice(32)])
 }
 
