@@ -22,6 +22,7 @@ import type { JsonValue } from './format/json.ts'
 import { parseLogFilter } from './params/log-filter.ts'
 import { parseBool } from './params/args.ts'
 import { ParamError } from './params/param-error.ts'
+import { failpoint } from '../primitives/failpoints.ts'
 
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 128
 
@@ -117,7 +118,10 @@ export function subscriptionMethods(node: NodeApi): Record<string, MethodHandler
         throw new FlashnodeError('limitExceeded', `too many subscriptions on this connection (limit ${limit})`)
       }
       const id = `0x${randomBytes(16).toString('hex')}`
-      const send: Send = (result) => conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))
+      const send: Send = (result) => {
+        conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))
+        failpoint('subscription:sent')
+      }
       const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send))
       subs.set(id, stop)
       return id

@@ -30,7 +30,7 @@ import type { StateReader } from '../state/state-reader.ts'
 import { FlashblockJournal } from './journal.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from './snapshot.ts'
 import type { Scheduler } from './scheduler.ts'
-import { failpoint } from './failpoints.ts'
+import { failpoint } from '../primitives/failpoints.ts'
 
 /**
  * A transaction the pool offers. `tx` may be built on first access; a plain transfer that comes with its

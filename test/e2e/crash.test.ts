@@ -4,7 +4,7 @@
  * reported order, with the reported receipt.
  *
  * The node runs as a real process with fast flashblocks; crashes inside a seal are placed with failpoints
- * (FLASHNODE_FAILPOINT, see src/sequencer/failpoints.ts), the crash between flashblocks by a plain kill -9
+ * (FLASHNODE_FAILPOINT, see src/primitives/failpoints.ts), the crash between flashblocks by a plain kill -9
  * from the test. Load is bounded (at most 600 transactions, 20 s per run).
  */
 

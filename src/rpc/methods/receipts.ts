@@ -14,6 +14,7 @@ import { parseArgs, required } from '../params/args.ts'
 import { parseBlockNumberOrHash } from '../params/block-id.ts'
 import { parseHash } from '../params/hex.ts'
 import { BlockReceiptsAnswers, type AnswerCacheLimits } from './block-receipts-answers.ts'
+import { failpointAfterAnswer } from '../../primitives/failpoints.ts'
 
 export function receiptMethods(node: NodeApi, answerLimits?: AnswerCacheLimits): Record<string, MethodHandler> {
   const answers = new BlockReceiptsAnswers(answerLimits)
@@ -21,7 +22,9 @@ export function receiptMethods(node: NodeApi, answerLimits?: AnswerCacheLimits):
     eth_getTransactionReceipt: async (params) => {
       const [hash] = parseArgs(params, [required(parseHash)])
       const located = await node.getTransactionReceipt(hash)
-      return located === null ? null : formatLocatedReceipt(located)
+      if (located === null) return null
+      if (located.context.blockHash === null) failpointAfterAnswer('answer:pending-receipt')
+      return formatLocatedReceipt(located)
     },
     eth_getBlockReceipts: async (params) => {
       const [block] = parseArgs(params, [required(parseBlockNumberOrHash)])

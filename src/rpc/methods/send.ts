@@ -9,6 +9,7 @@ import type { MethodHandler } from '../registry.ts'
 import { formatLocatedReceipt } from '../format/receipt.ts'
 import { optional, parseArgs, required } from '../params/args.ts'
 import { parseBytes, parseHash, parseUint } from '../params/hex.ts'
+import { failpointAfterAnswer } from '../../primitives/failpoints.ts'
 
 /** EIP-7966's timeout may be a hex quantity or a JSON number. */
 function parseTimeout(raw: unknown): number {
@@ -24,7 +25,9 @@ export function sendMethods(node: NodeApi): Record<string, MethodHandler> {
     },
     eth_sendRawTransactionSync: async (params, ctx) => {
       const [raw, timeout] = parseArgs(params, [required(parseBytes), optional(parseTimeout)])
-      return formatLocatedReceipt(await node.sendRawTransactionSync(raw, timeout, ctx.signal))
+      const receipt = formatLocatedReceipt(await node.sendRawTransactionSync(raw, timeout, ctx.signal))
+      failpointAfterAnswer('answer:sync-send')
+      return receipt
     },
     base_transactionStatus: async (params) => {
       const [hash] = parseArgs(params, [required(parseHash)])

@@ -1,0 +1,37 @@
+/**
+ * Crash points for the crash-safety tests: with FLASHNODE_FAILPOINT=<name>:<n> in the environment, the
+ * process kills itself (SIGKILL, as a power cut would) the n-th time it reaches <name>. Unset, a failpoint
+ * is a string comparison and nothing else. It lives here, below every layer, because crash points sit in the
+ * sequencer and in rpc/ alike.
+ *
+ * `failpoint` kills on the spot. `failpointAfterAnswer` is for a method handler whose answer is about to be
+ * written: it kills once the current turn of the event loop is over (setImmediate), which is after the
+ * transport has written the answer to the socket (both HTTP lanes and WebSocket write within the turn the
+ * handler resolves in) and before the node does anything else.
+ *
+ * Names:
+ *   flashblock:after-journal  a flashblock journaled, not yet published
+ *   seal:before-commit        a block built, not written
+ *   seal:after-commit         a block written, the next one not yet opened
+ *   subscription:sent         a subscription notification written to its WebSocket (rpc/subscriptions.ts)
+ *   answer:sync-send          eth_sendRawTransactionSync's receipt answered (rpc/methods/send.ts)
+ *   answer:pending-receipt    eth_getTransactionReceipt answered with a pre-confirmed receipt (rpc/methods/receipts.ts)
+ */
+
+const spec = process.env.FLASHNODE_FAILPOINT
+const [armedName, armedCount] = spec === undefined ? [undefined, 0] : [spec.split(':').slice(0, -1).join(':'), Number(spec.split(':').at(-1))]
+let reached = 0
+
+function due(name: string): boolean {
+  if (armedName !== name) return false
+  reached += 1
+  return reached >= armedCount
+}
+
+export function failpoint(name: string): void {
+  if (due(name)) process.kill(process.pid, 'SIGKILL')
+}
+
+export function failpointAfterAnswer(name: string): void {
+  if (due(name)) setImmediate(() => process.kill(process.pid, 'SIGKILL'))
+}
