@@ -1,6 +1,7 @@
 /**
  * A transaction that does not fit the gas left in the open block stays in the pool and lands in the next
- * block; one whose gas limit is exactly the gas left fits. A chain with a 100,000 gas block limit, manual
+ * block; one whose gas limit is exactly the gas left fits, and one asking for the whole block gas limit is
+ * admitted and included. A chain with a 100,000 gas block limit, manual
  * sealing, viem over HTTP.
  */
 
@@ -54,4 +55,9 @@ test('a transaction that does not fit the gas left in the open block stays in th
   assert.equal(receipt.blockNumber, 2n, 'b lands in the next block')
   assert.equal(receipt.status, 'success')
   assert.deepEqual((await pub.getBlock({ blockNumber: 2n })).transactions, [b])
+
+  // A transaction asking for the whole block's gas is admitted and fills a block of its own.
+  const whole = await send(3, BLOCK_GAS, '1')
+  await pub.request({ method: 'evm_mine' as never })
+  assert.equal((await pub.getTransactionReceipt({ hash: whole })).blockNumber, 3n)
 })
