@@ -8,7 +8,9 @@ if (mod === undefined) throw new Error(`unknown mutation module ${name}`)
 
 export default {
   mutate: mod.mutate,
-  testRunner: 'tap',
+  // The TAP runner with each mutant's test files run fastest first (scripts/stryker-fastest-first.mjs).
+  testRunner: 'tap-fastest-first',
+  plugins: ['@stryker-mutator/tap-runner', './scripts/stryker-fastest-first.mjs'],
   tap: {
     testFiles: mod.tests,
     // Each test file runs directly (not under --test, which would run it in a child process the hook never

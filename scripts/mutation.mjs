@@ -3,7 +3,7 @@
 // Modules: state, sequencer, txpool, resolver (scripts/mutation-modules.mjs); none named: all four, in turn.
 // Options after the names go to Stryker as they are, e.g. `-- txpool --mutate src/txpool/heap.ts` or
 // `-- state --incremental`. Prints the score of each module (and of each of its files) at the end.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, lstatSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { spawnSync } from 'node:child_process'
@@ -19,10 +19,12 @@ const modules = names.length > 0 ? names : Object.keys(MODULES)
 // Stryker runs the tests in a copy of the project at .stryker-tmp/sandbox-*, where a test's `../shared`
 // (the material beside the repository) would be .stryker-tmp/shared: point that at the real one.
 const tmp = join(root, '.stryker-tmp')
-mkdirSync(tmp, { recursive: true })
-const link = join(tmp, 'shared')
-const shared = resolve(root, '..', 'shared')
-if (!lstatSafe(link) && existsSync(shared)) symlinkSync(shared, link)
+function linkShared() {
+  mkdirSync(tmp, { recursive: true })
+  const link = join(tmp, 'shared')
+  const shared = resolve(root, '..', 'shared')
+  if (!lstatSafe(link) && existsSync(shared)) symlinkSync(shared, link)
+}
 
 function lstatSafe(p) {
   try {
@@ -50,13 +52,15 @@ const summary = []
 let failed = false
 for (const name of modules) {
   console.log(`\n=== mutation run: ${name}`)
+  linkShared()
+  const report = join(root, 'reports/mutation', `${name}.json`)
+  rmSync(report, { force: true })
   const r = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', 'stryker.config.mjs', ...args], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_MODULE: name },
+    env: { ...process.env, MUTATION_MODULE: name, MUTATION_TIMES_FILE: join(tmp, `${name}-times.json`) },
   })
   if (r.status !== 0) failed = true
-  const report = join(root, 'reports/mutation', `${name}.json`)
   if (!existsSync(report)) {
     summary.push(`${name}: no report (stryker exited ${r.status})`)
     continue
