@@ -50,6 +50,9 @@ test('the pending block holds every flashblock\'s transactions in order, with su
   const block = await rpc(node, 'eth_getBlockByNumber', ['pending', false])
   assert.equal(block.number, '0x2', 'the open block after the sealed one')
   assert.equal(block.hash, null, 'no hash before the seal')
+  assert.equal(block.miner, null, 'geth answers the pending block\'s miner and nonce as null')
+  assert.equal(block.nonce, null)
+  assert.deepEqual(block.uncles, [])
   assert.equal(block.parentHash, latest.hash)
   assert.deepEqual(block.transactions, hashes)
   assert.equal(BigInt(block.gasUsed), BigInt(receipts[2].cumulativeGasUsed))
@@ -62,4 +65,14 @@ test('the pending block holds every flashblock\'s transactions in order, with su
 
   const full = await rpc(node, 'eth_getBlockByNumber', ['pending', true])
   assert.deepEqual(full.transactions.map((x: any) => [x.hash, x.transactionIndex, x.blockNumber]), hashes.map((h, i) => [h, `0x${i}`, '0x2']))
+  const baseFee = BigInt(block.baseFeePerGas)
+  for (const [i, x] of full.transactions.entries()) {
+    const [feeCap, tip] = [BigInt(x.maxFeePerGas), BigInt(x.maxPriorityFeePerGas)]
+    const price = feeCap < baseFee + tip ? feeCap : baseFee + tip
+    assert.equal(BigInt(x.gasPrice), price, 'priced at the pending block\'s own base fee')
+    assert.equal(BigInt(receipts[i].effectiveGasPrice), price)
+    const byHash = await rpc(node, 'eth_getTransactionByHash', [x.hash])
+    assert.equal(BigInt(byHash.gasPrice), price, 'the same price when asked by hash')
+    assert.equal(byHash.blockNumber, '0x2')
+  }
 })
