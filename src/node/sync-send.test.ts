@@ -6,6 +6,7 @@
  */
 
 import { test } from 'node:test'
+import { getEventListeners } from 'node:events'
 import assert from 'node:assert/strict'
 import { ACCOUNTS, signedTx } from '../../test/support/dev-chain.ts'
 import { manualNode } from '../../test/support/sequencing-node.ts'
@@ -29,14 +30,17 @@ test('a waiting sync send answers with the receipt of the flashblock that includ
   const node = await manualNode(t, { syncTimeoutMs: 60_000 })
   const before = node.sequencer!.listenerCount('flashblock')
   const tx = signedTx(node, 0, 0n, { to, value: 1n })
-  const answer = node.api.sendRawTransactionSync(tx.serialize())
+  const client = new AbortController()
+  const answer = node.api.sendRawTransactionSync(tx.serialize(), undefined, client.signal)
   await listeners(node, before + 1)
+  assert.equal(getEventListeners(client.signal, 'abort').length, 1)
   await node.api.flashblock()
   const located = await answer
   assert.deepEqual(located.receipt.transactionHash, tx.hash())
   assert.equal(located.context.blockHash, null, 'pre-confirmed')
   assert.equal(located.context.blockNumber, 1n)
   assert.equal(node.sequencer!.listenerCount('flashblock'), before)
+  assert.equal(getEventListeners(client.signal, 'abort').length, 0, 'nor to its client')
 })
 
 test('a sync send gives up at its timeout, and its transaction stays in the pool', { timeout: 20_000 }, async (t) => {
