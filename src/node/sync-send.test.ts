@@ -43,6 +43,22 @@ test('a waiting sync send answers with the receipt of the flashblock that includ
   assert.equal(getEventListeners(client.signal, 'abort').length, 0, 'nor to its client')
 })
 
+test('a sync send waits through flashblocks that do not include its transaction', { timeout: 20_000 }, async (t) => {
+  const node = await manualNode(t, { syncTimeoutMs: 60_000, maxTransactionsPerFlashblock: 1 })
+  const before = node.sequencer!.listenerCount('flashblock')
+  const other = signedTx(node, 1, 0n, { to, value: 1n })
+  await node.api.sendRawTransaction(other.serialize())
+  const tx = signedTx(node, 0, 0n, { to, value: 1n })
+  const answer = node.api.sendRawTransactionSync(tx.serialize())
+  await listeners(node, before + 1)
+  await node.api.flashblock() // takes `other` only
+  assert.equal(node.sequencer!.listenerCount('flashblock'), before + 1, 'still waiting')
+  await node.api.flashblock()
+  const located = await answer
+  assert.deepEqual(located.receipt.transactionHash, tx.hash())
+  assert.equal(located.receipt.transactionIndex, 1)
+})
+
 test('a sync send gives up at its timeout, and its transaction stays in the pool', { timeout: 20_000 }, async (t) => {
   const node = await manualNode(t, { syncTimeoutMs: 60_000 })
   const before = node.sequencer!.listenerCount('flashblock')
