@@ -115,3 +115,53 @@ test('a newly opened block\'s first snapshot is announced', async (t) => {
   await node.api.mine()
   assert.deepEqual(seen.map((s) => [s.header.number, s.index]), [[1n, 1n], [2n, 0]].map(([n, i]) => [n, Number(i)]))
 })
+
+test('in manual mode the clock builds nothing', async (t) => {
+  const clock = new ManualScheduler(Date.now())
+  const node = await manualNode(t, { scheduler: clock })
+  clock.advance(5_000)
+  await node.sequencer!.idle()
+  assert.equal(node.sequencer!.snapshot().index, 0)
+})
+
+test('in auto mode a tick that finds the previous one running is skipped, and after stop nothing ticks', async (t) => {
+  const node = await devNode(t)
+  const clock = new ManualScheduler()
+  const pool: SequencerPool = {
+    candidates: () => ({ next: () => undefined, skipSender: () => undefined }),
+    included: () => undefined,
+    drop: () => undefined,
+    stateChanged: () => undefined,
+  }
+  const seq = sequencerFor(node, pool, clock, 'auto')
+  await seq.start()
+  t.after(() => seq.stop())
+  clock.advance(400) // two ticks at once: the second finds the first still building
+  await seq.idle()
+  assert.equal(seq.snapshot().index, 1)
+  clock.advance(200)
+  await seq.idle()
+  assert.equal(seq.snapshot().index, 2, 'ticking on')
+  await seq.stop()
+  clock.advance(1_000)
+  await seq.idle()
+  assert.equal(seq.snapshot().index, 2, 'stopped')
+})
+
+test('a sequencer stopped while it is still starting never ticks', async (t) => {
+  const node = await devNode(t)
+  const clock = new ManualScheduler()
+  const pool: SequencerPool = {
+    candidates: () => ({ next: () => undefined, skipSender: () => undefined }),
+    included: () => undefined,
+    drop: () => undefined,
+    stateChanged: () => undefined,
+  }
+  const seq = sequencerFor(node, pool, clock, 'auto')
+  const starting = seq.start()
+  await seq.stop()
+  await starting
+  clock.advance(1_000)
+  await seq.idle()
+  assert.equal(seq.snapshot().index, 0)
+})

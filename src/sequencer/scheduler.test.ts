@@ -14,11 +14,12 @@ test('the manual clock runs due callbacks in time order, ties in the order set, 
   clock.after(30, () => ran.push(`c@${clock.now()}`))
   clock.after(10, () => ran.push(`a@${clock.now()}`))
   clock.after(10, () => ran.push(`b@${clock.now()}`))
+  for (const x of ['b2', 'b3', 'b4']) clock.after(10, () => ran.push(`${x}@${clock.now()}`))
   const cancel = clock.after(20, () => ran.push('cancelled'))
   clock.after(50, () => ran.push('later'))
   cancel()
   clock.advance(40)
-  assert.deepEqual(ran, ['a@1010', 'b@1010', 'c@1030'])
+  assert.deepEqual(ran, ['a@1010', 'b@1010', 'b2@1010', 'b3@1010', 'b4@1010', 'c@1030'])
   assert.equal(clock.now(), 1_040, 'time is the target once due callbacks ran')
 })
 
