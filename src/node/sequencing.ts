@@ -5,7 +5,8 @@
  *   written durably (group-committed with other submissions of the same moment) before its hash is
  *   answered; so an accepted transaction survives a restart even before it is pre-confirmed.
  * - For the sequencer it is the pool port: best candidates, inclusion (the persisted copies are deleted in
- *   the flashblock's own journal batch), drops, and the state moving on.
+ *   the flashblock's own journal batch), drops, and the state moving on (which is also when gapped
+ *   transactions past the queue lifetime expire).
  * - For reads it is the pending source: the newest snapshot, its state, and pool-aware nonces.
  * - `waitForReceipt` serves eth_sendRawTransactionSync: it looks at the newest snapshot right after
  *   subscribing, so a receipt published in between is never missed.
@@ -152,6 +153,8 @@ export class Sequencing implements PendingSource, SequencerPool {
       baseFee: snapshot.header.baseFeePerGas ?? 0n,
       blockGasLimit: snapshot.header.gasLimit,
     })
+    // Gapped transactions that waited past the queue lifetime leave now (by the pool's clock, the sequencer's).
+    this.pool.expire()
   }
 
   // --- eth_sendRawTransactionSync -------------------------------------------------------------------------

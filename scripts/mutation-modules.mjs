@@ -1,0 +1,47 @@
+/**
+ * The mutation run's modules (`npm run test:mutation`, scripts/mutation.mjs): for each, the source files
+ * Stryker mutates and the test files that may kill their mutants.
+ *
+ * Each list is the module's own unit tests plus, where the module is only reached through the node (the
+ * sequencer, the resolver), the tests that drive it through the node's public interface (in-process servers;
+ * no child process). The lists are kept short: a surviving mutant runs every test file of the list that
+ * executed it, and one end-to-end file costs 5 to 15 s per mutant on this machine. Within a list Stryker
+ * runs, for each mutant, only the test files that executed its code in the dry run (coverage per test file).
+ * Left out, and why:
+ * - test/e2e/crash.test.ts, test/e2e/endpoints-cli.test.ts: they run the node in child processes; a child
+ *   loads the mutated code, but its coverage is not reported back, so Stryker would never pick them for a
+ *   mutant (and the crash test alone takes a minute).
+ * - src/sequencer/failpoints.ts: the crash test's kill switch, armed only by that test's environment.
+ * - src/txpool/test-kit.ts, src/txpool/pool.bench.ts: test and benchmark helpers, not the pool.
+ * - src/node/pending.ts is in the resolver's list but holds only an interface (no mutant).
+ */
+
+/** Tests of the node's public interface that reach every in-scope module. */
+const NODE_E2E = ['test/e2e/foundation.test.ts', 'test/e2e/preconfirmations.test.ts']
+
+export const MODULES = {
+  state: {
+    mutate: ['src/state/*.ts', '!src/state/*.test.ts'],
+    tests: ['src/state/*.test.ts', 'src/sequencer/*.test.ts', 'src/node/chain-writer.test.ts', 'src/execution/block-builder.test.ts'],
+  },
+  sequencer: {
+    mutate: ['src/sequencer/*.ts', '!src/sequencer/*.test.ts', '!src/sequencer/failpoints.ts'],
+    tests: ['src/sequencer/*.test.ts', ...NODE_E2E, 'test/e2e/limits.test.ts'],
+  },
+  txpool: {
+    mutate: ['src/txpool/*.ts', '!src/txpool/*.test.ts', '!src/txpool/test-kit.ts', '!src/txpool/pool.bench.ts'],
+    tests: ['src/txpool/*.test.ts', 'src/node/pool-candidate.test.ts'],
+  },
+  resolver: {
+    mutate: ['src/node/block-resolver.ts', 'src/node/pending-views.ts', 'src/node/pending.ts', 'src/node/sequencing.ts'],
+    tests: [
+      'src/node/*.test.ts',
+      'src/rpc/methods/receipts-node.test.ts',
+      'src/sequencer/*.test.ts',
+      ...NODE_E2E,
+      'test/e2e/limits.test.ts',
+      'test/e2e/simulate.test.ts',
+      'test/e2e/endpoints.test.ts',
+    ],
+  },
+}

@@ -1,0 +1,37 @@
+/**
+ * A node that sequences in manual mode, driven in-process through its facade (node.api): nothing happens
+ * until a test calls flashblock() or mine(); the sequencer's clock is a ManualScheduler, never the wall clock.
+ * `rpc` answers a JSON-RPC method through the real method table (params parsed, result formatted), in-process.
+ */
+
+import type { TestContext } from 'node:test'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode, type NodeConfig } from '../../src/node/create-node.ts'
+import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
+import { createEthMethods } from '../../src/rpc/methods/index.ts'
+import { RawJson } from '../../src/rpc/transport/messages.ts'
+import { testGenesis } from './dev-chain.ts'
+import { tempDir } from './temp-dir.ts'
+
+export async function manualNode(
+  t: TestContext,
+  sequencer: Partial<NonNullable<NodeConfig['sequencer']>> = {},
+  dataDir = tempDir(t),
+): Promise<FlashNode> {
+  const node = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir,
+    genesis: testGenesis(),
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()), ...sequencer },
+  })
+  t.after(() => node.close())
+  await node.start()
+  return node
+}
+
+/** Calls one JSON-RPC method of the node's method table in-process; the answer as a client would parse it. */
+export async function rpc(node: FlashNode, method: string, params: unknown[]): Promise<any> {
+  const handler = createEthMethods(node.api).get(method)
+  if (handler === undefined) throw new Error(`no method ${method}`)
+  const answer = await handler(params, { signal: new AbortController().signal, endpoint: 'test' })
+  return JSON.parse(answer instanceof RawJson ? answer.json : JSON.stringify(answer))
+}
