@@ -8,10 +8,10 @@
  * executed it, and one end-to-end file costs 5 to 15 s per mutant on this machine. Within a list Stryker
  * runs, for each mutant, only the test files that executed its code in the dry run (coverage per test file).
  * Left out, and why:
- * - test/e2e/crash.test.ts, test/e2e/endpoints-cli.test.ts: they run the node in child processes; a child
+ * - test/e2e/crash.test.ts, test/e2e/durability.test.ts, test/e2e/endpoints-cli.test.ts: they run the node
+ *   in child processes; a child
  *   loads the mutated code, but its coverage is not reported back, so Stryker would never pick them for a
  *   mutant (and the crash test alone takes a minute).
- * - src/sequencer/failpoints.ts: the crash test's kill switch, armed only by that test's environment.
  * - src/txpool/test-kit.ts, src/txpool/pool.bench.ts: test and benchmark helpers, not the pool.
  * - src/node/pending.ts is in the resolver's list but holds only an interface (no mutant).
  */
@@ -22,11 +22,19 @@ const NODE_E2E = ['test/e2e/foundation.test.ts', 'test/e2e/preconfirmations.test
 export const MODULES = {
   state: {
     mutate: ['src/state/*.ts', '!src/state/*.test.ts'],
-    tests: ['src/state/*.test.ts', 'src/sequencer/*.test.ts', 'src/node/chain-writer.test.ts', 'src/execution/block-builder.test.ts'],
+    tests: [
+      'src/state/*.test.ts',
+      'src/sequencer/*.test.ts',
+      'src/node/chain-writer.test.ts',
+      'src/execution/block-builder.test.ts',
+      // The archive reader's wipe-and-write order and the pending overlays are seen only through a node.
+      'test/e2e/constructor-storage.test.ts',
+      'test/e2e/pending-overlays.test.ts',
+    ],
   },
   sequencer: {
-    mutate: ['src/sequencer/*.ts', '!src/sequencer/*.test.ts', '!src/sequencer/failpoints.ts'],
-    tests: ['src/sequencer/*.test.ts', ...NODE_E2E, 'test/e2e/limits.test.ts'],
+    mutate: ['src/sequencer/*.ts', '!src/sequencer/*.test.ts'],
+    tests: ['src/sequencer/*.test.ts', ...NODE_E2E, 'test/e2e/limits.test.ts', 'test/e2e/gas-left.test.ts'],
   },
   txpool: {
     mutate: ['src/txpool/*.ts', '!src/txpool/*.test.ts', '!src/txpool/test-kit.ts', '!src/txpool/pool.bench.ts'],
@@ -42,6 +50,8 @@ export const MODULES = {
       'test/e2e/limits.test.ts',
       'test/e2e/simulate.test.ts',
       'test/e2e/endpoints.test.ts',
+      'test/e2e/head-by-number.test.ts',
+      'test/e2e/sync-send-timeout.test.ts',
     ],
   },
 }
