@@ -6,9 +6,10 @@
  *
  * Invariant that makes it safe: the history at or below a block that exists never changes (blocks are only
  * ever appended; a block's history lands in the same atomic batch that makes the block exist). Callers ask
- * only for blocks that exist (the resolver, the builder's parent, a worker's job target), so an answer,
- * once read, is the answer forever. Entries are raw stored bytes; readers copy or decode them, so nothing
- * shared is ever handed out to be mutated. Bounded: least recently used entries go first.
+ * only for blocks that exist in their own view of the database (the resolver, the builder's parent, a
+ * worker's job target once its view holds it: execution/worker-main.ts), so an answer, once read, is the
+ * answer forever. Entries are raw stored bytes; readers copy or decode them, so nothing shared is ever
+ * handed out to be mutated. Bounded: least recently used entries go first.
  */
 
 import { Lru } from '../primitives/lru.ts'
