@@ -101,4 +101,7 @@ test('flags describe the single endpoint; with --config they are refused', () =>
   assert.equal('rateLimit' in flags([])[0]!, false, 'the profile decides')
   assert.throws(() => flags(['--profile', 'open']), /--profile must be one of dedicated, public, got "open"/)
   assert.throws(() => flags(['--config', 'x.json', '--port', '0']), /--port cannot be combined with --config/)
+  assert.deepEqual(flags(['--idle-timeout', '90000'])[0]!.limits, { idleTimeoutMs: 90_000 })
+  assert.throws(() => flags(['--idle-timeout', '0']), /--idle-timeout must be at least 1 ms, got 0/)
+  assert.throws(() => flags(['--config', 'x.json', '--idle-timeout', '1000']), /--idle-timeout cannot be combined with --config/)
 })

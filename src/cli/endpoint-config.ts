@@ -268,12 +268,12 @@ export function configFileHelp(): string[] {
     }),
     'Example: {"endpoints": [{"name": "public", "host": "0.0.0.0", "port": 8545, "profile": "public"},',
     '                        {"name": "dedicated", "port": 8546}]}',
-    'With --config, the endpoint flags (--host, --port, --allowed-hosts, --cors, --profile, --rate-limit) are refused.',
+    `With --config, the endpoint flags (${ENDPOINT_FLAGS.map((f) => `--${f}`).join(', ')}) are refused.`,
   ]
 }
 
 /** Flags that describe the single endpoint; refused together with --config. */
-export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit'] as const satisfies readonly OptionName[]
+export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit', 'idle-timeout'] as const satisfies readonly OptionName[]
 
 /** The endpoints of `flashnode start`: the config file's, or the one the flags describe. */
 export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<OptionName>): EndpointConfig[] {
@@ -285,6 +285,8 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
   if (!isProfileName(options.profile)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, got "${options.profile}"`)
   const rate = options['rate-limit']
   if (rate !== undefined && rate < 0) throw new UsageError(`--rate-limit must be 0 (none) or more, got ${rate}`)
+  const idle = options['idle-timeout']
+  if (idle < 1) throw new UsageError(`--idle-timeout must be at least 1 ms, got ${idle}`)
   const allowedHosts = splitList(options['allowed-hosts']) ?? []
   const cors = splitList(options.cors)
   return [{
@@ -295,7 +297,7 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
     ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { requestsPerSecond: rate, burst: defaultBurst(rate) } }),
     allowedHosts,
     ...(cors !== undefined ? { cors } : {}),
-    limits: {},
+    limits: given.has('idle-timeout') ? { idleTimeoutMs: idle } : {},
     websocket: true,
   }]
 }

@@ -94,6 +94,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'idle-timeout': {
+    kind: 'integer',
+    default: 120_000,
+    help: 'keep-alive: an idle HTTP connection stays open this long (ms; advertised as Keep-Alive: timeout, closed 1 s later; never with a request on its way in)',
+    commands: ['start'],
+    placeholder: 'MS',
+  },
   config: {
     kind: 'string',
     help: 'JSON file of the endpoints to serve, each with its own port, profile and limits (see "Config file" below)',

@@ -367,6 +367,7 @@ test('default limits', () => {
     batchConcurrency: 8,
     maxConnections: 1000,
     maxSubscriptionsPerConnection: 128,
+    idleTimeoutMs: 120_000,
   })
 })
 

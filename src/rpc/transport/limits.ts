@@ -31,6 +31,11 @@ export interface TransportLimits {
   readonly maxConnections: number
   /** Subscriptions one WebSocket connection may hold at once. Over it: -32005. */
   readonly maxSubscriptionsPerConnection: number
+  /**
+   * How long an idle HTTP keep-alive connection is kept, in milliseconds, advertised to clients as
+   * `Keep-Alive: timeout=N` (whole seconds); it is closed a second after that (idle-close.ts).
+   */
+  readonly idleTimeoutMs: number
 }
 
 export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
@@ -44,6 +49,7 @@ export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
   batchConcurrency: 8,
   maxConnections: 1000,
   maxSubscriptionsPerConnection: 128,
+  idleTimeoutMs: 120_000,
 })
 
 const resolved = new WeakMap<Partial<TransportLimits>, TransportLimits>()
