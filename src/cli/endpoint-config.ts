@@ -33,6 +33,8 @@ export interface EndpointConfig {
   readonly cors?: readonly string[]
   readonly limits: Partial<TransportLimits>
   readonly websocket: boolean
+  /** False: the endpoint serves sealed state only (pending reads latest, no pre-confirmed receipts...). */
+  readonly preconfirmations: boolean
 }
 
 type Fields = { -readonly [K in keyof EndpointConfig]?: EndpointConfig[K] }
@@ -171,6 +173,15 @@ export const FIELDS: readonly Field[] = [
       out.websocket = raw as boolean
     },
   },
+  {
+    name: 'preconfirmations',
+    shape: 'boolean',
+    help: 'true (default): pending is the newest flashblock. false: sealed state only, as a node without pre-confirmations: pending reads latest; receipts, logs and block places of transactions appear once sealed; eth_simulateV1 is not served; eth_sendRawTransactionSync answers once sealed; subscriptions announce sealed blocks only (pending nonces still count every transaction sent)',
+    parse(raw, at, out) {
+      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
+      out.preconfirmations = raw as boolean
+    },
+  },
 ]
 
 function parseEndpoint(raw: unknown, at: string): EndpointConfig {
@@ -195,6 +206,7 @@ function parseEndpoint(raw: unknown, at: string): EndpointConfig {
     ...(out.cors !== undefined ? { cors: out.cors } : {}),
     limits: out.limits ?? {},
     websocket: out.websocket ?? true,
+    preconfirmations: out.preconfirmations ?? true,
   }
 }
 
@@ -273,7 +285,7 @@ export function configFileHelp(): string[] {
 }
 
 /** Flags that describe the single endpoint; refused together with --config. */
-export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit', 'idle-timeout'] as const satisfies readonly OptionName[]
+export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit', 'idle-timeout', 'no-preconfirmations'] as const satisfies readonly OptionName[]
 
 /** The endpoints of `flashnode start`: the config file's, or the one the flags describe. */
 export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<OptionName>): EndpointConfig[] {
@@ -299,6 +311,7 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
     ...(cors !== undefined ? { cors } : {}),
     limits: given.has('idle-timeout') ? { idleTimeoutMs: idle } : {},
     websocket: true,
+    preconfirmations: !options['no-preconfirmations'],
   }]
 }
 
