@@ -12,13 +12,16 @@
  * handed out to be mutated. Bounded: least recently used entries go first.
  */
 
-import { Lru } from '../primitives/lru.ts'
+import { Lru, SizedLru } from '../primitives/lru.ts'
 import type { KvStore } from '../storage/db.ts'
 
+/** ~430 bytes of heap an entry (key, RLP, arrays): ~14 MB per thread when full. */
 const ACCOUNTS = 32_768
+/** ~280 bytes an entry: ~18 MB per thread when full. */
 const SLOTS = 65_536
 /** Code is content-addressed (by its hash), so it never changes either; kept for hot contracts only. */
 const CODES = 1_024
+const CODE_BYTES = 8 * 1024 * 1024
 
 /** `undefined` = never read; `null` = read, and absent. */
 export type Remembered = Uint8Array | null
@@ -26,8 +29,8 @@ export type Remembered = Uint8Array | null
 export interface HistoryCache {
   readonly accounts: Lru<string, Remembered>
   readonly slots: Lru<string, Remembered>
-  /** Contract code by code hash (latin1 key). */
-  readonly codes: Lru<string, Uint8Array>
+  /** Contract code by code hash (latin1 key), at most CODE_BYTES of it. */
+  readonly codes: SizedLru<string, Uint8Array>
 }
 
 const perStore = new WeakMap<KvStore, HistoryCache>()
@@ -35,7 +38,11 @@ const perStore = new WeakMap<KvStore, HistoryCache>()
 export function historyCacheOf(store: KvStore): HistoryCache {
   let cache = perStore.get(store)
   if (cache === undefined) {
-    cache = { accounts: new Lru(ACCOUNTS), slots: new Lru(SLOTS), codes: new Lru(CODES) }
+    cache = {
+      accounts: new Lru(ACCOUNTS),
+      slots: new Lru(SLOTS),
+      codes: new SizedLru({ maxEntries: CODES, maxBytes: CODE_BYTES }, (code) => code.length + 128),
+    }
     perStore.set(store, cache)
   }
   return cache
