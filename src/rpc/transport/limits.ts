@@ -12,6 +12,11 @@ export interface TransportLimits {
   readonly maxBodyBytes: number
   /** Largest WebSocket message, in bytes. Over it: the connection closes with 1009. */
   readonly maxWsMessageBytes: number
+  /**
+   * Bytes a WebSocket connection may hold queued for sending that its client has not read yet (answers,
+   * notifications). Over it the connection is cut: a subscriber that stops reading cannot grow the heap.
+   */
+  readonly maxWsBufferedBytes: number
   /** Most items in one batch. Over it: one -32600 `batch too large`. */
   readonly maxBatchItems: number
   /** Once a batch's accumulated response passes this many bytes, the remaining items get -32003. */
@@ -41,6 +46,7 @@ export interface TransportLimits {
 export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
   maxBodyBytes: 5 * 1024 * 1024,
   maxWsMessageBytes: 32 * 1024 * 1024,
+  maxWsBufferedBytes: 32 * 1024 * 1024,
   maxBatchItems: 1000,
   maxBatchResponseBytes: 25_000_000,
   maxDepth: 128,
