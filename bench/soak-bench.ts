@@ -261,6 +261,7 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
       'anon slope MB/min (last half)': anonHalf.slope,
       'anon slope ±2SE (last half)': anonHalf.twoSe,
       'file (mapped db) end MB': mb(last?.file),
+      'file slope MB/min (last half)': slopeMbPerMin(series((m) => m.file, windowMs / 2)).slope,
       'sockets used (count)': sockets.size,
       'window s': windowMs / 1000,
     },
