@@ -54,6 +54,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     const result: ScenarioResult = {
       name: s.name,
       title: s.title,
+      repetitions: s.repetitions ?? settings.repetitions,
       caseNames: cases.map((c) => c.name),
       cases: Object.fromEntries(cases.map((c) => [c.name, infoOf(c)])),
       notes: s.notes?.(ctx) ?? [],
@@ -91,7 +92,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       return startFlashnode({ genesisPath, port, datadir, extraArgs: [...(s.flashnodeArgs ?? [])] })
     }
 
-    const repetitions = s.repetitions ?? settings.repetitions
+    const repetitions = result.repetitions
     const caseSettings: RunSettings = s.durationMs === undefined ? settings : { ...settings, durationMs: s.durationMs(settings) }
     for (let rep = 0; rep < repetitions; rep++) {
       const order = rep % 2 === 0 ? settings.peers : [...settings.peers].reverse()

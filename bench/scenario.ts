@@ -171,6 +171,8 @@ export interface CaseInfo {
 export interface ScenarioResult {
   name: string
   title: string
+  /** Repetitions per peer this scenario ran (its own, or --reps). */
+  repetitions: number
   caseNames: string[]
   cases: Record<string, CaseInfo>
   notes: string[]
