@@ -15,6 +15,7 @@ import { createServer } from 'node:http'
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net'
 import { parseArgs } from 'node:util'
 import { serveFastLane } from '../src/rpc/transport/http-fast-lane.ts'
+import { DEFAULT_LIMITS } from '../src/rpc/transport/limits.ts'
 import { runLoad } from './load.ts'
 
 const { values } = parseArgs({
@@ -43,6 +44,7 @@ const fastLane = (): Server =>
         return { status: 200, body: ANSWER }
       },
       handOver: (s) => s.destroy(),
+      idleTimeoutMs: DEFAULT_LIMITS.idleTimeoutMs,
       log: (message, err) => console.error(message, err),
     }),
   )

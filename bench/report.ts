@@ -141,7 +141,7 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
   }
   const anyLoad = r.caseNames.some((n) => r.cases[n]?.measured !== true)
   const title =
-    `scenario ${r.name}: ${r.title}; ${settings.repetitions} repetition${settings.repetitions > 1 ? 's' : ''} per peer, medians` +
+    `scenario ${r.name}: ${r.title}; ${r.repetitions} repetition${r.repetitions > 1 ? 's' : ''} per peer, medians` +
     (anyLoad ? `; loads ${settings.durationMs / 1000} s (+${settings.warmupMs / 1000} s warm-up unless a note says otherwise)` : '')
   const legend = [
     "rate in the row's unit; CPU = the peer's CPU during the measurement, in % of one core (server process and its children)",

@@ -15,7 +15,7 @@ import { readBench } from './read-bench.ts'
 import { receiptsBench } from './receipts-bench.ts'
 import { sendBench } from './send-bench.ts'
 import { simulateBench } from './simulate-bench.ts'
-import { soakBench } from './soak-bench.ts'
+import { SOAK_DEFAULT_MS, soakBench } from './soak-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
 import { runScenario } from './runner.ts'
 import type { PeerName } from './nodes.ts'
@@ -56,6 +56,7 @@ const USAGE = `usage: npm run bench [-- options]
   --processes N         load generator processes (default 1)
   --client raw|http|fetch
   --wait-quiet S        before each peer start, wait up to S seconds for the machine to be idle
+  --soak-duration MS    the soak scenario's window (default 1800000: 30 minutes; --quick: 3 s); it runs once
   --help                this text`
 
 function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] | undefined } {
@@ -73,6 +74,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
       processes: { type: 'string', default: '1' },
       client: { type: 'string', default: 'raw' },
       'wait-quiet': { type: 'string', default: '0' },
+      'soak-duration': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -101,6 +103,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
     peers,
     quick,
     waitQuietMs: num(values['wait-quiet'], 0) * 1000,
+    soakDurationMs: num(values['soak-duration'], SOAK_DEFAULT_MS),
   }
   if (values.concurrency !== undefined) settings.concurrency = Math.max(1, num(values.concurrency, 1))
   const names = [values.only, values.scenarios].filter((v): v is string => v !== undefined).flatMap((v) => v.split(','))

@@ -54,6 +54,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     const result: ScenarioResult = {
       name: s.name,
       title: s.title,
+      repetitions: s.repetitions ?? settings.repetitions,
       caseNames: cases.map((c) => c.name),
       cases: Object.fromEntries(cases.map((c) => [c.name, infoOf(c)])),
       notes: s.notes?.(ctx) ?? [],
@@ -91,12 +92,14 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       return startFlashnode({ genesisPath, port, datadir, extraArgs: [...(s.flashnodeArgs ?? [])] })
     }
 
-    for (let rep = 0; rep < settings.repetitions; rep++) {
+    const repetitions = result.repetitions
+    const caseSettings: RunSettings = s.durationMs === undefined ? settings : { ...settings, durationMs: s.durationMs(settings) }
+    for (let rep = 0; rep < repetitions; rep++) {
       const order = rep % 2 === 0 ? settings.peers : [...settings.peers].reverse()
       for (const peer of order) {
         const pr = result.peers[peer]!
         if (!pr.available) continue
-        progress(`${s.name}: repetition ${rep + 1}/${settings.repetitions}, ${peer}`)
+        progress(`${s.name}: repetition ${rep + 1}/${repetitions}, ${peer}`)
         pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
         let node: RunningNode
         try {
@@ -109,7 +112,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
           for (const c of cases) {
             if (c.peers !== undefined && !c.peers.includes(peer)) continue
             progress(`${s.name}: ${peer}: ${c.name}`)
-            await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), settings)
+            await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), caseSettings)
           }
         } finally {
           const rss = node.peakRssBytes()

@@ -83,6 +83,10 @@ export interface Scenario {
   readonly anvilArgs?: readonly string[]
   readonly flashnodeArgs?: readonly string[]
   readonly mutatesState?: boolean
+  /** Repetitions of this scenario whatever --reps says (a 30-minute soak runs once). */
+  readonly repetitions?: number
+  /** The measured duration of its cases, when not the run's --duration (the soak's --soak-duration). */
+  durationMs?(settings: RunSettings): number
   /** Printed under the table (method, caveats, floors). */
   notes?(ctx: ScenarioContext): string[]
   /** Extras (see Measured) shown as columns of the table, per peer, after p99. */
@@ -150,6 +154,8 @@ export interface RunSettings {
   quick: boolean
   /** Before each peer start, wait up to this long for other processes to leave the CPUs (< 50% of one core). */
   waitQuietMs: number
+  /** The soak scenario's window (--soak-duration). */
+  soakDurationMs: number
 }
 
 export interface CaseInfo {
@@ -165,6 +171,8 @@ export interface CaseInfo {
 export interface ScenarioResult {
   name: string
   title: string
+  /** Repetitions per peer this scenario ran (its own, or --reps). */
+  repetitions: number
   caseNames: string[]
   cases: Record<string, CaseInfo>
   notes: string[]

@@ -1,227 +1,268 @@
 /**
- * Scenario "soak": a mixed load at a FIXED rate for a fixed time, each peer sequencing as it normally does
- * (Flashnode at 200 ms flashblocks, Anvil with 2 s blocks), reporting errors (must be zero), latency p50 /
- * p99, and the server's memory at the start and the end of the window.
+ * Scenario "soak": steady load at a FIXED rate for a long window (30 minutes by default: `--soak-duration
+ * MS` shortens it, `--quick` makes it 3 s), each peer sequencing as it normally does (Flashnode at 200 ms
+ * flashblocks, Anvil with 2 s blocks). It answers two questions: does the server's memory stay flat under
+ * steady load, and does a keep-alive client ever see its connection cut (ECONNRESET and the like)?
  *
- * The load is an open loop driven from this process: request i is due at i / RATE seconds, whatever
- * happened before, and its latency is measured from when it was DUE (so a server that stalls is charged for
- * the requests that queued behind the stall; no coordinated omission). Requests go out on a pool of raw
- * keep-alive connections (raw-http.ts) that grows when every connection is busy, up to MAX_CONNECTIONS; a
- * request that finds none is an error. The mix, per 20 requests: 12 state reads at `latest` and `pending`
- * (balance, storage slot, code, nonce, block number, latest block), 5 eth_call balanceOf, 3
- * eth_sendRawTransaction of an ETH transfer (fresh nonces over 64 senders, signed before the window).
- * Errors: any transport failure, non-200 status or JSON-RPC error, quoted in the notes.
+ * Load: an open loop driven from this process: request i is due at i / (READS + SENDS) seconds whatever
+ * happened before, and its latency is measured from when it was DUE (a stall is charged for the requests
+ * that queued behind it). READS_PER_S reads of the service contract's six read methods (eth_call,
+ * eth_simulateV1, eth_getBlockReceipts, eth_getStorageAt, eth_getTransactionCount, eth_getCode), at
+ * `latest` and `pending` in turn, with inputs that differ request to request (random holders, slots and
+ * addresses, so every cache keyed by input keeps meeting new keys), and SENDS_PER_S eth_sendRawTransaction
+ * (ETH and ERC-20 transfers, fresh nonces over 64 senders, signed as they are due).
  *
- * Memory: /proc VmRSS and RssAnon of the server process, sampled every second. RSS includes the resident
- * pages of Flashnode's memory-mapped database (file-backed, growing with the chain by design), so RssAnon
- * (heap, stacks: what a leak grows) is the figure to watch; its least-squares slope over the second half
- * of the window is reported in MB/min. The window is the run's --duration but at least 60 s (3 s with
- * --quick): `npm run bench -- --only soak --reps 1 --duration 600000` soaks for ten minutes.
+ * Client: node:http with a keep-alive Agent as applications use it (`keepAlive: true`, up to MAX_SOCKETS
+ * sockets, no client-side idle timeout: the Agent then reuses an idle socket however old it is, and relies
+ * on the server never to close one that a request is being written to). Every failure counts as an error:
+ * a transport error (no HTTP answer: ECONNRESET, socket hang up, EPIPE…), a non-200 status, a JSON-RPC
+ * error; the transport errors are also counted on their own.
+ *
+ * Memory: /proc VmRSS, RssAnon and RssFile of the server process every SAMPLE_MS. RssAnon is the process's
+ * own memory (JS heaps of every thread, buffers, native allocations: what a leak grows); RssFile is mostly
+ * the resident pages of Flashnode's memory-mapped database (the LMDB file, which grows with the chain, and
+ * whose pages the kernel may drop at will). Least-squares slopes in MB/min over the whole window and over
+ * its last half, each with ± twice its standard error (samples are not independent, so read it as a
+ * rough noise band), for RSS and RssAnon.
  */
 
 import { readFileSync } from 'node:fs'
-import { encodeFunctionData, type Hex } from 'viem'
+import { randomBytes } from 'node:crypto'
+import { Agent, request } from 'node:http'
+import { encodeFunctionData, type Address, type Hex } from 'viem'
 import { balanceSlot, ERC20_ABI } from '../test/fixtures/erc20/index.ts'
 import { LatencyHistogram } from './histogram.ts'
-import { buildRequest, RawConnection } from './raw-http.ts'
 import { rpcBody } from './rpc.ts'
 import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
-import { TxFactory } from './txs.ts'
+import { TxFactory, type TxKind } from './txs.ts'
 
-const RATE = 200
+const READS_PER_S = 200
+const SENDS_PER_S = 50
 const SENDERS = 64
-const MAX_CONNECTIONS = 256
-const MIN_WINDOW_MS = 60_000
+const MAX_SOCKETS = 64
+/** The default window: 30 minutes. */
+export const SOAK_DEFAULT_MS = 30 * 60_000
 const QUICK_WINDOW_MS = 3_000
-const SAMPLE_MS = 1_000
-const IDLE_RETIRE_MS = 4_000
+const SAMPLE_MS = 5_000
+const REQUEST_TIMEOUT_MS = 60_000
 const MB = 1024 * 1024
 
 interface Memory {
   rss: number
   anon: number
+  file: number
 }
 
-/** VmRSS and RssAnon of `pid`, in bytes; undefined once the process is gone. */
+/** VmRSS, RssAnon and RssFile of `pid`, in bytes; undefined once the process is gone. */
 function memoryOf(pid: number): Memory | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
     const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024
-    return { rss: kb('VmRSS'), anon: kb('RssAnon') }
+    return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') }
   } catch {
     return undefined
   }
 }
 
-/** Least-squares slope of (t ms, bytes) points, in MB per minute. */
-function slopeMbPerMin(points: readonly [number, number][]): number {
-  if (points.length < 2) return Number.NaN
+/** Least-squares slope of (t ms, bytes) points in MB per minute, and twice its standard error. */
+export function slopeMbPerMin(points: readonly (readonly [number, number])[]): { slope: number; twoSe: number } {
   const n = points.length
+  if (n < 3) return { slope: Number.NaN, twoSe: Number.NaN }
   const mx = points.reduce((s, p) => s + p[0], 0) / n
   const my = points.reduce((s, p) => s + p[1], 0) / n
-  let num = 0
-  let den = 0
+  let sxy = 0
+  let sxx = 0
   for (const [x, y] of points) {
-    num += (x - mx) * (y - my)
-    den += (x - mx) ** 2
+    sxy += (x - mx) * (y - my)
+    sxx += (x - mx) ** 2
   }
-  return den === 0 ? Number.NaN : ((num / den) * 60_000) / MB
+  if (sxx === 0) return { slope: Number.NaN, twoSe: Number.NaN }
+  const b = sxy / sxx
+  let sse = 0
+  for (const [x, y] of points) sse += (y - my - b * (x - mx)) ** 2
+  const se = Math.sqrt(sse / (n - 2) / sxx)
+  const perMin = 60_000 / MB
+  return { slope: b * perMin, twoSe: 2 * se * perMin }
 }
 
-/** The cyclic mix of read and call bodies (transactions are added per window, once each). */
-function readMix(ctx: ScenarioContext): { reads: string[]; calls: string[] } {
-  const holders = ctx.chain.accounts.slice(0, SENDERS).map((a) => a.address)
+const randomAddress = (): Address => `0x${randomBytes(20).toString('hex')}`
+const randomWord = (): Hex => `0x${randomBytes(32).toString('hex')}`
+
+/** The read requests, in a fixed cycle of 20 (per method: 5 calls, 4 slots, 3 codes, 4 nonces, 2 receipts, 2 simulations). */
+function readBody(i: number, ctx: ScenarioContext): string {
+  const tag = i % 2 === 0 ? 'latest' : 'pending'
+  const holders = ctx.chain.accounts
   const token = ctx.chain.token
-  const reads: string[] = []
-  const calls: string[] = []
-  holders.forEach((h, i) => {
-    const tag = i % 2 === 0 ? 'latest' : 'pending'
-    reads.push(
-      rpcBody(1, 'eth_getBalance', [h, tag]),
-      rpcBody(1, 'eth_getStorageAt', [token, balanceSlot(h), tag]),
-      rpcBody(1, 'eth_getCode', [token, tag]),
-      rpcBody(1, 'eth_getTransactionCount', [h, 'pending']),
-      rpcBody(1, 'eth_blockNumber', []),
-      rpcBody(1, 'eth_getBlockByNumber', ['latest', false]),
-    )
-    calls.push(rpcBody(1, 'eth_call', [{ to: token, data: encodeFunctionData({ abi: ERC20_ABI, functionName: 'balanceOf', args: [h as Hex] }) }, tag]))
-  })
-  return { reads, calls }
+  // A quarter of the inputs name things that exist (holders, the token), the rest are new every time.
+  const known = (i >> 1) % 4 === 0
+  const holder = known ? holders[i % holders.length]!.address : randomAddress()
+  const balanceOf = encodeFunctionData({ abi: ERC20_ABI, functionName: 'balanceOf', args: [holder] })
+  switch (i % 20) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+      return rpcBody(i, 'eth_call', [{ to: token, data: balanceOf }, tag])
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+      return rpcBody(i, 'eth_getStorageAt', [token, known ? balanceSlot(holder) : randomWord(), tag])
+    case 9:
+    case 10:
+    case 11:
+      return rpcBody(i, 'eth_getCode', [known ? token : holder, tag])
+    case 12:
+    case 13:
+    case 14:
+    case 15:
+      return rpcBody(i, 'eth_getTransactionCount', [holder, tag])
+    case 16:
+    case 17:
+      return rpcBody(i, 'eth_getBlockReceipts', [tag])
+    default:
+      return rpcBody(i, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: randomAddress(), to: token, data: balanceOf }] }] }, tag])
+  }
 }
 
-/**
- * Keep-alive connections, most recently used first. A connection idle for IDLE_RETIRE_MS is closed rather
- * than reused: servers close idle keep-alive sockets (Flashnode after 5 s, advertised as `Keep-Alive:
- * timeout=5`), and a request written just as that happens fails with ECONNRESET, a client bug, not a
- * server error. Well-behaved clients (undici) retire connections before the advertised timeout too.
- */
-class ConnectionPool {
-  private readonly idle: { conn: RawConnection; since: number }[] = []
-  private opened = 0
-  private live = 0
-  constructor(private readonly url: URL) {}
+interface Reply {
+  readonly status: number
+  readonly text: string
+}
 
-  take(): RawConnection | undefined {
-    const now = performance.now()
-    for (let entry = this.idle.pop(); entry !== undefined; entry = this.idle.pop()) {
-      if (now - entry.since < IDLE_RETIRE_MS) return entry.conn
-      entry.conn.close()
-      this.live--
-    }
-    if (this.live >= MAX_CONNECTIONS) return undefined // every live connection is busy
-    this.opened++
-    this.live++
-    return new RawConnection(this.url.hostname, Number(this.url.port), 30_000)
-  }
-
-  give(conn: RawConnection): void {
-    this.idle.push({ conn, since: performance.now() })
-  }
-
-  /** Connections opened over the run (a stall makes the open loop open more). */
-  size(): number {
-    return this.opened
-  }
-
-  close(): void {
-    for (const { conn } of this.idle) conn.close()
-  }
+/** One POST through the keep-alive agent; rejects with the transport error when no HTTP answer came. */
+function post(agent: Agent, url: URL, body: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: '/',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        timeout: REQUEST_TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }))
+        res.on('error', reject)
+      },
+    )
+    req.on('timeout', () => req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })))
+    req.on('error', reject)
+    req.end(body)
+  })
 }
 
 async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Promise<Measured> {
-  const windowMs = Math.max(run.durationMs, run.quick ? QUICK_WINDOW_MS : MIN_WINDOW_MS)
+  const windowMs = run.quick ? QUICK_WINDOW_MS : run.durationMs
   const totalMs = run.warmupMs + windowMs
-  const { reads, calls } = readMix(ctx)
-  const sends = Math.ceil(((totalMs / 1000) * RATE * 3) / 20) + 1
-  const txs = factory.batch('eth', sends, undefined, undefined).map((t) => rpcBody(1, 'eth_sendRawTransaction', [t.raw]))
+  const perSecond = READS_PER_S + SENDS_PER_S
+  const sendEvery = perSecond / SENDS_PER_S // every 5th request is a send
   const url = new URL(run.node.url)
-  const pool = new ConnectionPool(url)
+  const agent = new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS })
+  const sockets = new Set<unknown>()
+  agent.on('free', (socket) => sockets.add(socket))
   const histogram = new LatencyHistogram()
   const errorSamples: string[] = []
-  let errors = 0
+  const failures = { transport: 0, http: 0, rpc: 0 }
   let counted = 0
+  let reads = 0
+  const nonces = new Array<number>(factory.senders).fill(0)
+  let sends = 0
   const memory: [number, Memory][] = []
-  const counts = { read: 0, call: 0, send: 0 }
 
   const nextBody = (i: number): string => {
-    const slot = i % 20
-    if (slot < 12) return reads[counts.read++ % reads.length]!
-    if (slot < 17) return calls[counts.call++ % calls.length]!
-    return txs[counts.send++] ?? rpcBody(1, 'eth_blockNumber', [])
+    if (i % sendEvery === sendEvery - 1) {
+      const sender = sends % factory.senders
+      const kind: TxKind = sends % 2 === 0 ? 'erc20' : 'eth'
+      sends++
+      return rpcBody(i, 'eth_sendRawTransaction', [factory.tx(kind, sender, nonces[sender]!++, false).raw])
+    }
+    return readBody(reads++, ctx)
   }
-  const fail = (why: string, measured: boolean): void => {
+  const fail = (kind: keyof typeof failures, why: string, measured: boolean): void => {
     if (!measured) return
-    errors++
-    if (errorSamples.length < 5) errorSamples.push(why.slice(0, 200))
+    failures[kind]++
+    if (errorSamples.length < 5) errorSamples.push(`${kind}: ${why.slice(0, 200)}`)
   }
 
   const started = performance.now()
   const inFlight = new Set<Promise<void>>()
-  const sampler = setInterval(() => {
-    const m = memoryOf(run.node.serverPid)
+  const sample = (): void => {
     const t = performance.now() - started - run.warmupMs
+    const m = memoryOf(run.node.serverPid)
     if (m !== undefined && t >= 0) memory.push([t, m])
-  }, SAMPLE_MS)
+  }
+  let sampler: NodeJS.Timeout | undefined
   try {
     for (let i = 0; ; i++) {
-      const due = (i * 1000) / RATE
+      const due = (i * 1000) / perSecond
       if (due >= totalMs) break
       const wait = due - (performance.now() - started)
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
       const measured = due >= run.warmupMs
-      if (measured && memory.length === 0) {
-        const m = memoryOf(run.node.serverPid)
-        if (m !== undefined) memory.push([0, m])
+      if (measured && sampler === undefined) {
+        sample()
+        sampler = setInterval(sample, SAMPLE_MS)
       }
       const body = nextBody(i)
-      const conn = pool.take()
-      if (conn === undefined) {
-        fail(`no free connection (${MAX_CONNECTIONS} busy)`, measured)
-        continue
-      }
-      const p = conn
-        .post(buildRequest(url, Buffer.from(body)))
+      const p = post(agent, url, body)
         .then((reply) => {
-          const ms = performance.now() - started - due
           if (measured) {
             counted++
-            histogram.record(ms * 1000)
+            histogram.record((performance.now() - started - due) * 1000)
           }
-          if (reply.status !== 200) return fail(`HTTP ${reply.status}: ${reply.text}`, measured)
+          if (reply.status !== 200) return fail('http', `HTTP ${reply.status}: ${reply.text}`, measured)
           const answer = JSON.parse(reply.text) as { error?: { code: number; message: string } }
-          if (answer.error !== undefined) fail(`${body.slice(0, 60)}… → ${answer.error.code} ${answer.error.message}`, measured)
+          if (answer.error !== undefined) fail('rpc', `${body.slice(0, 80)}… → ${answer.error.code} ${answer.error.message}`, measured)
         })
-        .catch((e: unknown) => fail(`${body.slice(0, 60)}… → ${(e as Error).message}`, measured))
-        .finally(() => {
-          pool.give(conn)
-          inFlight.delete(p)
-        })
+        .catch((e: NodeJS.ErrnoException) => fail('transport', `${body.slice(0, 60)}… → ${e.code ?? ''} ${e.message}`, measured))
+        .finally(() => inFlight.delete(p))
       inFlight.add(p)
     }
     await Promise.all(inFlight)
   } finally {
     clearInterval(sampler)
-    pool.close()
+    agent.destroy()
   }
-  const end = memoryOf(run.node.serverPid)
-  if (end !== undefined) memory.push([windowMs, end])
+  sample()
+  const series = (pick: (m: Memory) => number, from: number): [number, number][] =>
+    memory.filter(([t]) => t >= from).map(([t, m]) => [t, pick(m)])
   const first = memory[0]?.[1]
   const last = memory.at(-1)?.[1]
-  const secondHalf = memory.filter(([t]) => t >= windowMs / 2).map(([t, m]): [number, number] => [t, m.anon])
+  const rssWhole = slopeMbPerMin(series((m) => m.rss, 0))
+  const rssHalf = slopeMbPerMin(series((m) => m.rss, windowMs / 2))
+  const anonWhole = slopeMbPerMin(series((m) => m.anon, 0))
+  const anonHalf = slopeMbPerMin(series((m) => m.anon, windowMs / 2))
+  const mb = (x: number | undefined): number => (x ?? Number.NaN) / MB
   return {
     rate: counted / (windowMs / 1000),
     p50Ms: histogram.quantileMs(0.5),
     p99Ms: histogram.quantileMs(0.99),
     count: counted,
-    errors,
+    errors: failures.transport + failures.http + failures.rpc,
     errorSamples,
     extras: {
-      'rss start MB': (first?.rss ?? Number.NaN) / MB,
-      'rss end MB': (last?.rss ?? Number.NaN) / MB,
-      'anon start MB': (first?.anon ?? Number.NaN) / MB,
-      'anon end MB': (last?.anon ?? Number.NaN) / MB,
-      'anon slope MB/min (2nd half)': slopeMbPerMin(secondHalf),
-      'connections used': pool.size(),
+      'transport errors (count)': failures.transport,
+      'HTTP and JSON-RPC errors (count)': failures.http + failures.rpc,
+      'rss start MB': mb(first?.rss),
+      'rss end MB': mb(last?.rss),
+      'rss slope MB/min (whole)': rssWhole.slope,
+      'rss slope ±2SE (whole)': rssWhole.twoSe,
+      'rss slope MB/min (last half)': rssHalf.slope,
+      'rss slope ±2SE (last half)': rssHalf.twoSe,
+      'anon start MB': mb(first?.anon),
+      'anon end MB': mb(last?.anon),
+      'anon slope MB/min (whole)': anonWhole.slope,
+      'anon slope MB/min (last half)': anonHalf.slope,
+      'anon slope ±2SE (last half)': anonHalf.twoSe,
+      'file (mapped db) end MB': mb(last?.file),
+      'file slope MB/min (last half)': slopeMbPerMin(series((m) => m.file, windowMs / 2)).slope,
+      'sockets used (count)': sockets.size,
       'window s': windowMs / 1000,
     },
   }
@@ -231,7 +272,7 @@ function cases(ctx: ScenarioContext): BenchCase[] {
   const factory = new TxFactory(ctx.chain.chainId, ctx.chain.token, SENDERS)
   return [
     {
-      name: `mixed reads, calls and sends at ${RATE} req/s (open loop)`,
+      name: `${READS_PER_S} reads/s (6 methods, latest and pending) + ${SENDS_PER_S} tx/s, keep-alive node:http`,
       unit: 'req/s',
       compare: 'p50',
       warmupMs: 2_000,
@@ -242,14 +283,16 @@ function cases(ctx: ScenarioContext): BenchCase[] {
 
 export const soakBench: Scenario = {
   name: 'soak',
-  title: `Soak: a fixed ${RATE} req/s of mixed reads, eth_call and eth_sendRawTransaction; errors, p99 and memory over the window`,
+  title: `Soak: a fixed ${READS_PER_S} reads/s and ${SENDS_PER_S} tx/s for 30 minutes (--soak-duration); memory slope and transport errors`,
   genesis: { accounts: SENDERS, gasLimit: 200_000_000n },
   anvilArgs: ['--block-time', '2'],
   mutatesState: true,
+  repetitions: 1,
+  durationMs: (settings) => settings.soakDurationMs,
   notes: () => [
-    `open loop: request i due at i/${RATE} s, latency from when it was due; mix per 20: 12 reads (latest and pending), 5 eth_call, 3 sends`,
-    'errors must be 0 (any transport failure, non-200 or JSON-RPC error counts); rate = answers per second of the window',
-    'memory (per peer below): VmRSS includes the mapped database (grows with the chain); RssAnon is the leak indicator, its slope taken over the second half',
+    `open loop: request i due at i/${READS_PER_S + SENDS_PER_S} s, latency from when it was due; reads of eth_call, eth_simulateV1, eth_getBlockReceipts, eth_getStorageAt, eth_getTransactionCount, eth_getCode alternate latest/pending with new inputs each time; every 5th request is a send`,
+    'errors must be 0 (transport failure, non-200 or JSON-RPC error); transport errors are node:http keep-alive Agent failures (ECONNRESET, socket hang up…)',
+    'memory: slopes are least squares over the window and over its last half (± 2 standard errors); RssAnon is the leak indicator, RssFile the mapped database',
   ],
   cases,
 }

@@ -13,7 +13,7 @@ test('a config file with two endpoints, defaults filled in', () => {
       {
         name: 'public', host: '0.0.0.0', port: 8545, profile: 'public',
         rateLimit: { requestsPerSecond: 20 }, allowedHosts: ['rpc.example.com'], cors: ['*'],
-        limits: { maxConnections: 10, maxBatchItems: 50 }, websocket: false,
+        limits: { maxConnections: 10, maxBatchItems: 50 }, websocket: false, preconfirmations: false,
       },
       { name: 'dedicated', port: 8546 },
     ],
@@ -22,9 +22,9 @@ test('a config file with two endpoints, defaults filled in', () => {
     {
       name: 'public', host: '0.0.0.0', port: 8545, profile: 'public',
       rateLimit: { requestsPerSecond: 20, burst: 200 }, allowedHosts: ['rpc.example.com'], cors: ['*'],
-      limits: { maxConnections: 10, maxBatchItems: 50 }, websocket: false,
+      limits: { maxConnections: 10, maxBatchItems: 50 }, websocket: false, preconfirmations: false,
     },
-    { name: 'dedicated', host: '127.0.0.1', port: 8546, profile: 'dedicated', allowedHosts: ['localhost'], limits: {}, websocket: true },
+    { name: 'dedicated', host: '127.0.0.1', port: 8546, profile: 'dedicated', allowedHosts: ['localhost'], limits: {}, websocket: true, preconfirmations: true },
   ])
   assert.equal(parseEndpointsConfig({ endpoints: [{ name: 'p', port: 1, profile: 'public', rateLimit: false }] }, 'f')[0]!.rateLimit, false)
 })
@@ -49,6 +49,7 @@ test('every error names the file and the field', () => {
     [one({ name: 'b', port: 2, allowedHosts: 'localhost' }), /endpoints\[1\]\.allowedHosts: must be a list of non-empty strings/],
     [one({ name: 'b', port: 2, cors: [''] }), /endpoints\[1\]\.cors: must be a list of non-empty strings/],
     [one({ name: 'b', port: 2, websocket: 'yes' }), /endpoints\[1\]\.websocket: must be true or false/],
+    [one({ name: 'b', port: 2, preconfirmations: 'off' }), /endpoints\[1\]\.preconfirmations: must be true or false, got "off"/],
     [one({ name: 'ok', port: 2 }), /endpoints\[1\]\.name: "ok" is used by an earlier endpoint/],
     [one({ name: 'b', port: 1 }), /endpoints\[1\]\.port: 127\.0\.0\.1:1 is used by an earlier endpoint/],
     [one('x'), /endpoints\[1\]: must be an object/],
@@ -95,10 +96,15 @@ test('flags describe the single endpoint; with --config they are refused', () =>
   }
   assert.deepEqual(flags(['--port', '0', '--profile', 'public', '--rate-limit', '5', '--cors', 'a,b']), [{
     name: 'default', host: '127.0.0.1', port: 0, profile: 'public', rateLimit: { requestsPerSecond: 5, burst: 50 },
-    allowedHosts: ['localhost'], cors: ['a', 'b'], limits: {}, websocket: true,
+    allowedHosts: ['localhost'], cors: ['a', 'b'], limits: {}, websocket: true, preconfirmations: true,
   }])
+  assert.equal(flags(['--no-preconfirmations'])[0]!.preconfirmations, false)
+  assert.throws(() => flags(['--config', 'x.json', '--no-preconfirmations']), /--no-preconfirmations cannot be combined with --config/)
   assert.equal(flags(['--profile', 'public', '--rate-limit', '0'])[0]!.rateLimit, false)
   assert.equal('rateLimit' in flags([])[0]!, false, 'the profile decides')
   assert.throws(() => flags(['--profile', 'open']), /--profile must be one of dedicated, public, got "open"/)
   assert.throws(() => flags(['--config', 'x.json', '--port', '0']), /--port cannot be combined with --config/)
+  assert.deepEqual(flags(['--idle-timeout', '90000'])[0]!.limits, { idleTimeoutMs: 90_000 })
+  assert.throws(() => flags(['--idle-timeout', '0']), /--idle-timeout must be at least 1 ms, got 0/)
+  assert.throws(() => flags(['--config', 'x.json', '--idle-timeout', '1000']), /--idle-timeout cannot be combined with --config/)
 })

@@ -33,6 +33,8 @@ export interface EndpointConfig {
   readonly cors?: readonly string[]
   readonly limits: Partial<TransportLimits>
   readonly websocket: boolean
+  /** False: the endpoint serves sealed state only (pending reads latest, no pre-confirmed receipts...). */
+  readonly preconfirmations: boolean
 }
 
 type Fields = { -readonly [K in keyof EndpointConfig]?: EndpointConfig[K] }
@@ -171,6 +173,15 @@ export const FIELDS: readonly Field[] = [
       out.websocket = raw as boolean
     },
   },
+  {
+    name: 'preconfirmations',
+    shape: 'boolean',
+    help: 'true (default): pending is the newest flashblock. false: sealed state only, as a node without pre-confirmations: pending reads latest; receipts, logs and block places of transactions appear once sealed; eth_simulateV1 is not served; eth_sendRawTransactionSync answers once sealed; subscriptions announce sealed blocks only (pending nonces still count every transaction sent)',
+    parse(raw, at, out) {
+      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
+      out.preconfirmations = raw as boolean
+    },
+  },
 ]
 
 function parseEndpoint(raw: unknown, at: string): EndpointConfig {
@@ -195,6 +206,7 @@ function parseEndpoint(raw: unknown, at: string): EndpointConfig {
     ...(out.cors !== undefined ? { cors: out.cors } : {}),
     limits: out.limits ?? {},
     websocket: out.websocket ?? true,
+    preconfirmations: out.preconfirmations ?? true,
   }
 }
 
@@ -268,12 +280,12 @@ export function configFileHelp(): string[] {
     }),
     'Example: {"endpoints": [{"name": "public", "host": "0.0.0.0", "port": 8545, "profile": "public"},',
     '                        {"name": "dedicated", "port": 8546}]}',
-    'With --config, the endpoint flags (--host, --port, --allowed-hosts, --cors, --profile, --rate-limit) are refused.',
+    `With --config, the endpoint flags (${ENDPOINT_FLAGS.map((f) => `--${f}`).join(', ')}) are refused.`,
   ]
 }
 
 /** Flags that describe the single endpoint; refused together with --config. */
-export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit'] as const satisfies readonly OptionName[]
+export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit', 'idle-timeout', 'no-preconfirmations'] as const satisfies readonly OptionName[]
 
 /** The endpoints of `flashnode start`: the config file's, or the one the flags describe. */
 export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<OptionName>): EndpointConfig[] {
@@ -285,6 +297,8 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
   if (!isProfileName(options.profile)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, got "${options.profile}"`)
   const rate = options['rate-limit']
   if (rate !== undefined && rate < 0) throw new UsageError(`--rate-limit must be 0 (none) or more, got ${rate}`)
+  const idle = options['idle-timeout']
+  if (idle < 1) throw new UsageError(`--idle-timeout must be at least 1 ms, got ${idle}`)
   const allowedHosts = splitList(options['allowed-hosts']) ?? []
   const cors = splitList(options.cors)
   return [{
@@ -295,8 +309,9 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
     ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { requestsPerSecond: rate, burst: defaultBurst(rate) } }),
     allowedHosts,
     ...(cors !== undefined ? { cors } : {}),
-    limits: {},
+    limits: given.has('idle-timeout') ? { idleTimeoutMs: idle } : {},
     websocket: true,
+    preconfirmations: !options['no-preconfirmations'],
   }]
 }
 

@@ -45,7 +45,8 @@ async function start(args: string[]): Promise<void> {
   else if (options.sealing === 'manual') console.log('Sealing: manual (evm_mine seals; flashnode_flashblock pre-confirms).')
   else console.log(`Sealing: a flashblock every ${options['flashblock-interval']} ms, a block every ${options['flashblocks-per-block']} flashblocks.`)
   for (const server of servers) {
-    const label = servers.length === 1 && server.profile === 'dedicated' ? '' : ` (endpoint ${server.name}, profile ${server.profile})`
+    const sealedOnly = node.sequencer !== undefined && !server.preconfirmations ? ', without pre-confirmations' : ''
+    const label = servers.length === 1 && server.profile === 'dedicated' && sealedOnly === '' ? '' : ` (endpoint ${server.name}, profile ${server.profile}${sealedOnly})`
     console.log(`flashnode listening on ${server.url}${label}`)
   }
   let stopping = false

@@ -94,6 +94,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'idle-timeout': {
+    kind: 'integer',
+    default: 120_000,
+    help: 'keep-alive: an idle HTTP connection stays open this long (ms; advertised as Keep-Alive: timeout, closed 1 s later; never with a request on its way in)',
+    commands: ['start'],
+    placeholder: 'MS',
+  },
   config: {
     kind: 'string',
     help: 'JSON file of the endpoints to serve, each with its own port, profile and limits (see "Config file" below)',
@@ -111,6 +118,12 @@ export const OPTIONS = {
   'flashblocks-per-block': { kind: 'integer', default: 10, help: 'flashblocks per sealed block', commands: ['start'], placeholder: 'N' },
   coinbase: { kind: 'string', default: '0x0000000000000000000000000000000000000000', help: 'fee recipient of the blocks this node seals', commands: ['start'], placeholder: 'ADDR' },
   'sync-timeout': { kind: 'integer', default: 2_000, help: 'default and maximum wait of eth_sendRawTransactionSync (ms)', commands: ['start'], placeholder: 'MS' },
+  'no-preconfirmations': {
+    kind: 'boolean',
+    default: false,
+    help: 'the endpoint serves sealed state only: pending reads latest, receipts and logs once sealed, no eth_simulateV1, no flashblock subscriptions (the node still sequences; per endpoint in a config file: "preconfirmations": false)',
+    commands: ['start'],
+  },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>

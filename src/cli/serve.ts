@@ -2,12 +2,15 @@
  * Puts a node on the network: the eth method table over the HTTP/WebSocket transport, once per endpoint.
  *
  * Each endpoint gets its profile's policy (rpc/policy): the methods it serves, the ones it answers 403, its
- * rate limit; plus its own Host/CORS rules and transport limits. One method table is built per node and
- * shared by its endpoints. `serveEndpoints` starts them all or none: when one cannot listen, the ones
- * already started are closed before the error is passed on.
+ * rate limit; plus its own Host/CORS rules and transport limits; and the node's facade with or without
+ * pre-confirmations (`preconfirmations: false` serves sealed state only: node/node-service.ts), so one node
+ * serves both kinds of endpoint. One method table is built per facade and shared by its endpoints.
+ * `serveEndpoints` starts them all or none: when one cannot listen, the ones already started are closed
+ * before the error is passed on.
  */
 
 import type { FlashNode } from '../node/create-node.ts'
+import type { NodeApi } from '../node/api.ts'
 import { createEthMethods } from '../rpc/methods/index.ts'
 import { endpointPolicy } from '../rpc/policy/endpoint-policy.ts'
 import { DEFAULT_PROFILE, type ProfileName } from '../rpc/policy/profiles.ts'
@@ -36,20 +39,28 @@ export interface ServeOptions {
   readonly now?: () => number
   /** Where unexpected errors go; console.error when absent. */
   readonly log?: (message: string, err: unknown) => void
-  /** The node's method table, when already built (shared by several endpoints). */
+  /** False: the endpoint serves sealed state only (node.sealedApi). Default: the node's pre-confirmations. */
+  readonly preconfirmations?: boolean
+  /** The method table of this endpoint's facade, when already built (shared by several endpoints). */
   readonly methods?: MethodTable
 }
 
 export interface RunningEndpoint extends RunningHttpServer {
   readonly name: string
   readonly profile: ProfileName
+  /** Whether `pending` is the pre-confirmed state on this endpoint. */
+  readonly preconfirmations: boolean
 }
+
+/** The facade an endpoint serves. */
+const facadeOf = (node: FlashNode, preconfirmations: boolean | undefined): NodeApi => (preconfirmations === false ? node.sealedApi : node.api)
 
 export async function serve(node: FlashNode, opts: ServeOptions): Promise<RunningEndpoint> {
   const profile = opts.profile ?? DEFAULT_PROFILE
-  const policy = endpointPolicy(opts.methods ?? createEthMethods(node.api), {
+  const api = facadeOf(node, opts.preconfirmations)
+  const policy = endpointPolicy(opts.methods ?? createEthMethods(api), {
     profile,
-    preconfirmations: node.api.preconfirmations,
+    preconfirmations: api.preconfirmations,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.now !== undefined ? { now: opts.now } : {}),
   })
@@ -68,7 +79,7 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     ...(policy.gate !== undefined ? { gate: policy.gate } : {}),
     ...(opts.log !== undefined ? { log: opts.log } : {}),
   })
-  return Object.assign(server, { name, profile })
+  return Object.assign(server, { name, profile, preconfirmations: api.preconfirmations })
 }
 
 export interface SharedServeOptions {
@@ -84,13 +95,19 @@ export async function serveEndpoints(
   endpoints: readonly EndpointConfig[],
   shared: SharedServeOptions,
 ): Promise<RunningEndpoint[]> {
-  const methods = createEthMethods(node.api)
+  const tables = new Map<NodeApi, MethodTable>()
+  const tableOf = (api: NodeApi): MethodTable => {
+    let table = tables.get(api)
+    if (table === undefined) tables.set(api, (table = createEthMethods(api)))
+    return table
+  }
   const running: RunningEndpoint[] = []
   try {
     for (const e of endpoints) {
       running.push(await serve(node, {
         ...shared,
-        methods,
+        methods: tableOf(facadeOf(node, e.preconfirmations)),
+        preconfirmations: e.preconfirmations,
         endpoint: e.name,
         host: e.host,
         port: e.port,

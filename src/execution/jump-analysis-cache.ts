@@ -14,7 +14,9 @@
  * library's own function). Nothing the library does writes into the analysis: it only reads the JUMPDEST
  * bitmap, the cached PUSH values and the opcode entries.
  *
- * Bounded: the newest 128 codes per thread (a 24 KB contract's analysis is ~0.4 MB, mostly the bigints).
+ * Bounded per thread: the newest 128 codes, and analyses weighing at most 32 MiB in all (an analysis is ~17
+ * bytes per byte of code, mostly the bigints: ~0.4 MB for a 24 KB contract; one per code and opcode table,
+ * and every pooled VM has its own table).
  *
  * Pinned to @ethereumjs/evm 10.1.3: the interpreter is not exported, so its module is loaded from the file
  * beside the package's entry (the same module instance the EVM uses), and the patched method is its
@@ -23,7 +25,7 @@
  */
 
 import { keccak256 } from '../primitives/keccak.ts'
-import { Lru } from '../primitives/lru.ts'
+import { SizedLru } from '../primitives/lru.ts'
 import { latin1 } from '../state/history-cache.ts'
 
 interface JumpAnalysis {
@@ -38,6 +40,16 @@ interface InterpreterInternals {
 }
 
 const CODES_KEPT = 128
+const BYTES_KEPT = 32 * 1024 * 1024
+/** Heap bytes of one analysis per byte of code (measured: ~0.4 MB for 24 KB). */
+const BYTES_PER_CODE_BYTE = 17
+
+/** The analyses of one code, one per opcode table; weighed by how many were made. */
+interface CodeEntry {
+  readonly byTable: WeakMap<object, JumpAnalysis>
+  readonly codeLength: number
+  tables: number
+}
 
 const interpreterModule = (await import(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href)) as {
   Interpreter: { prototype: InterpreterInternals }
@@ -46,22 +58,24 @@ const proto = interpreterModule.Interpreter.prototype
 const libraryAnalysis = proto._getValidJumpDestinations
 if (typeof libraryAnalysis !== 'function') throw new Error('@ethereumjs/evm: the interpreter has no _getValidJumpDestinations to cache')
 
-const byCode = new Lru<string, WeakMap<object, JumpAnalysis>>(CODES_KEPT)
+const byCode = new SizedLru<string, CodeEntry>(
+  { maxEntries: CODES_KEPT, maxBytes: BYTES_KEPT },
+  (entry) => 256 + entry.tables * entry.codeLength * BYTES_PER_CODE_BYTE,
+)
 let scans = 0
 
 proto._getValidJumpDestinations = function cachedJumpAnalysis(this: InterpreterInternals, code: Uint8Array): JumpAnalysis {
   const key = latin1(keccak256(code))
-  let byTable = byCode.get(key)
-  if (byTable === undefined) {
-    byTable = new WeakMap()
-    byCode.set(key, byTable)
-  }
+  let entry = byCode.get(key)
+  if (entry === undefined) entry = { byTable: new WeakMap(), codeLength: code.length, tables: 0 }
   const table = this._evm._opcodeMap
-  let analysis = byTable.get(table)
+  let analysis = entry.byTable.get(table)
   if (analysis === undefined) {
     scans++
     analysis = libraryAnalysis.call(this, code)
-    byTable.set(table, analysis)
+    entry.byTable.set(table, analysis)
+    entry.tables++
+    byCode.set(key, entry) // weighed again with its new analysis
   }
   return analysis
 }

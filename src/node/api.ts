@@ -155,7 +155,7 @@ export interface NodeApi {
   call(request: CallRequest, block: BlockId, state?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array>
   estimateGas(request: CallRequest, block: BlockId, state?: StateOverrides): Promise<bigint>
   createAccessList(request: CallRequest, block: BlockId): Promise<AccessListResult>
-  /** eth_simulateV1 on top of `block` (pending: the pre-confirmed state). Pre-confirmation nodes only. */
+  /** eth_simulateV1 on top of `block` (pending: the pre-confirmed state). Facades with pre-confirmations only. */
   simulateV1(payload: SimulatePayload, block: BlockId): Promise<SimulatedBlock[]>
 
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
@@ -177,11 +177,14 @@ export interface NodeApi {
   feeHistory(blockCount: number, newest: BlockId, rewardPercentiles?: readonly number[]): Promise<FeeHistory>
 
   // Write path and pre-confirmations. A node that does not sequence answers methodNotFound.
-  /** True when `pending` is the pre-confirmed state and transactions are accepted. */
+  /**
+   * True when `pending` is the pre-confirmed state. False on a read-only node, and on the facade of a
+   * sequencing node that serves sealed state only (it still accepts transactions).
+   */
   readonly preconfirmations: boolean
   /** Admits a signed transaction into the pool; resolves to its hash once it is stored durably. */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>
-  /** EIP-7966: admits, then waits (at most timeoutMs) for the receipt of its pre-confirmation. */
+  /** EIP-7966: admits, then waits (at most timeoutMs) for its receipt: pre-confirmed, or sealed without pre-confirmations. */
   sendRawTransactionSync(raw: Uint8Array, timeoutMs?: number, signal?: AbortSignal): Promise<LocatedReceipt>
   /** Known = in the pool, pre-confirmed or sealed. */
   transactionStatus(hash: Uint8Array): Promise<TransactionStatus>
@@ -189,6 +192,6 @@ export interface NodeApi {
   mine(): Promise<void>
   /** Development: pre-confirms what the pool holds in a new flashblock, without sealing. */
   flashblock(): Promise<void>
-  /** Subscribes to flashblocks and sealed blocks; returns the unsubscribe function. */
+  /** Subscribes to flashblocks (facades with pre-confirmations) and sealed blocks; returns the unsubscribe function. */
   subscribe(listener: NodeListener): () => void
 }

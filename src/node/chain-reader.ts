@@ -3,6 +3,11 @@
  *
  * Sealed blocks never change, so decoded results are cached by number (bounded LRU). A re-org does not
  * exist for a single sequencer; import only appends.
+ *
+ * Bounds, per instance (one per thread that reads the chain): 2,048 headers (~3.4 KB each: ~7 MB); block
+ * views and receipt lists at most 256 blocks and 16 MiB each. Decoded, a block weighs ~10 times its RLP
+ * (~1.5 KB a transaction) and a receipt ~1.2 KB plus its logs, so the byte budget, not the count, bounds
+ * them once blocks are big: 16 MiB is ~100 blocks of 100 transactions, ~10 of 1,000.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -11,12 +16,27 @@ import type { BlockContext, BlockView, ReceiptView } from '../chain/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { decodeBlock, decodeHeader } from '../execution/block-codec.ts'
 import { blockView } from '../execution/views.ts'
-import { Lru } from '../primitives/lru.ts'
+import { Lru, SizedLru } from '../primitives/lru.ts'
+
+const BLOCK_CACHE = { maxEntries: 256, maxBytes: 16 * 1024 * 1024 }
+
+/** Heap bytes a decoded block view keeps (measured: ~10 times its RLP, blocks of 100 transfers). */
+const blockWeight = (view: BlockView): number => 4096 + 10 * view.size
+
+/** Heap bytes a decoded receipt list keeps (measured: ~1.5 KB a receipt of an ERC-20 transfer). */
+function receiptsWeight(receipts: readonly ReceiptView[]): number {
+  let bytes = 256
+  for (const r of receipts) {
+    bytes += 1200
+    for (const log of r.logs) bytes += 300 + 80 * log.topics.length + log.data.length
+  }
+  return bytes
+}
 
 export class ChainReader {
   private readonly headers = new Lru<bigint, BlockHeader>(2048)
-  private readonly blocks = new Lru<bigint, BlockView>(256)
-  private readonly receiptCache = new Lru<bigint, ReceiptView[]>(256)
+  private readonly blocks = new SizedLru<bigint, BlockView>(BLOCK_CACHE, blockWeight)
+  private readonly receiptCache = new SizedLru<bigint, ReceiptView[]>(BLOCK_CACHE, receiptsWeight)
 
   constructor(
     readonly store: ChainStore,

@@ -83,7 +83,13 @@ export const DEFAULT_NODE_SETTINGS = {
 export const CLIENT_VERSION = `Flashnode/v0.1.0/${process.platform}-${process.arch}/node${process.versions.node}`
 
 export interface FlashNode {
+  /** The facade with pre-confirmations, when the node sequences (`pending` is the newest flashblock). */
   readonly api: NodeService
+  /**
+   * The same node seen without pre-confirmations (sealed state only: node-service.ts), for endpoints that
+   * turn them off; the same object as `api` on a read-only node.
+   */
+  readonly sealedApi: NodeService
   readonly rules: ChainRules
   readonly chain: ChainReader
   readonly writer: ChainWriter
@@ -156,10 +162,12 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
         )
       : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
   const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined
-  const api = new NodeService(kv, chain, rules, settings, executor, write, results)
+  const api = new NodeService(kv, chain, rules, settings, executor, write, results, write?.sequencing)
+  const sealedApi = write === undefined ? api : new NodeService(kv, chain, rules, settings, executor, write, results)
   let started = false
   return {
     api,
+    sealedApi,
     rules,
     chain,
     writer,
@@ -209,5 +217,11 @@ function sequencingFor(
     openOptions,
   )
   sequencing.attach(sequencer)
-  return { sequencing, sequencer, events: new NodeEvents(sequencer, chain), syncTimeoutMs: config.syncTimeoutMs }
+  return {
+    sequencing,
+    sequencer,
+    events: new NodeEvents(sequencer, chain),
+    syncTimeoutMs: config.syncTimeoutMs,
+    blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
+  }
 }

@@ -3,6 +3,14 @@
  *
  * Every method resolves its block id once (BlockResolver) and then reads one consistent state view. Fees,
  * logs and gas estimation live in their own modules; this file wires them to the facade.
+ *
+ * A facade is built with or without a pre-confirmed source (`pending`). Without one it serves sealed state
+ * only, whether or not the node sequences (a read-only node, or an endpoint with pre-confirmations off):
+ * `pending` reads `latest`; receipts, transactions' block places and logs appear once sealed (a
+ * pre-confirmed transaction reads as a pending one, as a pooled one does); eth_simulateV1 is not served;
+ * eth_sendRawTransactionSync waits for the seal; subscriptions announce sealed blocks only. The pending
+ * nonce still counts every accepted transaction not sealed yet (pre-confirmed or pooled), as geth's pending
+ * nonce counts its pool, so a client sending several transactions in a row never reuses a nonce.
  */
 
 import type { BlockView } from '../chain/types.ts'
@@ -61,6 +69,8 @@ export interface WriteSide {
   readonly events: NodeEvents
   /** Default and maximum wait of eth_sendRawTransactionSync (ms). */
   readonly syncTimeoutMs: number
+  /** Time from one sealed block to the next (ms): a facade without pre-confirmations waits this longer. */
+  readonly blockTimeMs: number
 }
 
 export class NodeService implements NodeApi {
@@ -81,9 +91,11 @@ export class NodeService implements NodeApi {
     private readonly executor: Executor,
     private readonly write?: WriteSide,
     private readonly results?: ResultCache,
+    /** The pre-confirmed state `pending` reads; absent: this facade serves sealed state only. */
+    pending?: PendingSource,
   ) {
-    this.pending = write?.sequencing
-    this.preconfirmations = write !== undefined
+    this.pending = pending
+    this.preconfirmations = pending !== undefined
     this.chainId = settings.chainId
     this.networkId = settings.networkId
     this.clientVersion = settings.clientVersion
@@ -110,12 +122,16 @@ export class NodeService implements NodeApi {
     return this.stateAt(this.resolver.resolve(block)).getAccount(address)?.balance ?? 0n
   }
 
-  /** With `pending`: max(pre-confirmed nonce, the pool's next consecutive nonce), so no gap is handed out. */
+  /**
+   * With `pending`: max(pre-confirmed nonce, the pool's next consecutive nonce), so no gap is handed out;
+   * the same without pre-confirmations (sealed state, but the transactions the node holds count).
+   */
   async getTransactionCount(address: Uint8Array, block: BlockId): Promise<bigint> {
     const resolved = this.resolver.resolve(block)
+    if (resolved.pending && this.write !== undefined && this.pending === undefined) return this.write.sequencing.pendingNonce(address)
     const nonce = this.stateAt(resolved).getAccount(address)?.nonce ?? 0n
-    if (!resolved.pending || this.pending === undefined) return nonce
-    return this.pending.poolNonce(address, nonce)
+    if (!resolved.pending || this.write === undefined) return nonce
+    return this.write.sequencing.poolNonce(address, nonce)
   }
 
   async getCode(address: Uint8Array, block: BlockId): Promise<Uint8Array> {
@@ -159,7 +175,7 @@ export class NodeService implements NodeApi {
    * with its own limits; those are checked before the block is resolved, as geth does.
    */
   async simulateV1(payload: SimulatePayload, blockId: BlockId): Promise<SimulatedBlock[]> {
-    if (this.write === undefined) throw new FlashnodeError('methodNotFound', 'the method eth_simulateV1 does not exist/is not available')
+    if (this.pending === undefined) throw new FlashnodeError('methodNotFound', 'the method eth_simulateV1 does not exist/is not available')
     checkLimits(payload, this.settings.simulate ?? DEFAULT_SIMULATE_SETTINGS)
     return (await this.executor.run({ kind: 'simulate', payload }, this.target(this.resolver.resolve(blockId)))) as SimulatedBlock[]
   }
@@ -200,8 +216,8 @@ export class NodeService implements NodeApi {
     if (loc !== undefined) return this.transactionAt(loc.number, loc.index)
     const pending = this.pendingLocation(hash)
     if (pending !== undefined) return this.pendingTransactionAt(pending.snapshot, pending.index)
-    const pooled = this.pending?.poolTransaction(hash)
-    return pooled === undefined ? null : { tx: pooled, placement: null }
+    const unsealed = this.pending === undefined ? this.write?.sequencing.unsealedTransaction(hash) : this.write?.sequencing.poolTransaction(hash)
+    return unsealed === undefined ? null : { tx: unsealed, placement: null }
   }
 
   async getTransactionByBlockAndIndex(blockId: BlockId, index: number): Promise<LocatedTransaction | null> {
@@ -210,7 +226,7 @@ export class NodeService implements NodeApi {
     return block === undefined ? null : this.transactionAt(block.number, index)
   }
 
-  /** A pre-confirmed transaction's place in the newest snapshot. */
+  /** A pre-confirmed transaction's place in the newest snapshot (none without pre-confirmations). */
   private pendingLocation(hash: Uint8Array) {
     const snapshot = this.resolver.tryResolve(PENDING)?.snapshot
     const index = snapshot?.positions.get(bytesToHex(hash))
@@ -279,9 +295,11 @@ export class NodeService implements NodeApi {
     return this.writeSide().sequencing.submit(raw)
   }
 
+  /** Waits up to the pre-confirmation; without pre-confirmations up to the seal, allowed one block time more. */
   async sendRawTransactionSync(raw: Uint8Array, timeoutMs?: number, signal?: AbortSignal): Promise<LocatedReceipt> {
     const w = this.writeSide()
-    const wait = timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > w.syncTimeoutMs ? w.syncTimeoutMs : timeoutMs
+    const limit = this.pending === undefined ? w.syncTimeoutMs + w.blockTimeMs : w.syncTimeoutMs
+    const wait = timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > limit ? limit : timeoutMs
     const hash = await w.sequencing.submit(raw)
     const hex = bytesToHex(hash)
     if (w.sequencing.pool.status(hash) === 'queued') {
@@ -291,7 +309,8 @@ export class NodeService implements NodeApi {
         { code: 5, data: hex },
       )
     }
-    const receipt = await w.sequencing.waitForReceipt(hash, wait, () => this.getTransactionReceipt(hash), signal)
+    const stage = this.pending === undefined ? 'sealed' : 'preconfirmed'
+    const receipt = await w.sequencing.waitForReceipt(hash, wait, () => this.getTransactionReceipt(hash), signal, stage)
     if (receipt === null) {
       throw new FlashnodeError('requestTimeout', `The transaction was added to the mempool but wasn't processed in ${wait}ms.`, {
         code: 4,
@@ -315,7 +334,10 @@ export class NodeService implements NodeApi {
     await this.writeSide().sequencer.flashblock()
   }
 
+  /** Without pre-confirmations, flashblocks are not announced (their subscription kinds are refused in rpc/). */
   subscribe(listener: NodeListener): () => void {
-    return this.writeSide().events.subscribe(listener)
+    if (this.pending !== undefined) return this.writeSide().events.subscribe(listener)
+    const { flashblock: _flashblock, ...sealedOnly } = listener
+    return this.writeSide().events.subscribe(sealedOnly)
   }
 }

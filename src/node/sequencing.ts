@@ -7,9 +7,11 @@
  * - For the sequencer it is the pool port: best candidates, inclusion (the persisted copies are deleted in
  *   the flashblock's own journal batch), drops, and the state moving on (which is also when gapped
  *   transactions past the queue lifetime expire).
- * - For reads it is the pending source: the newest snapshot, its state, and pool-aware nonces.
- * - `waitForReceipt` serves eth_sendRawTransactionSync: it looks at the newest snapshot right after
- *   subscribing, so a receipt published in between is never missed.
+ * - For reads it is the pending source (the newest snapshot and its state) of the facade with
+ *   pre-confirmations, and for every facade the pool's side of `pending`: nonces, unsealed transactions.
+ * - `waitForReceipt` serves eth_sendRawTransactionSync, up to the pre-confirmation or, for a facade
+ *   without pre-confirmations, the seal: it looks up the receipt right after subscribing, so a receipt
+ *   published in between is never missed.
  */
 
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
@@ -24,7 +26,7 @@ import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
 import type { TransactionView } from '../chain/types.ts'
 import type { PendingSource } from './pending.ts'
 import type { LocatedReceipt } from './api.ts'
-import { pendingContext, pendingReceipts } from './pending-views.ts'
+import { pendingContext, pendingReceipts, pendingTransactions } from './pending-views.ts'
 import type { SenderRecovery } from './sender-recovery/recovery-pool.ts'
 import { poolCandidate } from './pool-candidate.ts'
 
@@ -59,13 +61,31 @@ export class Sequencing implements PendingSource, SequencerPool {
     return this.sequencer.pendingState(snapshot)
   }
 
+  // --- the pool's side of pending (every facade of a sequencing node) ---------------------------------
+
+  /** The nonce after the sender's consecutive pool transactions, from `stateNonce` on. */
   poolNonce(sender: Uint8Array, stateNonce: bigint): bigint {
     return this.pool.pendingNonce(sender, stateNonce)
+  }
+
+  /**
+   * The next nonce counting every transaction the node accepted and has not sealed (pre-confirmed or in
+   * the pool): what a sealed-only facade answers for `pending`, as geth's pending nonce counts its pool.
+   */
+  pendingNonce(sender: Uint8Array): bigint {
+    return this.poolNonce(sender, this.state(this.snapshot()).getAccount(sender)?.nonce ?? 0n)
   }
 
   poolTransaction(hash: Uint8Array): TransactionView | undefined {
     const pooled = this.pool.get(hash)
     return pooled === undefined ? undefined : transactionView(pooled.tx, pooled.sender, pooled.hash)
+  }
+
+  /** A transaction accepted and not sealed yet (pre-confirmed or in the pool), without a place in a block. */
+  unsealedTransaction(hash: Uint8Array): TransactionView | undefined {
+    const snapshot = this.snapshot()
+    const index = snapshot.positions.get(bytesToHex(hash))
+    return index !== undefined ? pendingTransactions(snapshot)[index] : this.poolTransaction(hash)
   }
 
   // --- submission --------------------------------------------------------------------------------------
@@ -160,14 +180,16 @@ export class Sequencing implements PendingSource, SequencerPool {
   // --- eth_sendRawTransactionSync -------------------------------------------------------------------------
 
   /**
-   * Resolves with the receipt once `hash` is pre-confirmed; null after `timeoutMs`. `lookup` (sealed and
-   * pending receipts) runs once after subscribing, for a receipt published before that.
+   * Resolves with the receipt once `hash` is pre-confirmed (`stage` 'preconfirmed'), or once it is sealed
+   * ('sealed': a facade without pre-confirmations); null after `timeoutMs`. `lookup` (the facade's own
+   * receipt lookup) runs once after subscribing, for a receipt published before that, and after each seal.
    */
   waitForReceipt(
     hash: Uint8Array,
     timeoutMs: number,
     lookup: () => Promise<LocatedReceipt | null>,
     signal?: AbortSignal,
+    stage: 'preconfirmed' | 'sealed' = 'preconfirmed',
   ): Promise<LocatedReceipt | null> {
     const key = bytesToHex(hash)
     const find = (s: PreconfirmedSnapshot): LocatedReceipt | undefined => {
@@ -175,21 +197,28 @@ export class Sequencing implements PendingSource, SequencerPool {
       return i === undefined ? undefined : { receipt: pendingReceipts(s)[i]!, context: pendingContext(s) }
     }
     return new Promise((resolve) => {
+      let done = false
       const finish = (r: LocatedReceipt | null) => {
+        if (done) return
+        done = true
         clearTimeout(timer)
         this.sequencer.off('flashblock', onFlashblock)
+        this.sequencer.off('sealed', onSealed)
         signal?.removeEventListener('abort', onAbort)
         resolve(r)
       }
+      const look = () => lookup().then((r) => r !== null && finish(r), () => undefined)
       const onFlashblock = (s: PreconfirmedSnapshot) => {
         const r = find(s)
         if (r !== undefined) finish(r)
       }
+      const onSealed = () => void look()
       const onAbort = () => finish(null)
       const timer = setTimeout(() => finish(null), timeoutMs)
-      this.sequencer.on('flashblock', onFlashblock)
+      if (stage === 'preconfirmed') this.sequencer.on('flashblock', onFlashblock)
+      else this.sequencer.on('sealed', onSealed)
       signal?.addEventListener('abort', onAbort)
-      lookup().then((r) => r !== null && finish(r), () => undefined)
+      void look()
     })
   }
 }

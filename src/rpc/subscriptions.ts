@@ -6,7 +6,9 @@
  * flashblock, with an address/topics filter), `newFlashblocks` (the accumulated pending block with full
  * transactions), and for sealed blocks `newHeads` and `logs`. Every pre-confirmed transaction is delivered
  * exactly once per subscription: a flashblock event carries only what it added. Subscriptions end with
- * eth_unsubscribe or when the connection closes; a connection holds a bounded number of them.
+ * eth_unsubscribe or when the connection closes; a connection holds a bounded number of them. Where the
+ * facade has no pre-confirmations (an endpoint that turns them off) the flashblock kinds do not exist, as on
+ * geth: -32602 `no "…" subscription in eth namespace`.
  */
 
 import { randomBytes } from 'node:crypto'
@@ -64,7 +66,11 @@ function parseOptions<T>(parse: (raw: unknown) => T, options: unknown): T {
   }
 }
 
-function listenerFor(kind: string, options: unknown, send: Send): NodeListener {
+/** The kinds that announce pre-confirmed state. */
+const PRECONFIRMATION_KINDS: ReadonlySet<string> = new Set(['newFlashblockTransactions', 'pendingLogs', 'newFlashblocks'])
+
+function listenerFor(kind: string, options: unknown, send: Send, preconfirmations: boolean): NodeListener {
+  if (!preconfirmations && PRECONFIRMATION_KINDS.has(kind)) throw invalidParams(`no "${kind}" subscription in eth namespace`)
   switch (kind) {
     case 'newFlashblockTransactions': {
       const full = options === undefined ? false : parseOptions(parseBool, options)
@@ -122,7 +128,7 @@ export function subscriptionMethods(node: NodeApi): Record<string, MethodHandler
         conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))
         failpoint('subscription:sent')
       }
-      const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send))
+      const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send, node.preconfirmations))
       subs.set(id, stop)
       return id
     },

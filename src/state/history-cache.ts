@@ -6,18 +6,22 @@
  *
  * Invariant that makes it safe: the history at or below a block that exists never changes (blocks are only
  * ever appended; a block's history lands in the same atomic batch that makes the block exist). Callers ask
- * only for blocks that exist (the resolver, the builder's parent, a worker's job target), so an answer,
- * once read, is the answer forever. Entries are raw stored bytes; readers copy or decode them, so nothing
- * shared is ever handed out to be mutated. Bounded: least recently used entries go first.
+ * only for blocks that exist in their own view of the database (the resolver, the builder's parent, a
+ * worker's job target once its view holds it: execution/worker-main.ts), so an answer, once read, is the
+ * answer forever. Entries are raw stored bytes; readers copy or decode them, so nothing shared is ever
+ * handed out to be mutated. Bounded: least recently used entries go first.
  */
 
-import { Lru } from '../primitives/lru.ts'
+import { Lru, SizedLru } from '../primitives/lru.ts'
 import type { KvStore } from '../storage/db.ts'
 
+/** ~430 bytes of heap an entry (key, RLP, arrays): ~14 MB per thread when full. */
 const ACCOUNTS = 32_768
+/** ~280 bytes an entry: ~18 MB per thread when full. */
 const SLOTS = 65_536
 /** Code is content-addressed (by its hash), so it never changes either; kept for hot contracts only. */
 const CODES = 1_024
+const CODE_BYTES = 8 * 1024 * 1024
 
 /** `undefined` = never read; `null` = read, and absent. */
 export type Remembered = Uint8Array | null
@@ -25,8 +29,8 @@ export type Remembered = Uint8Array | null
 export interface HistoryCache {
   readonly accounts: Lru<string, Remembered>
   readonly slots: Lru<string, Remembered>
-  /** Contract code by code hash (latin1 key). */
-  readonly codes: Lru<string, Uint8Array>
+  /** Contract code by code hash (latin1 key), at most CODE_BYTES of it. */
+  readonly codes: SizedLru<string, Uint8Array>
 }
 
 const perStore = new WeakMap<KvStore, HistoryCache>()
@@ -34,7 +38,11 @@ const perStore = new WeakMap<KvStore, HistoryCache>()
 export function historyCacheOf(store: KvStore): HistoryCache {
   let cache = perStore.get(store)
   if (cache === undefined) {
-    cache = { accounts: new Lru(ACCOUNTS), slots: new Lru(SLOTS), codes: new Lru(CODES) }
+    cache = {
+      accounts: new Lru(ACCOUNTS),
+      slots: new Lru(SLOTS),
+      codes: new SizedLru({ maxEntries: CODES, maxBytes: CODE_BYTES }, (code) => code.length + 128),
+    }
     perStore.set(store, cache)
   }
   return cache

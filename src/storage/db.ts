@@ -106,6 +106,16 @@ export class LmdbStore implements KvStore {
     await last
   }
 
+  /**
+   * Makes the next read see every commit made so far, by any thread. A thread reads through one LMDB read
+   * transaction that lmdb-js keeps until its next timer turn, renewed only then (or by this thread's own
+   * writes): a thread that never writes (an execution worker) can be a few milliseconds behind the writer,
+   * longer while it is busy. A reader told of a newer commit (a job naming a block) calls this first.
+   */
+  refreshReads(): void {
+    this.root.resetReadTxn()
+  }
+
   async close(): Promise<void> {
     await this.root.close()
   }

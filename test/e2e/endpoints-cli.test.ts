@@ -1,7 +1,7 @@
 /**
  * `flashnode start --config FILE` as a user runs it: one process, one node, a public and a dedicated
- * endpoint from one config file; a bad config file stops the start with exit code 2 and names the field,
- * before the data directory is created.
+ * endpoint and one without pre-confirmations from one config file; a bad config file stops the start with
+ * exit code 2 and names the field, before the data directory is created.
  */
 
 import { test } from 'node:test'
@@ -57,13 +57,14 @@ function startCli(args: string[]): Cli {
   }
 }
 
-test('one process serves a public and a dedicated endpoint from one config file', { timeout: 90_000 }, async (t) => {
+test('one process serves a public, a dedicated and a sealed-only endpoint from one config file', { timeout: 90_000 }, async (t) => {
   const dir = tempDir(t)
   const config = join(dir, 'flashnode.json')
   writeFileSync(config, JSON.stringify({
     endpoints: [
       { name: 'edge', port: 0, profile: 'public', rateLimit: { requestsPerSecond: 1000 } },
       { name: 'internal', port: 0 },
+      { name: 'sealed', port: 0, preconfirmations: false },
     ],
   }))
   const cli = startCli(['--datadir', join(dir, 'data'), '--config', config, '--sealing', 'manual'])
@@ -72,12 +73,13 @@ test('one process serves a public and a dedicated endpoint from one config file'
     await cli.exited
   })
   const listening = await cli.waitFor((stdout) => {
-    const found = [...stdout.matchAll(/listening on (http:\/\/\S+) \(endpoint (\w+), profile (\w+)\)/g)]
-    return found.length === 2 ? found : undefined
+    const found = [...stdout.matchAll(/listening on (http:\/\/\S+) \(endpoint (\w+), profile (\w+)(, without pre-confirmations)?\)/g)]
+    return found.length === 3 ? found : undefined
   })
-  const urls = new Map(listening.map((m) => [m[2]!, { url: m[1]!, profile: m[3]! }]))
-  assert.equal(urls.get('edge')?.profile, 'public')
-  assert.equal(urls.get('internal')?.profile, 'dedicated')
+  const urls = new Map(listening.map((m) => [m[2]!, { url: m[1]!, profile: m[3]!, sealedOnly: m[4] !== undefined }]))
+  assert.deepEqual(urls.get('edge'), { url: urls.get('edge')?.url, profile: 'public', sealedOnly: false })
+  assert.deepEqual(urls.get('internal'), { url: urls.get('internal')?.url, profile: 'dedicated', sealedOnly: false })
+  assert.deepEqual(urls.get('sealed'), { url: urls.get('sealed')?.url, profile: 'dedicated', sealedOnly: true })
   const edge = urls.get('edge')!.url
   const internal = urls.get('internal')!.url
 
@@ -86,6 +88,9 @@ test('one process serves a public and a dedicated endpoint from one config file'
   assert.equal(((await post(edge, call(1, 'evm_mine'))).json() as { error: { code: number } }).error.code, -32601)
   assert.deepEqual((await post(internal, call(1, 'evm_mine'))).json(), { jsonrpc: '2.0', id: 1, result: '0x0' })
   assert.deepEqual((await post(edge, call(2, 'eth_blockNumber'))).json(), { jsonrpc: '2.0', id: 2, result: '0x1' }, 'one node behind both')
+  const simulate = call(3, 'eth_simulateV1', [{ blockStateCalls: [] }, 'pending'])
+  assert.equal(((await post(urls.get('sealed')!.url, simulate)).json() as { error: { code: number } }).error.code, -32601)
+  assert.equal(((await post(internal, simulate)).json() as { error: { code: number } }).error.code, -32602, 'served (an empty simulation is invalid)')
 
   cli.stop()
   assert.equal(await cli.exited, 0, 'SIGTERM shuts every endpoint and the node down cleanly')

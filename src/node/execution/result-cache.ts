@@ -1,7 +1,9 @@
 /**
  * Results of eth_call per (target, request): a sealed block and a published snapshot never change, so the
- * same call against them always answers the same — result or revert. Bounded LRU; failures that are not a
- * property of the call (time limits, shutdown, queue limits) are never cached.
+ * same call against them always answers the same — result or revert. Bounded LRU: `capacity` entries
+ * (--call-cache) and MAX_BYTES in all (key text, return or revert data, and ~200 bytes of objects each), so
+ * calls that return megabytes cannot fill the heap; failures that are not a property of the call (time
+ * limits, shutdown, queue limits) are never cached.
  *
  * Keys: the target (a sealed block's hash, or the identity of a snapshot) and a canonical encoding of the
  * request and its overrides.
@@ -10,12 +12,20 @@
 import { FlashnodeError } from '../../errors/errors.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
-import { Lru } from '../../primitives/lru.ts'
+import { SizedLru } from '../../primitives/lru.ts'
 import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: FlashnodeError }
 
 const CACHEABLE_ERRORS = new Set(['executionReverted', 'executionFailed', 'invalidParams'])
+const MAX_BYTES = 16 * 1024 * 1024
+
+/** Heap bytes an entry keeps: its key (one byte a character), its data, and its objects. */
+function weight(outcome: Outcome, key: string): number {
+  const data = outcome.ok ? outcome.value : outcome.error.data
+  const dataBytes = data instanceof Uint8Array ? data.length : typeof data === 'string' ? data.length : 64
+  return 200 + key.length + dataBytes + (outcome.ok ? 0 : outcome.error.message.length)
+}
 
 /** A stable text of a job: object keys sorted, absent (undefined) fields left out. Loops, not closures: it runs per call. */
 function canonical(value: unknown): string {
@@ -47,12 +57,12 @@ function canonical(value: unknown): string {
 }
 
 export class ResultCache {
-  private readonly entries: Lru<string, Outcome>
+  private readonly entries: SizedLru<string, Outcome>
   private readonly snapshotIds = new WeakMap<PreconfirmedSnapshot, number>()
   private nextId = 1
 
   constructor(capacity: number) {
-    this.entries = new Lru(capacity)
+    this.entries = new SizedLru({ maxEntries: capacity, maxBytes: MAX_BYTES }, weight)
   }
 
   snapshotKey(s: PreconfirmedSnapshot): string {

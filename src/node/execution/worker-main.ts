@@ -7,9 +7,15 @@
  * It opens the same LMDB environment read-only-in-practice (it never writes) and keeps a replica of the
  * newest pre-confirmed snapshot, sent by the node only when a pending job needs a newer one than it holds.
  * A job's target is resolved when its message arrives, so a newer replica never changes a running job.
+ *
+ * Invariant: nothing is read at a block before this thread's view of the database holds it. The node commits
+ * a block before it posts a job naming it, but this thread reads through an LMDB read transaction that may
+ * be older (storage/db.ts, refreshReads): a job at a just-sealed block found no header (-32603), and its
+ * state reads would have answered, and the history cache remembered, an older block's state.
  */
 
 import { parentPort, workerData } from 'node:worker_threads'
+import { FlashnodeError } from '../../errors/errors.ts'
 import { LmdbStore } from '../../storage/db.ts'
 import { ChainStore } from '../../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../../execution/chain-config.ts'
@@ -46,8 +52,16 @@ const chain = new ChainReader(store, rules)
 const service = new CallService(rules, store, init.settings)
 let pending: { version: number; target: TargetState } | undefined
 
+/** Makes this thread's view of the database hold block `number` (committed before the job was posted). */
+function holdBlock(number: bigint): void {
+  if (store.headerRlp(number) !== undefined) return
+  kv.refreshReads()
+  if (store.headerRlp(number) === undefined) throw new FlashnodeError('internal', `execution worker: block ${number} is not in the database`)
+}
+
 function targetState(t: WorkerTarget): TargetState {
   if (t.kind === 'sealed') {
+    holdBlock(t.number)
     const header = chain.header(t.number)!
     const state = new ArchiveReader(kv, t.number)
     return { header, state, simulationBase: () => sealedBase(kv, header, state) }
@@ -58,6 +72,7 @@ function targetState(t: WorkerTarget): TargetState {
 }
 
 function replica(w: WireSnapshot): { version: number; target: TargetState } {
+  holdBlock(w.parentNumber)
   const diff = diffFromWire(w)
   const header = decodeHeader(rules, w.headerRlp)
   const state = new OverlayReader(new ArchiveReader(kv, w.parentNumber), diff)

@@ -24,7 +24,7 @@ export interface AnswerCacheLimits {
   readonly maxEntries: number
 }
 
-export const DEFAULT_ANSWER_CACHE_LIMITS: AnswerCacheLimits = { maxBytes: 32 * 1024 * 1024, maxEntries: 256 }
+export const DEFAULT_ANSWER_CACHE_LIMITS: AnswerCacheLimits = { maxBytes: 16 * 1024 * 1024, maxEntries: 256 }
 
 const EMPTY = new RawJson('[]')
 

@@ -17,10 +17,11 @@
  *
  * Invariants: responses go out in request order (pipelined requests are answered in turn); at most
  * `MAX_QUEUED` requests of one connection are in progress before reading from it pauses, and reading also
- * pauses while the socket's write buffer is full; a connection idle for `KEEP_ALIVE_MS` between requests is
- * closed (node:http's keepAliveTimeout), and a request whose bytes trickle in for more than
- * `REQUEST_BYTES_MS` is answered 408 and closed (node:http's headersTimeout). When the client goes away,
- * the scopes of its requests in progress abort. A hand-over waits until every earlier response is written.
+ * pauses while the socket's write buffer is full; an idle connection is closed by the rule of idle-close.ts
+ * (`idleTimeoutMs`, as node:http's keepAliveTimeout, never while a request is in progress or on its way
+ * in), and a request whose bytes trickle in for more than `REQUEST_BYTES_MS` is answered 408 and closed
+ * (node:http's headersTimeout). When the client goes away, the scopes of its requests in progress abort. A
+ * hand-over waits until every earlier response is written.
  */
 
 import { STATUS_CODES } from 'node:http'
@@ -29,6 +30,7 @@ import httpParser from 'http-parser-js'
 import { RPC_CODES } from '../error-codes.ts'
 import { errorMessage } from './messages.ts'
 import { RequestScope } from './request-scope.ts'
+import { closeIfStillIdle, idleCloseAfterMs, keepAliveHeader } from './idle-close.ts'
 
 const { HTTPParser } = httpParser
 
@@ -39,8 +41,6 @@ const { HTTPParser } = httpParser
  */
 const positionOf = (parser: object): number => (parser as { offset: number }).offset
 
-/** Between requests, a keep-alive connection is closed after this long (node:http's default). */
-export const KEEP_ALIVE_MS = 5_000
 /** One request's bytes must all arrive within this (node:http's headersTimeout). */
 export const REQUEST_BYTES_MS = 60_000
 /** Requests of one connection in progress (pipelined) before reading from it pauses. */
@@ -77,6 +77,8 @@ export interface FastLaneOptions {
   answer(body: string, socket: Socket, scope: RequestScope): Promise<LaneAnswer>
   /** Gives the socket to node:http, with the bytes it must read first already put back. */
   handOver(socket: Socket): void
+  /** How long an idle connection is kept (idle-close.ts). */
+  readonly idleTimeoutMs: number
   /** Called once per answered request, for logs and metrics. */
   onAnswered?: ((status: number, requestBytes: number, durationMs: number) => void) | undefined
   log(message: string, err: unknown): void
@@ -107,6 +109,8 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
   const queue: Pending[] = []
   let handingOver: Buffer | undefined
   let gone = false
+  const closeAfterMs = idleCloseAfterMs(opts.idleTimeoutMs)
+  const keepAlive = keepAliveHeader(opts.idleTimeoutMs)
 
   parser[HTTPParser.kOnHeadersComplete] = (info: {
     versionMajor: number
@@ -150,14 +154,14 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
     const started = opts.onAnswered === undefined ? 0 : performance.now()
     opts.answer(text, socket, entry.scope).then(
       (answer) => {
-        entry.out = encode(answer)
+        entry.out = encode(answer, keepAlive)
         opts.onAnswered?.(answer.status, requestBytes, performance.now() - started)
         flush()
       },
       (err: unknown) => {
         // answer() must not reject; a bug there still answers instead of hanging the connection.
         opts.log('http request failed', err)
-        entry.out = encode({ status: 500, body: errorMessage(null, { code: RPC_CODES.internal, message: 'internal error' }) })
+        entry.out = encode({ status: 500, body: errorMessage(null, { code: RPC_CODES.internal, message: 'internal error' }) }, keepAlive)
         flush()
       },
     )
@@ -236,8 +240,14 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
     socket.destroySoon()
   }
 
+  /** The socket was silent for the idle time: a request partly in may have stalled; else maybe idle. */
   const onTimeout = (): void => {
-    if (queue.length === 0) socket.destroy()
+    if (begunAt !== 0) {
+      if (performance.now() - begunAt > REQUEST_BYTES_MS) requestTimedOut()
+      else socket.setTimeout(closeAfterMs) // silent since: look again after another idle time
+      return
+    }
+    if (queue.length === 0) closeIfStillIdle(socket, () => queue.length > 0 || begunAt !== 0, () => socket.destroy())
   }
 
   const onClose = (): void => {
@@ -249,7 +259,7 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
   socket.on('close', onClose)
   socket.on('error', () => {}) // a reset is seen as 'close'
   socket.on('timeout', onTimeout) // not setTimeout's callback: that one fires once
-  socket.setTimeout(KEEP_ALIVE_MS)
+  socket.setTimeout(closeAfterMs)
 }
 
 function headerMap(raw: readonly string[]): Map<string, string> {
@@ -278,9 +288,9 @@ function httpDate(): string {
 }
 
 /** The whole response, as one string (one write) unless the body is large. */
-function encode(answer: LaneAnswer): string | Buffer {
+function encode(answer: LaneAnswer, keepAlive: string): string | Buffer {
   const status = answer.body === null ? 204 : answer.status
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nDate: ${httpDate()}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n`
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nDate: ${httpDate()}\r\nConnection: keep-alive\r\nKeep-Alive: ${keepAlive}\r\n`
   if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head += `${name}: ${value}\r\n`
   const body = answer.body
   if (body === null) return `${head}\r\n`

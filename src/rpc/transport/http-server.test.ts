@@ -359,6 +359,7 @@ test('default limits', () => {
   assert.deepEqual({ ...DEFAULT_LIMITS }, {
     maxBodyBytes: 5 * 1024 * 1024,
     maxWsMessageBytes: 32 * 1024 * 1024,
+    maxWsBufferedBytes: 32 * 1024 * 1024,
     maxBatchItems: 1000,
     maxBatchResponseBytes: 25_000_000,
     maxDepth: 128,
@@ -367,6 +368,7 @@ test('default limits', () => {
     batchConcurrency: 8,
     maxConnections: 1000,
     maxSubscriptionsPerConnection: 128,
+    idleTimeoutMs: 120_000,
   })
 })
 

@@ -20,6 +20,9 @@
  * payload is admitted or refused whole before anything runs; a refusal is answered with its own status
  * (403 for a method the profile refuses, 429 over the rate limit) and a JSON-RPC error body (gate.ts).
  *
+ * Keep-alive: an idle connection is kept `limits.idleTimeoutMs` (geth keeps 120 s) and never closed while a
+ * request is in progress or on its way in, on either lane (idle-close.ts).
+ *
  * Invariants: a request can never take the server down: every handler path is caught and turned into a
  * response (500 at worst) and nothing is left as an unhandled rejection. Keep-alive stays on; `close()`
  * stops listening, closes WebSocket clients and every open socket, idle keep-alive ones included.
@@ -37,6 +40,7 @@ import { DEFAULT_ALLOWED_HOSTS, isHostAllowed } from './host-check.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { serveFastLane, type FastLaneOptions, type LaneAnswer, type RequestHead } from './http-fast-lane.ts'
 import { errorMessage } from './messages.ts'
+import { closeIfStillIdle } from './idle-close.ts'
 import { readBody } from './read-body.ts'
 import { RequestScope } from './request-scope.ts'
 import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
@@ -126,6 +130,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const host = opts.host ?? '127.0.0.1'
   front.on('error', (err) => config.log('http server error', err))
   server.on('error', (err) => config.log('http server error', err))
+  // node:http advertises keepAliveTimeout and closes a second later; with a 'timeout' listener it leaves
+  // the closing to us, so a request that arrived as the timer fired is read first (idle-close.ts).
+  server.keepAliveTimeout = limits.idleTimeoutMs
+  server.on('timeout', (socket: Socket) => closeIfStillIdle(socket, () => httpBusy(socket), () => socket.destroy()))
 
   const sockets = new Set<Socket>()
   const lane = fastLaneOptions(server, config)
@@ -174,6 +182,7 @@ function fastLaneOptions(server: Server, config: Config): FastLaneOptions {
     takes: (head: RequestHead, socket: Socket) => takesFast(head, socket, config),
     answer: (body: string, socket: Socket, scope: RequestScope) => answerPayload(body, socket.remoteAddress, scope, config),
     handOver: (socket: Socket) => server.emit('connection', socket),
+    idleTimeoutMs: config.limits.idleTimeoutMs,
     onAnswered:
       config.onRequest === undefined
         ? undefined
@@ -232,7 +241,29 @@ async function closeServer(
   })
 }
 
+/** node:http connections' requests in progress, and how many bytes they had read when the last one ended. */
+const httpActivity = new WeakMap<Socket, { inProgress: number; readAtRest: number }>()
+
+/** A request in progress, or bytes of a next one read since the last ended. */
+function httpBusy(socket: Socket): boolean {
+  const activity = httpActivity.get(socket)
+  return activity !== undefined && (activity.inProgress > 0 || socket.bytesRead > activity.readAtRest)
+}
+
+function trackHttpActivity(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket
+  let activity = httpActivity.get(socket)
+  if (activity === undefined) httpActivity.set(socket, (activity = { inProgress: 0, readAtRest: 0 }))
+  activity.inProgress++
+  const a = activity
+  res.once('close', () => {
+    a.inProgress--
+    a.readAtRest = socket.bytesRead
+  })
+}
+
 function onHttpRequest(req: IncomingMessage, res: ServerResponse, config: Config): void {
+  trackHttpActivity(req, res)
   const onRequest = config.onRequest
   const started = onRequest === undefined ? 0 : performance.now()
   let requestBytes = 0

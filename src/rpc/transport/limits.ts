@@ -12,6 +12,11 @@ export interface TransportLimits {
   readonly maxBodyBytes: number
   /** Largest WebSocket message, in bytes. Over it: the connection closes with 1009. */
   readonly maxWsMessageBytes: number
+  /**
+   * Bytes a WebSocket connection may hold queued for sending that its client has not read yet (answers,
+   * notifications). Over it the connection is cut: a subscriber that stops reading cannot grow the heap.
+   */
+  readonly maxWsBufferedBytes: number
   /** Most items in one batch. Over it: one -32600 `batch too large`. */
   readonly maxBatchItems: number
   /** Once a batch's accumulated response passes this many bytes, the remaining items get -32003. */
@@ -31,11 +36,17 @@ export interface TransportLimits {
   readonly maxConnections: number
   /** Subscriptions one WebSocket connection may hold at once. Over it: -32005. */
   readonly maxSubscriptionsPerConnection: number
+  /**
+   * How long an idle HTTP keep-alive connection is kept, in milliseconds, advertised to clients as
+   * `Keep-Alive: timeout=N` (whole seconds); it is closed a second after that (idle-close.ts).
+   */
+  readonly idleTimeoutMs: number
 }
 
 export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
   maxBodyBytes: 5 * 1024 * 1024,
   maxWsMessageBytes: 32 * 1024 * 1024,
+  maxWsBufferedBytes: 32 * 1024 * 1024,
   maxBatchItems: 1000,
   maxBatchResponseBytes: 25_000_000,
   maxDepth: 128,
@@ -44,6 +55,7 @@ export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
   batchConcurrency: 8,
   maxConnections: 1000,
   maxSubscriptionsPerConnection: 128,
+  idleTimeoutMs: 120_000,
 })
 
 const resolved = new WeakMap<Partial<TransportLimits>, TransportLimits>()

@@ -208,3 +208,47 @@ test('close() closes open WebSocket clients with 1001', async () => {
   const [code] = (await closed) as [number]
   assert.equal(code, 1001)
 })
+
+test('a client that stops reading is cut once what waits for it passes maxWsBufferedBytes; others carry on', { timeout: 30_000 }, async () => {
+  const logged: string[] = []
+  let flood: RpcConnection | undefined
+  let pushed = 0
+  const table: MethodTable = new Map<string, MethodHandler>([
+    ['echo', async (params) => params],
+    ['flood', async (_p, ctx) => {
+      flood = ctx.connection
+      return 'ok'
+    }],
+  ])
+  const s = await startHttpServer({ port: 0, methods: table, endpoint: 't', limits: { maxWsBufferedBytes: 256 * 1024 }, log: (m) => logged.push(m) })
+  try {
+    const slow = new WebSocket(s.wsUrl!)
+    clients.push(slow)
+    await once(slow, 'open')
+    slow.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'flood', params: [] }))
+    await once(slow, 'message')
+    const closed = once(slow, 'close')
+    ;(slow as unknown as { _socket: { pause(): void } })._socket.pause() // the client reads nothing more
+    // Notifications of 64 KiB each until the server gives up on it (bounded: 64 MiB at most).
+    const note = JSON.stringify({ jsonrpc: '2.0', method: 'sub', params: { result: 'x'.repeat(64 * 1024) } })
+    let closedSeen = false
+    void closed.then(() => (closedSeen = true))
+    for (; pushed < 1024 && logged.length === 0; pushed++) {
+      flood!.send(note)
+      if (pushed % 16 === 0) await new Promise((resolve) => setImmediate(resolve))
+    }
+    assert.deepEqual(logged, ['websocket client not reading'])
+    ;(slow as unknown as { _socket: { resume(): void } })._socket.resume()
+    await closed
+    assert.ok(closedSeen)
+    assert.ok(pushed < 1024, `cut after ${pushed} notifications, not at the end of the flood`)
+    const other = new WebSocket(s.wsUrl!)
+    clients.push(other)
+    await once(other, 'open')
+    other.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'echo', params: ['still here'] }))
+    const [reply] = (await once(other, 'message')) as [Buffer]
+    assert.deepEqual((JSON.parse(String(reply)) as Json).result, ['still here'])
+  } finally {
+    await s.close()
+  }
+})

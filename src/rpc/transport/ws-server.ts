@@ -16,7 +16,9 @@
  * `maxSubscriptionsPerConnection`.
  *
  * Invariants: a message over `maxWsMessageBytes` closes the connection with 1009 (enforced by `ws` before
- * the message is buffered whole). When the connection closes, the signal of its in-flight requests aborts,
+ * the message is buffered whole). What waits to be sent is bounded too: a message to send when more than
+ * `maxWsBufferedBytes` are still queued (a client that stopped reading its notifications) cuts the
+ * connection instead (logged), so one slow subscriber cannot grow the heap. When the connection closes, the signal of its in-flight requests aborts,
  * `send` becomes a no-op, and every `onClose` callback runs exactly once. No more than
  * `MAX_PENDING_MESSAGES` messages of one connection are handled at a time; past that, reading from its
  * socket pauses. Nothing here throws into `ws` or leaves a rejection unhandled.
@@ -120,6 +122,11 @@ function serveConnection(ws: WebSocket, opts: WebSocketOptions, address: string)
     maxSubscriptions: opts.limits.maxSubscriptionsPerConnection,
     send(message: string): void {
       if (ws.readyState !== WebSocket.OPEN) return
+      if (ws.bufferedAmount > opts.limits.maxWsBufferedBytes) {
+        opts.log('websocket client not reading', new Error(`${ws.bufferedAmount} bytes queued for it (limit ${opts.limits.maxWsBufferedBytes}): connection cut`))
+        ws.terminate()
+        return
+      }
       ws.send(message, (err) => {
         if (err !== undefined && err !== null && !isClosed) opts.log('websocket send failed', err)
       })
