@@ -161,8 +161,7 @@ export interface NodeApi {
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>
   /**
-   * One block's receipts in order, all with the same context. For a pre-confirmed block (context.blockHash
-   * null) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
+   * One block's receipts in order, all with the same context. For a pre-confirmed block (context.preconfirmed) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
    */
   getBlockReceipts(block: BlockId): Promise<readonly LocatedReceipt[] | null>
   getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null>

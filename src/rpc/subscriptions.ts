@@ -2,7 +2,7 @@
  * eth_subscribe / eth_unsubscribe over a WebSocket connection.
  *
  * Kinds: `newFlashblockTransactions` (a hash per pre-confirmed transaction, or with `true` the full
- * transaction with its receipt fields flattened in, blockHash null), `pendingLogs` (each log of the newest
+ * transaction with its receipt fields flattened in, blockHash 32 zero bytes), `pendingLogs` (each log of the newest
  * flashblock, with an address/topics filter), `newFlashblocks` (the accumulated pending block with full
  * transactions), and for sealed blocks `newHeads` and `logs`. Every pre-confirmed transaction is delivered
  * exactly once per subscription: a flashblock event carries only what it added. Subscriptions end with

@@ -31,6 +31,7 @@ import type { TestContext } from 'node:test'
 const chain = VIEM_DEV_CHAIN
 
 const RECEIVER = '0x00000000000000000000000000000000000000aa' as const
+const ZERO_HASH = `0x${'00'.repeat(32)}` as const
 
 async function sequencingNode(t: TestContext): Promise<{ running: RunningNode; clock: ManualScheduler; pub: PublicClient }> {
   const clock = new ManualScheduler(Date.now())
@@ -68,7 +69,8 @@ test('a transfer and a deployment show through pending after one flashblock, and
   assert.equal(await pub.getBalance({ address: RECEIVER, blockTag: 'latest' }), before, 'not sealed yet')
   const receipt = await pub.getTransactionReceipt({ hash: deploy })
   assert.equal(receipt.status, 'success')
-  assert.equal(receipt.blockHash, null as unknown as Hex, 'a pre-confirmed receipt has no block hash yet')
+  assert.equal(receipt.blockHash, ZERO_HASH, 'a pre-confirmed receipt carries 32 zero bytes as block hash')
+  assert.equal(receipt.blockNumber, 1n, 'and the pending block\'s number')
   const created = receipt.contractAddress!
   assert.equal(await pub.getCode({ address: created, blockTag: 'pending' }), '0x602a60005260206000f3')
   assert.equal(await pub.getCode({ address: created, blockTag: 'latest' }), undefined)
@@ -167,11 +169,11 @@ test('WebSocket subscriptions deliver each pre-confirmed transaction exactly onc
 
   const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result)
   assert.deepEqual(of(hashesSub), sent)
-  const full = of(fullSub) as { hash: string; status: string; blockHash: null; blockNumber: string; transactionIndex: string; gasUsed: string }[]
+  const full = of(fullSub) as { hash: string; status: string; blockHash: string; blockNumber: string; transactionIndex: string; gasUsed: string }[]
   assert.deepEqual(full.map((x) => x.hash), sent)
   for (const [i, x] of full.entries()) {
     assert.equal(x.status, '0x1')
-    assert.equal(x.blockHash, null)
+    assert.equal(x.blockHash, ZERO_HASH)
     assert.equal(x.blockNumber, '0x1')
     assert.equal(x.transactionIndex, `0x${i.toString(16)}`)
     assert.equal(x.gasUsed, '0x5208')
@@ -277,7 +279,7 @@ test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and 
   await tick(running, clock)
   const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result as Record<string, unknown>)
   await call(5, 'eth_chainId', [])
-  assert.deepEqual(of(pendingLogs).map((l) => [l.transactionHash, l.address, l.blockHash]), [[callTx, emitter, null]])
+  assert.deepEqual(of(pendingLogs).map((l) => [l.transactionHash, l.address, l.blockHash]), [[callTx, emitter, ZERO_HASH]])
   assert.equal(of(otherLogs).length, 0, 'the address filter holds')
   const fb = of(blocks)
   assert.equal(fb.length, 1)
@@ -288,7 +290,8 @@ test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and 
   await call(6, 'eth_chainId', [])
   const sealed = of(sealedLogs)
   assert.deepEqual(sealed.map((l) => [l.transactionHash, l.blockNumber]), [[callTx, '0x1']])
-  assert.notEqual(sealed[0]!.blockHash, null)
+  assert.notEqual(sealed[0]!.blockHash, ZERO_HASH)
+  assert.match(String(sealed[0]!.blockHash), /^0x[0-9a-f]{64}$/)
 })
 
 test('eth_call and eth_estimateGas at pending run in the pending block\'s own context and state', async (t) => {
