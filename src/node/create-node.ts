@@ -209,5 +209,5 @@ function sequencingFor(
     openOptions,
   )
   sequencing.attach(sequencer)
-  return { sequencing, sequencer, events: new NodeEvents(sequencer, chain), syncTimeoutMs: config.syncTimeoutMs }
+  return { sequencing, sequencer, events: new NodeEvents(sequencer, chain, pool), syncTimeoutMs: config.syncTimeoutMs }
 }

@@ -325,3 +325,49 @@ test('eth_call and eth_estimateGas at pending run in the pending block\'s own co
   await pub.estimateGas({ account: fresh, to: RECEIVER, value: 10n ** 17n, blockTag: 'pending' } as never)
   await assert.rejects(pub.estimateGas({ account: fresh, to: RECEIVER, value: 10n ** 17n, blockTag: 'latest' } as never), /insufficient funds/i)
 })
+
+test('newPendingTransactions announces a transaction when it becomes executable in the pool, as geth does', async (t) => {
+  const { running } = await sequencingNode(t)
+  const ws = new WebSocket(running.url.replace('http', 'ws'))
+  t.after(() => ws.close())
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  const messages: { id?: number; result?: unknown; error?: unknown; params?: { subscription: string; result: unknown } }[] = []
+  ws.on('message', (m) => messages.push(JSON.parse(String(m))))
+  let nextId = 1
+  const call = async (method: string, params: unknown[]): Promise<unknown> => {
+    const id = nextId++
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+    for (;;) {
+      const reply = messages.find((m) => m.id === id)
+      if (reply !== undefined) {
+        if (reply.error !== undefined) throw new Error(JSON.stringify(reply.error))
+        return reply.result
+      }
+      await new Promise((resolve) => ws.once('message', resolve))
+    }
+  }
+  const hashes = (await call('eth_subscribe', ['newPendingTransactions'])) as string
+  const full = (await call('eth_subscribe', ['newPendingTransactions', true])) as string
+  const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result)
+
+  const account = privateKeyToAccount(ACCOUNTS[3]!.privateKey as Hex)
+  const sign = (nonce: number) =>
+    account.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value: 1n, nonce, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1') })
+  const raw1 = await sign(1)
+  const raw0 = await sign(0)
+  await call('eth_sendRawTransaction', [raw1])
+  await call('eth_chainId', [])
+  assert.deepEqual(of(hashes), [], 'a transaction waiting behind a nonce gap is not announced')
+  await call('eth_sendRawTransaction', [raw0])
+  await call('eth_chainId', [])
+  assert.deepEqual(of(hashes), [keccak256(raw0), keccak256(raw1)], 'the gap closed: both, in nonce order')
+  const txs = of(full) as Record<string, unknown>[]
+  assert.deepEqual(txs.map((x) => [x.hash, x.nonce, x.from]), [[keccak256(raw0), '0x0', account.address.toLowerCase()], [keccak256(raw1), '0x1', account.address.toLowerCase()]])
+  for (const x of txs) for (const k of ['blockHash', 'blockNumber', 'transactionIndex']) assert.equal(x[k], null, `a pool transaction has no ${k}`)
+
+  assert.equal(await call('eth_unsubscribe', [hashes]), true)
+  await call('eth_sendRawTransaction', [await sign(2)])
+  await call('eth_chainId', [])
+  assert.equal(of(hashes).length, 2, 'nothing after eth_unsubscribe')
+  assert.equal(of(full).length, 3)
+})
