@@ -10,7 +10,7 @@
  */
 
 import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
-import { createTx, type TypedTransaction } from '@ethereumjs/tx'
+import { createTx, getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
 import { runTx, type VM } from '@ethereumjs/vm'
 import type { VmPool } from './vm-pool.ts'
 import { Address } from '@ethereumjs/util'
@@ -33,6 +33,11 @@ export interface CallOutcome {
   readonly returnData: Uint8Array
   /** Gas charged (after refunds and the calldata floor), as a receipt would show. */
   readonly gasUsed: bigint
+  /**
+   * The most gas the execution held at once: used before refunds (intrinsic + execution), at least the
+   * EIP-7623 calldata floor. geth's ExecutionResult.MaxUsedGas, which its gas estimator starts from.
+   */
+  readonly maxUsedGas: bigint
   /** Set when execution failed; a revert carries its data in returnData. */
   readonly failure?: CallFailure
   readonly accessList?: readonly { address: string; storageKeys: string[] }[]
@@ -189,9 +194,12 @@ export async function executeCall(
   }
   const exec = result.execResult
   const failure = exec.exceptionError === undefined ? undefined : vmFailure(exec.exceptionError.error, exec.returnValue)
+  const beforeRefunds = exec.executionGasUsed + tx.getIntrinsicGas()
+  const floor = getCalldataFloorGas(tx, from)
   return {
     returnData: exec.returnValue,
     gasUsed: result.totalGasSpent,
+    maxUsedGas: beforeRefunds > floor ? beforeRefunds : floor,
     ...(failure !== undefined ? { failure } : {}),
     ...(result.accessList !== undefined ? { accessList: result.accessList } : {}),
     logs: (exec.logs ?? []) as [Uint8Array, Uint8Array[], Uint8Array][],
