@@ -20,6 +20,7 @@ import type { JournaledState } from '../state/journaled-state.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { BlockHashSource } from './block-hashes.ts'
 import { preExecutionError, type CallFailure, vmFailure } from './vm-errors.ts'
+import { traceAccessList, type AccessListTracer } from './access-list-tracer.ts'
 
 /** EIP-7825's cap: transactions above it cannot even be constructed by the library. */
 const TX_GAS_CAP = 1n << 24n
@@ -40,7 +41,6 @@ export interface CallOutcome {
   readonly maxUsedGas: bigint
   /** Set when execution failed; a revert carries its data in returnData. */
   readonly failure?: CallFailure
-  readonly accessList?: readonly { address: string; storageKeys: string[] }[]
   readonly logs: readonly [Uint8Array, Uint8Array[], Uint8Array][]
   readonly createdAddress?: Uint8Array
 }
@@ -159,7 +159,7 @@ export async function executeCall(
   ctx: CallContext,
   state: JournaledState,
   req: CallRequest,
-  opts: { gas?: bigint; reportAccessList?: boolean } = {},
+  opts: { gas?: bigint; tracer?: AccessListTracer } = {},
 ): Promise<CallOutcome> {
   const requested = opts.gas ?? req.gas ?? ctx.settings.gasCap
   const gas = requested > ctx.settings.gasCap ? ctx.settings.gasCap : requested
@@ -174,15 +174,10 @@ export async function executeCall(
   }
   const block = contextBlock(ctx, zeroBaseFee)
   const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  const run = (vm: VM) =>
-    runTx(vm, {
-      tx,
-      block,
-      skipNonce: true,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-      reportAccessList: opts.reportAccessList === true,
-    })
+  const runOnce = (vm: VM) =>
+    runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+  const tracer = opts.tracer
+  const run = tracer === undefined ? runOnce : (vm: VM) => traceAccessList(vm.evm, tracer, () => runOnce(vm))
   state.allowContractSender(from)
   let result
   try {
@@ -201,7 +196,6 @@ export async function executeCall(
     gasUsed: result.totalGasSpent,
     maxUsedGas: beforeRefunds > floor ? beforeRefunds : floor,
     ...(failure !== undefined ? { failure } : {}),
-    ...(result.accessList !== undefined ? { accessList: result.accessList } : {}),
     logs: (exec.logs ?? []) as [Uint8Array, Uint8Array[], Uint8Array][],
     ...(result.createdAddress !== undefined ? { createdAddress: result.createdAddress.bytes } : {}),
   }

@@ -1,5 +1,5 @@
 /**
- * eth_estimateGas and eth_createAccessList, after geth's algorithms.
+ * eth_estimateGas, after geth's algorithm.
  *
  * Estimate (geth's eth/gasestimator, step for step):
  * - the upper bound: the call's gas when it is at least 21000 (capped by the gas cap first, as geth's call
@@ -15,19 +15,15 @@
  *   two are within 1.5% of the high end (geth's error ratio). The answer is the high end.
  * A run that fails before execution for too little gas (intrinsic gas) counts as failing; any other error
  * there is the answer. Each run starts from a fresh state view.
- *
- * Access list: run with access-list reporting, feed the list back in, until it stops changing; the sender,
- * the recipient and precompiles are left out, as geth does.
  */
 
 import { Address } from '@ethereumjs/util'
 import { FlashnodeError } from '../errors/errors.ts'
-import { bytesToHex, hexToBytes, leftPad, ZERO_ADDRESS } from '../primitives/hex.ts'
+import { ZERO_ADDRESS } from '../primitives/hex.ts'
 import type { JournaledState } from '../state/journaled-state.ts'
 import { executeCall, type CallContext, type CallOutcome } from '../execution/call-executor.ts'
 import { callFailureError } from '../execution/vm-errors.ts'
-import type { AccessListEntry } from '../chain/types.ts'
-import type { AccessListResult, CallRequest } from './api.ts'
+import type { CallRequest } from './api.ts'
 import { withDeadline } from './deadline.ts'
 
 const TX_GAS = 21_000n
@@ -38,9 +34,8 @@ const BLOB_GAS_PER_BLOB = 131_072n
 const MAX_UINT64 = (1n << 64n) - 1n
 /** geth's estimateGasErrorRatio: stop once the bounds are this close (relative to the high one). */
 const ERROR_RATIO = 0.015
-const MAX_ACCESS_LIST_ROUNDS = 10
 
-interface RunOptions {
+export interface RunOptions {
   readonly timeoutMs: number
 }
 
@@ -48,7 +43,7 @@ async function run(
   ctx: CallContext,
   freshState: () => Promise<JournaledState>,
   req: CallRequest,
-  opts: RunOptions & { gas?: bigint; reportAccessList?: boolean },
+  opts: RunOptions & { gas?: bigint },
 ): Promise<CallOutcome> {
   const state = await freshState()
   return withDeadline(state, opts.timeoutMs, () => executeCall(ctx, state, req, opts))
@@ -135,56 +130,4 @@ export async function estimateGas(
     else lo = mid
   }
   return hi
-}
-
-function precompileCount(ctx: CallContext): number {
-  const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  if (common.isActivatedEIP(7951)) return 0x100
-  if (common.isActivatedEIP(2537)) return 0x11
-  if (common.isActivatedEIP(4844)) return 0x0a
-  return 0x09
-}
-
-function isPrecompile(address: Uint8Array, count: number): boolean {
-  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false
-  const n = (address[18]! << 8) | address[19]!
-  return n >= 1 && n <= count
-}
-
-function normalize(
-  raw: readonly { address: string; storageKeys: string[] }[],
-  exclude: readonly Uint8Array[],
-  precompiles: number,
-): AccessListEntry[] {
-  const excluded = new Set(exclude.map((a) => bytesToHex(a)))
-  return raw
-    .map((e) => ({ address: hexToBytes(e.address), storageKeys: e.storageKeys.map((k) => leftPad(hexToBytes(k), 32)) }))
-    .filter((e) => !excluded.has(bytesToHex(e.address)) && !isPrecompile(e.address, precompiles))
-}
-
-const listKey = (list: readonly AccessListEntry[]): string =>
-  list.map((e) => bytesToHex(e.address) + e.storageKeys.map((k) => bytesToHex(k)).sort().join(',')).sort().join(';')
-
-export async function createAccessList(
-  ctx: CallContext,
-  freshState: () => Promise<JournaledState>,
-  req: CallRequest,
-  opts: RunOptions,
-): Promise<AccessListResult> {
-  const exclude = [req.from ?? ZERO_ADDRESS, ...(req.to ? [req.to] : [])]
-  const precompiles = precompileCount(ctx)
-  let list: AccessListEntry[] = [...(req.accessList ?? [])]
-  for (let round = 0; round < MAX_ACCESS_LIST_ROUNDS; round++) {
-    const outcome = await run(ctx, freshState, { ...req, accessList: list }, { ...opts, reportAccessList: true })
-    const next = normalize(outcome.accessList ?? [], exclude, precompiles)
-    if (listKey(next) === listKey(list) || round === MAX_ACCESS_LIST_ROUNDS - 1) {
-      return {
-        accessList: next,
-        gasUsed: outcome.gasUsed,
-        ...(outcome.failure !== undefined ? { error: outcome.failure.message } : {}),
-      }
-    }
-    list = next
-  }
-  return { accessList: list, gasUsed: 0n }
 }
