@@ -1,0 +1,75 @@
+/**
+ * Nodes for the client tests (test/e2e/clients): a real server on 127.0.0.1 with an ephemeral port, in one
+ * of two clocks, and the Probe contract those tests deploy.
+ *
+ * - `steppedNode`: the sequencer runs in auto mode on an injected clock; `step()` produces one flashblock,
+ *   `seal()` the rest of the block. Where a test says what a client sees between a flashblock and the seal
+ *   (a receipt observed pre-confirmed), it steps explicitly: nothing waits for time to pass.
+ * - `liveNode`: the real clock with short intervals (a flashblock every 20 ms, a block every 200 ms), for
+ *   clients that poll on their own schedule (cast's receipt wait, ethers' wait() after a miss): they just
+ *   work, with their polling intervals set low, and no test sleeps.
+ * Both take the revert code (the contract's -32000, or geth's 3). `ws` is the WebSocket URL of the server.
+ */
+
+import type { TestContext } from 'node:test'
+import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
+import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
+import { testGenesis } from './dev-chain.ts'
+import { startNode, type RunningNode } from './server.ts'
+import { tempDir } from './temp-dir.ts'
+
+export { probeArtifact } from '../fixtures/probe/index.ts'
+
+export const ZERO_HASH = `0x${'00'.repeat(32)}` as const
+export const RECEIVER = '0x00000000000000000000000000000000000000aa' as const
+
+export interface ClientNode {
+  readonly running: RunningNode
+  readonly url: string
+  readonly ws: string
+}
+
+export interface SteppedNode extends ClientNode {
+  /** One flashblock: what the pool holds is pre-confirmed. */
+  step(): Promise<void>
+  /** The rest of the open block's flashblocks: it is sealed. */
+  seal(): Promise<void>
+}
+
+const wsOf = (url: string): string => url.replace(/^http/, 'ws')
+
+export async function steppedNode(t: TestContext, revertCode = -32000): Promise<SteppedNode> {
+  const clock = new ManualScheduler(Date.now())
+  const perBlock = DEFAULT_SEQUENCER.flashblocksPerBlock
+  const running = await startNode(t, tempDir(t), testGenesis(), { sequencer: { ...DEFAULT_SEQUENCER, mode: 'auto', scheduler: clock } }, revertCode)
+  await running.node.start()
+  const sequencer = running.node.sequencer!
+  let index = 0
+  const tick = async () => {
+    clock.advance(DEFAULT_SEQUENCER.flashblockIntervalMs)
+    await sequencer.idle()
+    index = (index + 1) % perBlock
+  }
+  return {
+    running,
+    url: running.url,
+    ws: wsOf(running.url),
+    step: tick,
+    seal: async () => {
+      do await tick()
+      while (index !== 0)
+    },
+  }
+}
+
+export async function liveNode(t: TestContext, revertCode = -32000): Promise<ClientNode> {
+  const running = await startNode(
+    t,
+    tempDir(t),
+    testGenesis(),
+    { sequencer: { ...DEFAULT_SEQUENCER, mode: 'auto', flashblockIntervalMs: 20, flashblocksPerBlock: 10 } },
+    revertCode,
+  )
+  await running.node.start()
+  return { running, url: running.url, ws: wsOf(running.url) }
+}
