@@ -73,3 +73,12 @@ export async function liveNode(t: TestContext, revertCode = -32000): Promise<Cli
   await running.node.start()
   return { running, url: running.url, ws: wsOf(running.url) }
 }
+
+/** Resolves as `promise` does, or fails after `ms` naming `what` (a client callback that never came). */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
+}

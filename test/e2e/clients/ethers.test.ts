@@ -9,7 +9,8 @@
  *   (pending) wrapped by ethers, a reverted transaction's CALL_EXCEPTION;
  * - each kind of revert decoded from eth_call under the contract's -32000 and geth's 3;
  * - estimate (a plain transfer is 21000), an access list that a transaction then uses at exactly its gas;
- * - over WebSocket: provider.on('pending'), contract events, and the flashblock streams;
+ * - over WebSocket: provider.on('pending'), contract events, and the flashblock streams; over HTTP the same
+ *   watchers through polling filters (eth_newPendingTransactionFilter, eth_newFilter);
  * - on the real clock: send and wait() as a script does, with no stepping.
  *
  * ethers caches identical requests for 250 ms (cacheTimeout), the pending nonce included, so two sends from
@@ -32,7 +33,7 @@ import {
   type ContractTransactionResponse,
 } from 'ethers'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
-import { liveNode, probeArtifact, RECEIVER, steppedNode, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
+import { liveNode, probeArtifact, RECEIVER, steppedNode, within, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
 
 const POLL_MS = 20
 
@@ -232,4 +233,20 @@ test('ethers on the real clock: send and wait() as a script does, twice, with no
     assert.match(receipt.blockHash, /^0x[0-9a-f]{64}$/)
   }
   assert.equal(await probe.getFunction('counter')({ blockTag: 'pending' }), 7n)
+})
+
+test('ethers over HTTP: provider.on(\'pending\') and contract events through polling filters', async (t) => {
+  const node = await liveNode(t)
+  const p = provider(t, node)
+  const signer = new NonceManager(new Wallet(ACCOUNTS[2]!.privateKey, p))
+  const probe = await deployProbe(signer)
+  await probe.waitForDeployment()
+  const pending = new Promise<string>((resolve) => void p.on('pending', resolve))
+  const event = new Promise<bigint>((resolve) => void probe.on('Incremented', (_by: string, value: bigint) => resolve(value)))
+  // ethers creates its filters at the first new block it sees, and polls them at each one after.
+  await within(new Promise((resolve) => void p.once('block', resolve)), 30_000, 'new block')
+  await within(new Promise((resolve) => void p.once('block', resolve)), 30_000, 'new block')
+  const tx = (await probe.getFunction('increment')()) as ContractTransactionResponse
+  assert.equal(await within(pending, 30_000, 'pending transaction'), tx.hash)
+  assert.equal(await within(event, 30_000, 'Incremented event'), 6n)
 })

@@ -9,7 +9,8 @@
  *   estimateContractGas, under the contract's -32000 (message exactly `execution reverted`) and geth's 3;
  * - estimateGas (a plain transfer is 21000) and createAccessList, used by a transaction at exactly its gas;
  * - over WebSocket: watchPendingTransactions, watchContractEvent, and the flashblock streams through the
- *   transport's own subscribe;
+ *   transport's own subscribe; over HTTP watchPendingTransactions, watchContractEvent and watchBlocks, which
+ *   poll filters (eth_newPendingTransactionFilter, eth_newFilter) and blocks;
  * - on the real clock: deploy, write and wait as a script does, with no stepping.
  */
 
@@ -30,7 +31,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
 import { VIEM_DEV_CHAIN as chain } from '../../support/viem-chain.ts'
-import { liveNode, probeArtifact, RECEIVER, steppedNode, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
+import type { NodeListener } from '../../../src/node/api.ts'
+import { liveNode, probeArtifact, RECEIVER, steppedNode, within, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
 
 const POLL_MS = 20
 
@@ -212,4 +214,51 @@ test('viem on the real clock: deploy, write and wait as a script does, with no s
     assert.equal(r.status, 'success')
   }
   assert.equal(await c.pub.readContract({ address, abi: abi(), functionName: 'counter', blockTag: 'pending' }), 7n)
+})
+
+test('viem over HTTP: watchPendingTransactions, watchContractEvent and watchBlocks, polling', async (t) => {
+  const node = await liveNode(t)
+  // The node's listeners, seen from its facade: a filter subscribes one when created and stops it when
+  // uninstalled. viem uninstalls its filters when a watcher stops, and keeps polling if that request
+  // fails, so the test waits for both uninstalls before the server goes.
+  const api = node.running.node.api
+  const subscribe = api.subscribe.bind(api)
+  const open = new Set<NodeListener>()
+  let changed: () => void = () => {}
+  const change = () => new Promise<void>((resolve) => (changed = resolve))
+  api.subscribe = (listener) => {
+    const stop = subscribe(listener)
+    open.add(listener)
+    changed()
+    return () => {
+      open.delete(listener)
+      stop()
+      changed()
+    }
+  }
+  const until = async (what: string, done: () => boolean) => {
+    while (!done()) await within(change(), 30_000, what)
+  }
+
+  const c = clients(node, 2)
+  const deployed = await c.pub.waitForTransactionReceipt({ hash: await deploy(c), pollingInterval: POLL_MS })
+  const address = deployed.contractAddress!
+  const stops: (() => void)[] = []
+  const watched = <T>(start: (resolve: (v: T) => void, reject: (e: Error) => void) => () => void) =>
+    new Promise<T>((resolve, reject) => void stops.push(start(resolve, reject)))
+  const pending = watched<Hex[]>((onTransactions, onError) => c.pub.watchPendingTransactions({ onTransactions, onError, pollingInterval: POLL_MS }))
+  const event = watched<unknown>((resolve, onError) =>
+    c.pub.watchContractEvent({ address, abi: abi(), eventName: 'Incremented', onLogs: (logs) => resolve((logs[0] as unknown as { args: unknown }).args), onError, pollingInterval: POLL_MS }),
+  )
+  const block = watched<bigint>((resolve, onError) =>
+    c.pub.watchBlocks({ onBlock: (b) => (b.number > deployed.blockNumber ? resolve(b.number) : undefined), onError, pollingInterval: POLL_MS }),
+  )
+  // viem creates its filters at its first poll: both exist before the transaction is sent.
+  await until('the two filters', () => open.size === 2)
+  const hash = await c.wallet.writeContract({ address, abi: abi(), functionName: 'increment' })
+  assert.deepEqual(await within(pending, 30_000, 'pending transactions'), [hash])
+  assert.deepEqual(await within(event, 30_000, 'Incremented event'), { by: c.account.address, value: 6n })
+  assert.ok((await within(block, 30_000, 'a block after the deployment')) > deployed.blockNumber)
+  for (const stop of stops) stop()
+  await until('the filters uninstalled', () => open.size === 0)
 })
