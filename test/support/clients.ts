@@ -13,6 +13,7 @@
 
 import type { TestContext } from 'node:test'
 import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
+import type { NodeListener } from '../../src/node/api.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import { testGenesis } from './dev-chain.ts'
 import { startNode, type RunningNode } from './server.ts'
@@ -81,4 +82,33 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
     timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)
   })
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * The node's event listeners, seen through its facade (NodeApi.subscribe): a subscription or filter adds one
+ * when it is created and stops it when it ends. `until` waits (bounded) for a condition on the open ones,
+ * re-checked at each change: so a test knows a client's watcher is in place before it sends, and that its
+ * filters are uninstalled before the server stops, without sleeping.
+ */
+export function trackListeners(node: ClientNode): { readonly open: ReadonlySet<NodeListener>; until(what: string, done: () => boolean): Promise<void> } {
+  const api = node.running.node.api
+  const subscribe = api.subscribe.bind(api)
+  const open = new Set<NodeListener>()
+  let changed: () => void = () => {}
+  api.subscribe = (listener) => {
+    const stop = subscribe(listener)
+    open.add(listener)
+    changed()
+    return () => {
+      open.delete(listener)
+      stop()
+      changed()
+    }
+  }
+  return {
+    open,
+    async until(what, done) {
+      while (!done()) await within(new Promise<void>((resolve) => (changed = resolve)), 30_000, what)
+    },
+  }
 }

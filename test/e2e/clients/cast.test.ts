@@ -23,8 +23,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
 import { REPO_ROOT } from '../../support/node-process.ts'
-import { liveNode, probeArtifact, RECEIVER, steppedNode, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
-import type { NodeListener } from '../../../src/node/api.ts'
+import { liveNode, probeArtifact, RECEIVER, steppedNode, trackListeners, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
 
 /** The cast executable: the platform binary if installed, else the npm wrapper. */
 function castCommand(): string {
@@ -195,16 +194,8 @@ test('cast estimate and cast access-list; a send with that list uses exactly the
 
 test('cast logs --subscribe over WebSocket delivers the contract\'s log once sealed', async (t) => {
   const { node, s, address } = await steppedProbe(t, 0)
-  // Told when the server has subscribed cast's listener (cast prints nothing until a log comes).
-  const api = node.running.node.api
-  const subscribe = api.subscribe.bind(api)
-  const subscribed = new Promise<void>((resolve) => {
-    api.subscribe = (listener: NodeListener) => {
-      const stop = subscribe(listener)
-      resolve()
-      return stop
-    }
-  })
+  // cast prints nothing until a log comes: the test knows it has subscribed through the node's listeners.
+  const listeners = trackListeners(node)
   // Text output: cast writes it line by line (its --json stream is not flushed until it exits).
   const child = spawn(CAST, ['logs', '--subscribe', '--address', address, '--rpc-url', node.ws], { stdio: ['ignore', 'pipe', 'pipe'] })
   t.after(() => child.kill('SIGKILL'))
@@ -214,7 +205,7 @@ test('cast logs --subscribe over WebSocket delivers the contract\'s log once sea
   child.stderr.on('data', (d) => (err += String(d)))
   const timer = setTimeout(() => child.kill('SIGKILL'), CAST_TIMEOUT_MS)
   t.after(() => clearTimeout(timer))
-  await subscribed
+  await listeners.until('cast\'s logs subscription', () => listeners.open.size === 1)
 
   const hash = await s.sendAsync([address, 'increment()'])
   await node.step()

@@ -33,7 +33,7 @@ import {
   type ContractTransactionResponse,
 } from 'ethers'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
-import { liveNode, probeArtifact, RECEIVER, steppedNode, within, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
+import { liveNode, probeArtifact, RECEIVER, steppedNode, trackListeners, within, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
 
 const POLL_MS = 20
 
@@ -241,11 +241,11 @@ test('ethers over HTTP: provider.on(\'pending\') and contract events through pol
   const signer = new NonceManager(new Wallet(ACCOUNTS[2]!.privateKey, p))
   const probe = await deployProbe(signer)
   await probe.waitForDeployment()
+  const listeners = trackListeners(node)
   const pending = new Promise<string>((resolve) => void p.on('pending', resolve))
   const event = new Promise<bigint>((resolve) => void probe.on('Incremented', (_by: string, value: bigint) => resolve(value)))
-  // ethers creates its filters at the first new block it sees, and polls them at each one after.
-  await within(new Promise((resolve) => void p.once('block', resolve)), 30_000, 'new block')
-  await within(new Promise((resolve) => void p.once('block', resolve)), 30_000, 'new block')
+  // ethers creates both filters when it starts watching, and polls them at each new block it sees.
+  await listeners.until('the two filters', () => listeners.open.size === 2)
   const tx = (await probe.getFunction('increment')()) as ContractTransactionResponse
   assert.equal(await within(pending, 30_000, 'pending transaction'), tx.hash)
   assert.equal(await within(event, 30_000, 'Incremented event'), 6n)

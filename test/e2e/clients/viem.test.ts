@@ -31,8 +31,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
 import { VIEM_DEV_CHAIN as chain } from '../../support/viem-chain.ts'
-import type { NodeListener } from '../../../src/node/api.ts'
-import { liveNode, probeArtifact, RECEIVER, steppedNode, within, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
+import { liveNode, probeArtifact, RECEIVER, steppedNode, trackListeners, within, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
 
 const POLL_MS = 20
 
@@ -218,28 +217,9 @@ test('viem on the real clock: deploy, write and wait as a script does, with no s
 
 test('viem over HTTP: watchPendingTransactions, watchContractEvent and watchBlocks, polling', async (t) => {
   const node = await liveNode(t)
-  // The node's listeners, seen from its facade: a filter subscribes one when created and stops it when
-  // uninstalled. viem uninstalls its filters when a watcher stops, and keeps polling if that request
-  // fails, so the test waits for both uninstalls before the server goes.
-  const api = node.running.node.api
-  const subscribe = api.subscribe.bind(api)
-  const open = new Set<NodeListener>()
-  let changed: () => void = () => {}
-  const change = () => new Promise<void>((resolve) => (changed = resolve))
-  api.subscribe = (listener) => {
-    const stop = subscribe(listener)
-    open.add(listener)
-    changed()
-    return () => {
-      open.delete(listener)
-      stop()
-      changed()
-    }
-  }
-  const until = async (what: string, done: () => boolean) => {
-    while (!done()) await within(change(), 30_000, what)
-  }
-
+  // viem uninstalls its filters when a watcher stops, and keeps polling if that request fails: the test
+  // waits for both uninstalls before the server goes.
+  const listeners = trackListeners(node)
   const c = clients(node, 2)
   const deployed = await c.pub.waitForTransactionReceipt({ hash: await deploy(c), pollingInterval: POLL_MS })
   const address = deployed.contractAddress!
@@ -254,11 +234,11 @@ test('viem over HTTP: watchPendingTransactions, watchContractEvent and watchBloc
     c.pub.watchBlocks({ onBlock: (b) => (b.number > deployed.blockNumber ? resolve(b.number) : undefined), onError, pollingInterval: POLL_MS }),
   )
   // viem creates its filters at its first poll: both exist before the transaction is sent.
-  await until('the two filters', () => open.size === 2)
+  await listeners.until('the two filters', () => listeners.open.size === 2)
   const hash = await c.wallet.writeContract({ address, abi: abi(), functionName: 'increment' })
   assert.deepEqual(await within(pending, 30_000, 'pending transactions'), [hash])
   assert.deepEqual(await within(event, 30_000, 'Incremented event'), { by: c.account.address, value: 6n })
   assert.ok((await within(block, 30_000, 'a block after the deployment')) > deployed.blockNumber)
   for (const stop of stops) stop()
-  await until('the filters uninstalled', () => open.size === 0)
+  await listeners.until('the filters uninstalled', () => listeners.open.size === 0)
 })
