@@ -119,9 +119,19 @@ export interface ReceiptView {
   readonly blobGasPrice?: bigint
 }
 
-/** Where a transaction or receipt sits; `hash` is null for a not-yet-sealed (pre-confirmed) block. */
+/**
+ * The block hash that transactions, receipts and logs of the pre-confirmed (open) block carry: 32 zero bytes.
+ * The open block has no hash until it is sealed; clients require a 32-byte hash in receipts and logs (ethers
+ * v6 rejects null), and Base's pre-confirmation node answers zeros. node/pending-views.ts documents the rule.
+ */
+export const PRECONFIRMED_BLOCK_HASH: Uint8Array = new Uint8Array(32)
+
+/** Where a transaction, receipt or log sits. */
 export interface BlockContext {
-  readonly blockHash: Uint8Array | null
+  /** The sealed block's hash, or PRECONFIRMED_BLOCK_HASH in the pre-confirmed block. */
+  readonly blockHash: Uint8Array
+  /** True in the pre-confirmed (open) block: its receipts and their answers may still grow. */
+  readonly preconfirmed: boolean
   readonly blockNumber: bigint
   readonly blockTimestamp: bigint
   readonly baseFeePerGas?: bigint

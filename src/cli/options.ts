@@ -69,7 +69,7 @@ export const OPTIONS = {
   'revert-code': {
     kind: 'integer',
     default: -32000,
-    help: 'JSON-RPC error code of an eth_call revert (-32000 per the service contract; geth uses 3)',
+    help: 'JSON-RPC error code of an eth_call / eth_estimateGas revert (-32000 per the service contract, message exactly "execution reverted"; 3 is geth\'s code with geth\'s "execution reverted: <reason>")',
     commands: ['start'],
     placeholder: 'CODE',
   },

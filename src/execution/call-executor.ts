@@ -10,7 +10,7 @@
  */
 
 import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
-import { createTx, type TypedTransaction } from '@ethereumjs/tx'
+import { createTx, getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
 import { runTx, type VM } from '@ethereumjs/vm'
 import type { VmPool } from './vm-pool.ts'
 import { Address } from '@ethereumjs/util'
@@ -20,6 +20,7 @@ import type { JournaledState } from '../state/journaled-state.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { BlockHashSource } from './block-hashes.ts'
 import { preExecutionError, type CallFailure, vmFailure } from './vm-errors.ts'
+import { traceAccessList, type AccessListTracer } from './access-list-tracer.ts'
 
 /** EIP-7825's cap: transactions above it cannot even be constructed by the library. */
 const TX_GAS_CAP = 1n << 24n
@@ -33,9 +34,13 @@ export interface CallOutcome {
   readonly returnData: Uint8Array
   /** Gas charged (after refunds and the calldata floor), as a receipt would show. */
   readonly gasUsed: bigint
+  /**
+   * The most gas the execution held at once: used before refunds (intrinsic + execution), at least the
+   * EIP-7623 calldata floor. geth's ExecutionResult.MaxUsedGas, which its gas estimator starts from.
+   */
+  readonly maxUsedGas: bigint
   /** Set when execution failed; a revert carries its data in returnData. */
   readonly failure?: CallFailure
-  readonly accessList?: readonly { address: string; storageKeys: string[] }[]
   readonly logs: readonly [Uint8Array, Uint8Array[], Uint8Array][]
   readonly createdAddress?: Uint8Array
 }
@@ -154,7 +159,7 @@ export async function executeCall(
   ctx: CallContext,
   state: JournaledState,
   req: CallRequest,
-  opts: { gas?: bigint; reportAccessList?: boolean } = {},
+  opts: { gas?: bigint; tracer?: AccessListTracer } = {},
 ): Promise<CallOutcome> {
   const requested = opts.gas ?? req.gas ?? ctx.settings.gasCap
   const gas = requested > ctx.settings.gasCap ? ctx.settings.gasCap : requested
@@ -169,15 +174,10 @@ export async function executeCall(
   }
   const block = contextBlock(ctx, zeroBaseFee)
   const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  const run = (vm: VM) =>
-    runTx(vm, {
-      tx,
-      block,
-      skipNonce: true,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-      reportAccessList: opts.reportAccessList === true,
-    })
+  const runOnce = (vm: VM) =>
+    runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+  const tracer = opts.tracer
+  const run = tracer === undefined ? runOnce : (vm: VM) => traceAccessList(vm.evm, tracer, () => runOnce(vm))
   state.allowContractSender(from)
   let result
   try {
@@ -189,11 +189,13 @@ export async function executeCall(
   }
   const exec = result.execResult
   const failure = exec.exceptionError === undefined ? undefined : vmFailure(exec.exceptionError.error, exec.returnValue)
+  const beforeRefunds = exec.executionGasUsed + tx.getIntrinsicGas()
+  const floor = getCalldataFloorGas(tx, from)
   return {
     returnData: exec.returnValue,
     gasUsed: result.totalGasSpent,
+    maxUsedGas: beforeRefunds > floor ? beforeRefunds : floor,
     ...(failure !== undefined ? { failure } : {}),
-    ...(result.accessList !== undefined ? { accessList: result.accessList } : {}),
     logs: (exec.logs ?? []) as [Uint8Array, Uint8Array[], Uint8Array][],
     ...(result.createdAddress !== undefined ? { createdAddress: result.createdAddress.bytes } : {}),
   }

@@ -8,6 +8,11 @@
  * Workaround (library 10.1.3): its blobSchedule parser writes BPO entries under a field its getter does not
  * read, and its built-in BPO values are used instead; the parser breaks on them, so they are removed before
  * parsing. The given values are checked against the built-ins at start-up (checkBlobSchedule).
+ *
+ * Workaround (library 10.1.3): its fork lookup by timestamp compares the timestamp with itself converted to
+ * a float, so a timestamp above 2^53 that the float rounds down (an eth_call block override of time, which
+ * geth takes up to 2^64-1) throws "Maximum HF determined by block number is lower than timestamp HF". No
+ * fork activates after the last scheduled fork time, so a later timestamp is looked up as that time.
  */
 
 import { Common, createCommonFromGethGenesis, type GethGenesis } from '@ethereumjs/common'
@@ -26,6 +31,8 @@ export class ChainRules {
   private readonly base: Common
   private readonly byFork = new Map<string, Common>()
   private last: { readonly number: bigint; readonly timestamp: bigint; readonly common: Common } | undefined
+  /** The latest timestamp at which a fork of this chain activates (0 when none is timed). */
+  private readonly lastForkTime: bigint
   readonly chainId: bigint
 
   constructor(readonly genesis: GethGenesis) {
@@ -47,6 +54,9 @@ export class ChainRules {
     // left to add: make them no-ops on this Common and every copy of it.
     Object.assign(this.base, { updateParams: () => undefined })
     this.chainId = this.base.chainId()
+    this.lastForkTime = this.base
+      .hardforks()
+      .reduce((latest, hf) => (hf.timestamp === undefined || hf.timestamp === null || BigInt(hf.timestamp) < latest ? latest : BigInt(hf.timestamp)), 0n)
     this.checkBlobSchedule(genesis)
   }
 
@@ -77,7 +87,7 @@ export class ChainRules {
     // fork lookup walks the whole schedule, so the last answer is kept.
     const last = this.last
     if (last !== undefined && last.number === number && last.timestamp === timestamp) return last.common
-    const fork = this.base.getHardforkBy({ blockNumber: number, timestamp })
+    const fork = this.base.getHardforkBy({ blockNumber: number, timestamp: timestamp > this.lastForkTime ? this.lastForkTime : timestamp })
     let common = this.byFork.get(fork)
     if (common === undefined) {
       common = this.base.copy()

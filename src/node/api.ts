@@ -129,9 +129,18 @@ export interface SealedBlockEvent {
   readonly logs: readonly LocatedLog[]
 }
 
+/** A transaction that entered the pool's pending (executable) set, as geth's newPendingTransactions sees it. */
+export interface PendingTransactionEvent {
+  readonly hash: Uint8Array
+  /** The transaction as a pool transaction (no block); built on first use, once for all subscribers. */
+  transaction(): TransactionView
+}
+
 export interface NodeListener {
   flashblock?(event: FlashblockEvent): void
   block?(event: SealedBlockEvent): void
+  /** A transaction became executable in the pool: admitted as such, or promoted when its nonce gap closed. */
+  pendingTransaction?(event: PendingTransactionEvent): void
 }
 
 export type TransactionStatus = 'Known' | 'Unknown'
@@ -161,8 +170,7 @@ export interface NodeApi {
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>
   /**
-   * One block's receipts in order, all with the same context. For a pre-confirmed block (context.blockHash
-   * null) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
+   * One block's receipts in order, all with the same context. For a pre-confirmed block (context.preconfirmed) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
    */
   getBlockReceipts(block: BlockId): Promise<readonly LocatedReceipt[] | null>
   getTransactionByHash(hash: Uint8Array): Promise<LocatedTransaction | null>

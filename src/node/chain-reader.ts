@@ -84,6 +84,7 @@ export class ChainReader {
     if (h === undefined) return undefined
     return {
       blockHash: h.hash(),
+      preconfirmed: false,
       blockNumber: h.number,
       blockTimestamp: h.timestamp,
       ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: h.baseFeePerGas } : {}),

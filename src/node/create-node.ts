@@ -220,7 +220,7 @@ function sequencingFor(
   return {
     sequencing,
     sequencer,
-    events: new NodeEvents(sequencer, chain),
+    events: new NodeEvents(sequencer, chain, pool),
     syncTimeoutMs: config.syncTimeoutMs,
     blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
   }

@@ -1,29 +1,41 @@
 /**
- * eth_estimateGas and eth_createAccessList, after geth's algorithms.
+ * eth_estimateGas, after geth's algorithm.
  *
- * Estimate: run once at the upper bound (the call's gas, else the block gas limit, capped by the gas cap
- * and by what the sender's balance can pay at the given fee cap); a failure there is the answer. Then try
- * the optimistic limit (used + refund + call stipend) * 64/63, and binary-search between the used gas and
- * the bound until within 1.5%. Each run starts from a fresh state view.
- *
- * Access list: run with access-list reporting, feed the list back in, until it stops changing; the sender,
- * the recipient and precompiles are left out, as geth does.
+ * Estimate (geth's eth/gasestimator, step for step):
+ * - the upper bound: the call's gas when it is at least 21000 (capped by the gas cap first, as geth's call
+ *   defaults do), else the block's gas limit; EIP-7825's per-transaction cap where that fork rule is on;
+ *   then what the sender's balance can pay at the given fee cap (value and blob fees taken off first: a
+ *   value not below the balance is `insufficient funds for transfer`); then the gas cap;
+ * - a plain transfer (no data, to an account without code) is tried at 21000 first, and that is the answer
+ *   when it succeeds;
+ * - one run at the upper bound: a revert or another execution error is the answer; running out of gas there
+ *   is `gas required exceeds allowance (<bound>)`;
+ * - the optimistic limit (peak gas + call stipend) * 64 / 63, tried once; then a binary search between the
+ *   gas used - 1 (fails) and the bound (succeeds), bisecting low (never above twice the low end), until the
+ *   two are within 1.5% of the high end (geth's error ratio). The answer is the high end.
+ * A run that fails before execution for too little gas (intrinsic gas) counts as failing; any other error
+ * there is the answer. Each run starts from a fresh state view.
  */
 
 import { Address } from '@ethereumjs/util'
 import { FlashnodeError } from '../errors/errors.ts'
-import { bytesToHex, hexToBytes, leftPad, ZERO_ADDRESS } from '../primitives/hex.ts'
+import { ZERO_ADDRESS } from '../primitives/hex.ts'
 import type { JournaledState } from '../state/journaled-state.ts'
 import { executeCall, type CallContext, type CallOutcome } from '../execution/call-executor.ts'
 import { callFailureError } from '../execution/vm-errors.ts'
-import type { AccessListEntry } from '../chain/types.ts'
-import type { AccessListResult, CallRequest } from './api.ts'
+import type { CallRequest } from './api.ts'
 import { withDeadline } from './deadline.ts'
 
+const TX_GAS = 21_000n
 const CALL_STIPEND = 2300n
-const MAX_ACCESS_LIST_ROUNDS = 10
+/** EIP-7825's per-transaction gas cap (params.MaxTxGas). */
+const MAX_TX_GAS = 1n << 24n
+const BLOB_GAS_PER_BLOB = 131_072n
+const MAX_UINT64 = (1n << 64n) - 1n
+/** geth's estimateGasErrorRatio: stop once the bounds are this close (relative to the high one). */
+const ERROR_RATIO = 0.015
 
-interface RunOptions {
+export interface RunOptions {
   readonly timeoutMs: number
 }
 
@@ -31,24 +43,53 @@ async function run(
   ctx: CallContext,
   freshState: () => Promise<JournaledState>,
   req: CallRequest,
-  opts: RunOptions & { gas?: bigint; reportAccessList?: boolean },
+  opts: RunOptions & { gas?: bigint },
 ): Promise<CallOutcome> {
   const state = await freshState()
   return withDeadline(state, opts.timeoutMs, () => executeCall(ctx, state, req, opts))
 }
 
 async function upperBound(ctx: CallContext, freshState: () => Promise<JournaledState>, req: CallRequest): Promise<bigint> {
-  let hi = req.gas !== undefined && req.gas >= 21_000n ? req.gas : ctx.header.gasLimit
+  const gasCap = ctx.settings.gasCap
+  const requested = req.gas !== undefined && gasCap > 0n && req.gas > gasCap ? gasCap : req.gas
+  let hi = requested !== undefined && requested >= TX_GAS ? requested : ctx.header.gasLimit
+  const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
+  if (hi > MAX_TX_GAS && common.isActivatedEIP(7825)) hi = MAX_TX_GAS
   const feeCap = req.maxFeePerGas ?? req.gasPrice ?? 0n
   if (feeCap > 0n) {
     const state = await freshState()
-    const balance = (await state.getAccount(new Address(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
+    let available = (await state.getAccount(new Address(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
     const value = req.value ?? 0n
-    if (value > balance) throw new FlashnodeError('executionFailed', 'insufficient funds for transfer')
-    const allowance = (balance - value) / feeCap
-    if (allowance < hi) hi = allowance
+    // geth compares even a zero value (its call defaults set one): no balance at all is no allowance.
+    if (value >= available) throw new FlashnodeError('executionFailed', 'insufficient funds for transfer')
+    available -= value
+    const blobs = BigInt(req.blobVersionedHashes?.length ?? 0)
+    if (blobs > 0n && common.isActivatedEIP(4844)) {
+      const blobCost = blobs * BLOB_GAS_PER_BLOB * (req.maxFeePerBlobGas ?? 0n)
+      if (blobCost >= available) throw new FlashnodeError('executionFailed', 'insufficient funds for gas * price + value')
+      available -= blobCost
+    }
+    const allowance = available / feeCap
+    if (allowance <= MAX_UINT64 && hi > allowance) hi = allowance
   }
-  return hi > ctx.settings.gasCap ? ctx.settings.gasCap : hi
+  return gasCap > 0n && hi > gasCap ? gasCap : hi
+}
+
+/** Whether the call succeeds with `gas`; geth's `execute`: too little gas to start counts as failing. */
+async function succeedsWith(
+  ctx: CallContext,
+  freshState: () => Promise<JournaledState>,
+  req: CallRequest,
+  gas: bigint,
+  opts: RunOptions,
+): Promise<{ readonly ok: boolean; readonly outcome?: CallOutcome }> {
+  try {
+    const outcome = await run(ctx, freshState, req, { ...opts, gas })
+    return { ok: outcome.failure === undefined, outcome }
+  } catch (e) {
+    if (e instanceof FlashnodeError && /^intrinsic gas too low/.test(e.message)) return { ok: false }
+    throw e
+  }
 }
 
 export async function estimateGas(
@@ -58,82 +99,35 @@ export async function estimateGas(
   opts: RunOptions,
 ): Promise<bigint> {
   let hi = await upperBound(ctx, freshState, req)
-  const first = await run(ctx, freshState, req, { ...opts, gas: hi })
-  if (first.failure !== undefined) {
-    if (first.failure.kind === 'vm' && first.failure.message === 'out of gas') {
-      throw new FlashnodeError('executionFailed', `gas required exceeds allowance (${hi})`)
-    }
-    throw callFailureError(first.failure, first.returnData)
-  }
-  let lo = first.gasUsed - 1n
-  const fits = async (gas: bigint): Promise<boolean> => {
-    try {
-      return (await run(ctx, freshState, req, { ...opts, gas })).failure === undefined
-    } catch (e) {
-      if (e instanceof FlashnodeError && /intrinsic gas too low/.test(e.message)) return false
-      throw e
+  if ((req.data === undefined || req.data.length === 0) && req.to !== undefined && req.to !== null) {
+    const state = await freshState()
+    if ((await state.getCodeSize(new Address(req.to))) === 0) {
+      // geth tries a plain transfer at 21000 and keeps any error for the run at the bound.
+      const transfer = await succeedsWith(ctx, freshState, req, TX_GAS, opts).catch(() => ({ ok: false }))
+      if (transfer.ok) return TX_GAS
     }
   }
-  const optimistic = ((first.gasUsed + CALL_STIPEND) * 64n) / 63n
-  if (optimistic < hi && (await fits(optimistic))) hi = optimistic
+  const first = await succeedsWith(ctx, freshState, req, hi, opts)
+  if (!first.ok) {
+    const failure = first.outcome?.failure
+    if (failure !== undefined && !(failure.kind === 'vm' && failure.message === 'out of gas')) {
+      throw callFailureError(failure, first.outcome!.returnData)
+    }
+    throw new FlashnodeError('executionFailed', `gas required exceeds allowance (${hi})`)
+  }
+  const used = first.outcome!
+  let lo = used.gasUsed - 1n
+  const optimistic = ((used.maxUsedGas + CALL_STIPEND) * 64n) / 63n
+  if (optimistic < hi) {
+    if ((await succeedsWith(ctx, freshState, req, optimistic, opts)).ok) hi = optimistic
+    else lo = optimistic
+  }
   while (lo + 1n < hi) {
-    if (Number(hi - lo) / Number(hi) < 0.015) break
-    let mid = (hi + lo) / 2n
+    if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break
+    let mid = lo + (hi - lo) / 2n
     if (mid > lo * 2n) mid = lo * 2n
-    if (await fits(mid)) hi = mid
+    if ((await succeedsWith(ctx, freshState, req, mid, opts)).ok) hi = mid
     else lo = mid
   }
   return hi
-}
-
-function precompileCount(ctx: CallContext): number {
-  const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  if (common.isActivatedEIP(7951)) return 0x100
-  if (common.isActivatedEIP(2537)) return 0x11
-  if (common.isActivatedEIP(4844)) return 0x0a
-  return 0x09
-}
-
-function isPrecompile(address: Uint8Array, count: number): boolean {
-  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false
-  const n = (address[18]! << 8) | address[19]!
-  return n >= 1 && n <= count
-}
-
-function normalize(
-  raw: readonly { address: string; storageKeys: string[] }[],
-  exclude: readonly Uint8Array[],
-  precompiles: number,
-): AccessListEntry[] {
-  const excluded = new Set(exclude.map((a) => bytesToHex(a)))
-  return raw
-    .map((e) => ({ address: hexToBytes(e.address), storageKeys: e.storageKeys.map((k) => leftPad(hexToBytes(k), 32)) }))
-    .filter((e) => !excluded.has(bytesToHex(e.address)) && !isPrecompile(e.address, precompiles))
-}
-
-const listKey = (list: readonly AccessListEntry[]): string =>
-  list.map((e) => bytesToHex(e.address) + e.storageKeys.map((k) => bytesToHex(k)).sort().join(',')).sort().join(';')
-
-export async function createAccessList(
-  ctx: CallContext,
-  freshState: () => Promise<JournaledState>,
-  req: CallRequest,
-  opts: RunOptions,
-): Promise<AccessListResult> {
-  const exclude = [req.from ?? ZERO_ADDRESS, ...(req.to ? [req.to] : [])]
-  const precompiles = precompileCount(ctx)
-  let list: AccessListEntry[] = [...(req.accessList ?? [])]
-  for (let round = 0; round < MAX_ACCESS_LIST_ROUNDS; round++) {
-    const outcome = await run(ctx, freshState, { ...req, accessList: list }, { ...opts, reportAccessList: true })
-    const next = normalize(outcome.accessList ?? [], exclude, precompiles)
-    if (listKey(next) === listKey(list) || round === MAX_ACCESS_LIST_ROUNDS - 1) {
-      return {
-        accessList: next,
-        gasUsed: outcome.gasUsed,
-        ...(outcome.failure !== undefined ? { error: outcome.failure.message } : {}),
-      }
-    }
-    list = next
-  }
-  return { accessList: list, gasUsed: 0n }
 }

@@ -1,14 +1,22 @@
 /**
- * Sequencer events -> the view events subscribers get (node/api.ts FlashblockEvent, SealedBlockEvent).
- * Each event is built once, however many subscribers there are, and only when someone listens.
+ * Sequencer and pool events -> the view events subscribers get (node/api.ts FlashblockEvent,
+ * SealedBlockEvent, PendingTransactionEvent). Each event is built once, however many subscribers there are,
+ * and only when someone listens.
+ *
+ * Pending transactions follow geth's newPendingTransactions: a transaction is announced when it enters the
+ * pool's executable set (admitted with no nonce gap, or promoted when the gap closes; a replacement is a new
+ * transaction), not while it waits queued. The pool's events are listened to only while some subscriber
+ * wants them, so submissions cost nothing extra otherwise.
  */
 
-import type { FlashblockEvent, LocatedLog, NodeListener, SealedBlockEvent } from './api.ts'
+import type { FlashblockEvent, LocatedLog, NodeListener, PendingTransactionEvent, SealedBlockEvent } from './api.ts'
 import type { Sequencer } from '../sequencer/sequencer.ts'
 import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
 import type { ChainReader } from './chain-reader.ts'
 import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from './pending-views.ts'
-import type { BlockContext, ReceiptView } from '../chain/types.ts'
+import type { BlockContext, ReceiptView, TransactionView } from '../chain/types.ts'
+import type { PooledTx, TxPool } from '../txpool/index.ts'
+import { transactionView } from '../execution/views.ts'
 
 function logsOf(receipts: readonly ReceiptView[], context: BlockContext): LocatedLog[] {
   const out: LocatedLog[] = []
@@ -35,10 +43,21 @@ export function flashblockEvent(s: PreconfirmedSnapshot): FlashblockEvent {
   }
 }
 
+function pendingTransactionEvent(tx: PooledTx): PendingTransactionEvent {
+  let view: TransactionView | undefined
+  return { hash: tx.hash, transaction: () => (view ??= transactionView(tx.tx, tx.sender, tx.hash)) }
+}
+
 export class NodeEvents {
   private readonly listeners = new Set<NodeListener>()
+  private poolListeners = 0
+  private stopPool: (() => void) | undefined
 
-  constructor(sequencer: Sequencer, chain: ChainReader) {
+  constructor(
+    sequencer: Sequencer,
+    chain: ChainReader,
+    private readonly pool: TxPool,
+  ) {
     sequencer.on('flashblock', (s) => {
       if (this.listeners.size === 0) return
       const event = flashblockEvent(s)
@@ -56,7 +75,32 @@ export class NodeEvents {
   }
 
   subscribe(listener: NodeListener): () => void {
+    if (this.listeners.has(listener)) return () => this.unsubscribe(listener)
     this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    if (listener.pendingTransaction !== undefined && this.poolListeners++ === 0) this.listenToPool()
+    return () => this.unsubscribe(listener)
+  }
+
+  private unsubscribe(listener: NodeListener): void {
+    if (!this.listeners.delete(listener)) return
+    if (listener.pendingTransaction !== undefined && --this.poolListeners === 0) {
+      this.stopPool?.()
+      this.stopPool = undefined
+    }
+  }
+
+  private listenToPool(): void {
+    const announce = (tx: PooledTx): void => {
+      const event = pendingTransactionEvent(tx)
+      for (const l of this.listeners) l.pendingTransaction?.(event)
+    }
+    const stopAdded = this.pool.events.on('added', (tx, status) => {
+      if (status === 'pending') announce(tx)
+    })
+    const stopPromoted = this.pool.events.on('promoted', announce)
+    this.stopPool = () => {
+      stopAdded()
+      stopPromoted()
+    }
   }
 }

@@ -2,12 +2,21 @@
  * Views of a pre-confirmed snapshot in the shapes the facade returns for sealed blocks. Computed once per
  * snapshot (snapshots are immutable) and cached weakly.
  *
- * The open block has no hash yet: its context carries `blockHash: null`, and its block view is marked
- * pending (geth answers hash, nonce and miner as null for the pending block).
+ * What the pre-confirmed block's objects carry, decided here once (checked against ethers 6.17, viem 2.57 and
+ * cast 1.7.1 by test/e2e/clients):
+ * - its transactions, receipts and logs (eth_getTransactionByHash, receipts, eth_getBlockReceipts(pending),
+ *   eth_getLogs to pending, the pendingLogs and newFlashblockTransactions subscriptions, the pending block's
+ *   full transactions) carry `blockHash` = 32 zero bytes (PRECONFIRMED_BLOCK_HASH) with their real
+ *   blockNumber, transactionIndex and logIndex. The block has no hash until it is sealed, and ethers rejects a
+ *   receipt or log whose blockHash is null; Base's node answers zeros. (ethers itself reads a transaction's
+ *   zero blockHash as null, its "not mined" marker; viem and cast keep the zeros.) After the seal the same
+ *   objects carry the real hash.
+ * - the pending block itself (eth_getBlockByNumber("pending"), newFlashblocks) is marked pending: its hash,
+ *   nonce and miner print as null, as geth prints its pending block; all three clients accept that.
  */
 
 import { logsBloom } from '../primitives/bloom.ts'
-import type { BlockContext, BlockView, ReceiptView, TransactionView } from '../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type ReceiptView, type TransactionView } from '../chain/types.ts'
 import { headerView, transactionView } from '../execution/views.ts'
 import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
 
@@ -17,7 +26,8 @@ const blockCache = new WeakMap<PreconfirmedSnapshot, BlockView>()
 
 export function pendingContext(s: PreconfirmedSnapshot): BlockContext {
   return {
-    blockHash: null,
+    blockHash: PRECONFIRMED_BLOCK_HASH,
+    preconfirmed: true,
     blockNumber: s.header.number,
     blockTimestamp: s.header.timestamp,
     ...(s.header.baseFeePerGas !== undefined ? { baseFeePerGas: s.header.baseFeePerGas } : {}),

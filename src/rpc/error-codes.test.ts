@@ -35,6 +35,16 @@ test('the revert code is a setting', () => {
   assert.equal(codeForKind('executionFailed', 3), -32000, 'only reverts follow the setting')
 })
 
+test('a revert is worded as its code says: exactly `execution reverted` under the contract\'s code, geth\'s `execution reverted: reason` under 3', () => {
+  const data = '0x08c379a0'
+  const reverted = new FlashnodeError('executionReverted', 'execution reverted: probe: refused', { data })
+  assert.deepEqual(toJsonRpcError(reverted, quiet), { code: -32000, message: 'execution reverted', data })
+  assert.deepEqual(toJsonRpcError(reverted, { ...quiet, revertCode: 3 }), { code: 3, message: 'execution reverted: probe: refused', data })
+  const plain = new FlashnodeError('executionReverted', 'execution reverted', { data: '0x' })
+  assert.deepEqual(toJsonRpcError(plain, { ...quiet, revertCode: 3 }), { code: 3, message: 'execution reverted', data: '0x' })
+  assert.equal(toJsonRpcError(new FlashnodeError('executionFailed', 'out of gas'), quiet).message, 'out of gas', 'only reverts')
+})
+
 test("an error's own code wins over the table and the revert setting", () => {
   assert.equal(toJsonRpcError(new FlashnodeError('limitExceeded', 'x', { code: -38026 }), quiet).code, -38026)
   assert.equal(toJsonRpcError(new FlashnodeError('executionReverted', 'x', { code: 3 }), { ...quiet, revertCode: -32000 }).code, 3)

@@ -6,7 +6,10 @@
  * - `CODES` is a `Record<ErrorKind, number>`: adding a kind without a code is a compile error.
  * - An error's own `code` overrides the table (eth_simulateV1's -380xx, geth-style revert code 3, …).
  * - `executionReverted` uses the configured revert code (`revertCode`): the service contract says -32000,
- *   geth says 3.
+ *   geth says 3. The message goes with the code: with geth's 3 it is geth's (`execution reverted: <reason>`
+ *   when the data decodes as Error(string) or Panic(uint256)); with any other code it is exactly the
+ *   contract's `execution reverted`, the reason staying in `data`. Clients read a revert by code and text:
+ *   viem decodes a -32000 error's data only when its message is exactly `execution reverted`.
  * - A value that is not a `FlashnodeError` is a bug: the client sees -32603 `internal error` and nothing
  *   else (no message, no stack) unless `debug` is on; the error itself goes to the log.
  *
@@ -36,6 +39,12 @@ export const RPC_CODES = Object.freeze({
 
 /** The revert code of the service contract. geth uses 3; pass that as `revertCode` to match geth. */
 export const DEFAULT_REVERT_CODE = -32000
+
+/** geth's revert code; with it, reverts keep geth's message. */
+export const GETH_REVERT_CODE = 3
+
+/** The contract's revert message (its errors table), without a reason. */
+const CONTRACT_REVERT_MESSAGE = 'execution reverted'
 
 const CODES: Record<ErrorKind, number> = {
   invalidParams: RPC_CODES.invalidParams,
@@ -79,7 +88,8 @@ export function toJsonRpcError(err: unknown, opts: ErrorMappingOptions): JsonRpc
   if (err instanceof FlashnodeError) {
     if (err.kind === 'internal') safeLog(log, `internal error: ${err.message}`, err)
     const code = err.code ?? codeForKind(err.kind, opts.revertCode)
-    return err.data === undefined ? { code, message: err.message } : { code, message: err.message, data: err.data }
+    const message = err.kind === 'executionReverted' && err.code === undefined ? revertMessage(err.message, code) : err.message
+    return err.data === undefined ? { code, message } : { code, message, data: err.data }
   }
   safeLog(log, 'unexpected error in a method handler', err)
   if (!opts.debug) return { code: RPC_CODES.internal, message: 'internal error' }
@@ -88,6 +98,11 @@ export function toJsonRpcError(err: unknown, opts: ErrorMappingOptions): JsonRpc
   return stack === undefined
     ? { code: RPC_CODES.internal, message: `internal error: ${detail}` }
     : { code: RPC_CODES.internal, message: `internal error: ${detail}`, data: stack }
+}
+
+/** geth's wording under geth's code; the contract's exact `execution reverted` under any other. */
+function revertMessage(gethMessage: string, code: number): string {
+  return code === GETH_REVERT_CODE ? gethMessage : CONTRACT_REVERT_MESSAGE
 }
 
 function describe(value: unknown): string {

@@ -2,9 +2,11 @@
  * eth_subscribe / eth_unsubscribe over a WebSocket connection.
  *
  * Kinds: `newFlashblockTransactions` (a hash per pre-confirmed transaction, or with `true` the full
- * transaction with its receipt fields flattened in, blockHash null), `pendingLogs` (each log of the newest
- * flashblock, with an address/topics filter), `newFlashblocks` (the accumulated pending block with full
- * transactions), and for sealed blocks `newHeads` and `logs`. Every pre-confirmed transaction is delivered
+ * transaction with its receipt fields flattened in, blockHash 32 zero bytes), `pendingLogs` (each log of the
+ * newest flashblock, with an address/topics filter), `newFlashblocks` (the accumulated pending block with full
+ * transactions), geth's `newPendingTransactions` (a hash per transaction entering the pool's executable set,
+ * or with `true` the transaction as a pool transaction: no block fields), and for sealed blocks `newHeads`
+ * and `logs`. Every pre-confirmed transaction is delivered
  * exactly once per subscription: a flashblock event carries only what it added. Subscriptions end with
  * eth_unsubscribe or when the connection closes; a connection holds a bounded number of them. Where the
  * facade has no pre-confirmations (an endpoint that turns them off) the flashblock kinds do not exist, as on
@@ -13,7 +15,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { FlashnodeError, invalidArgument, invalidParams } from '../errors/errors.ts'
-import { equalBytes } from '../primitives/hex.ts'
+import { bytesToHex, equalBytes } from '../primitives/hex.ts'
 import type { FlashblockEvent, LocatedLog, LogFilter, NodeApi, NodeListener, SealedBlockEvent } from '../node/api.ts'
 import type { MethodContext, MethodHandler, RpcConnection } from './registry.ts'
 import { formatBlock, formatHeader } from './format/block.ts'
@@ -79,6 +81,12 @@ function listenerFor(kind: string, options: unknown, send: Send, preconfirmation
     case 'pendingLogs': {
       const filter = options === undefined ? undefined : parseOptions(parseLogFilter, options)
       return { flashblock: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
+    }
+    case 'newPendingTransactions': {
+      const full = options === undefined ? false : parseOptions(parseBool, options)
+      return {
+        pendingTransaction: (e) => send(full ? formatTransaction(e.transaction(), null) : bytesToHex(e.hash)),
+      }
     }
     case 'newFlashblocks':
       return { flashblock: (e) => send(formatBlock(e.block, true)) }

@@ -5,7 +5,8 @@
  * (LMDB readers never block writers), so state lookups on the hot path cost microseconds. Every write goes
  * through `commit(batch)`: one LMDB write transaction, durable when it returns, all-or-nothing after a
  * crash. Callers build the batch first (pure in-memory work) and commit it in one go, so a sealed block,
- * its state history and the head pointer land together or not at all.
+ * its state history and the head pointer land together or not at all. The data directory is always a
+ * directory (LMDB's data.mdb and lock.mdb inside it), whatever its name.
  */
 
 import { open, type Database, type RootDatabase } from 'lmdb'
@@ -60,7 +61,9 @@ export class LmdbStore implements KvStore {
 
   constructor(path: string) {
     mkdirSync(path, { recursive: true })
-    this.root = open({ path, keyEncoding: 'binary', encoding: 'binary', maxReaders: 1024, mapSize: 2 ** 36 })
+    // noSubdir: false always: the library takes a path whose name has an extension (`chain.v2`, `tmp.Xa81`)
+    // for the database file itself unless told otherwise, and then fails on the directory made above.
+    this.root = open({ path, noSubdir: false, keyEncoding: 'binary', encoding: 'binary', maxReaders: 1024, mapSize: 2 ** 36 })
     this.db = this.root as unknown as Database<Buffer, Buffer>
   }
 

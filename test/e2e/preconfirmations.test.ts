@@ -31,6 +31,7 @@ import type { TestContext } from 'node:test'
 const chain = VIEM_DEV_CHAIN
 
 const RECEIVER = '0x00000000000000000000000000000000000000aa' as const
+const ZERO_HASH = `0x${'00'.repeat(32)}` as const
 
 async function sequencingNode(t: TestContext): Promise<{ running: RunningNode; clock: ManualScheduler; pub: PublicClient }> {
   const clock = new ManualScheduler(Date.now())
@@ -68,7 +69,8 @@ test('a transfer and a deployment show through pending after one flashblock, and
   assert.equal(await pub.getBalance({ address: RECEIVER, blockTag: 'latest' }), before, 'not sealed yet')
   const receipt = await pub.getTransactionReceipt({ hash: deploy })
   assert.equal(receipt.status, 'success')
-  assert.equal(receipt.blockHash, null as unknown as Hex, 'a pre-confirmed receipt has no block hash yet')
+  assert.equal(receipt.blockHash, ZERO_HASH, 'a pre-confirmed receipt carries 32 zero bytes as block hash')
+  assert.equal(receipt.blockNumber, 1n, 'and the pending block\'s number')
   const created = receipt.contractAddress!
   assert.equal(await pub.getCode({ address: created, blockTag: 'pending' }), '0x602a60005260206000f3')
   assert.equal(await pub.getCode({ address: created, blockTag: 'latest' }), undefined)
@@ -167,11 +169,11 @@ test('WebSocket subscriptions deliver each pre-confirmed transaction exactly onc
 
   const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result)
   assert.deepEqual(of(hashesSub), sent)
-  const full = of(fullSub) as { hash: string; status: string; blockHash: null; blockNumber: string; transactionIndex: string; gasUsed: string }[]
+  const full = of(fullSub) as { hash: string; status: string; blockHash: string; blockNumber: string; transactionIndex: string; gasUsed: string }[]
   assert.deepEqual(full.map((x) => x.hash), sent)
   for (const [i, x] of full.entries()) {
     assert.equal(x.status, '0x1')
-    assert.equal(x.blockHash, null)
+    assert.equal(x.blockHash, ZERO_HASH)
     assert.equal(x.blockNumber, '0x1')
     assert.equal(x.transactionIndex, `0x${i.toString(16)}`)
     assert.equal(x.gasUsed, '0x5208')
@@ -277,7 +279,7 @@ test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and 
   await tick(running, clock)
   const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result as Record<string, unknown>)
   await call(5, 'eth_chainId', [])
-  assert.deepEqual(of(pendingLogs).map((l) => [l.transactionHash, l.address, l.blockHash]), [[callTx, emitter, null]])
+  assert.deepEqual(of(pendingLogs).map((l) => [l.transactionHash, l.address, l.blockHash]), [[callTx, emitter, ZERO_HASH]])
   assert.equal(of(otherLogs).length, 0, 'the address filter holds')
   const fb = of(blocks)
   assert.equal(fb.length, 1)
@@ -288,7 +290,8 @@ test('pendingLogs, newFlashblocks and logs subscriptions follow flashblocks and 
   await call(6, 'eth_chainId', [])
   const sealed = of(sealedLogs)
   assert.deepEqual(sealed.map((l) => [l.transactionHash, l.blockNumber]), [[callTx, '0x1']])
-  assert.notEqual(sealed[0]!.blockHash, null)
+  assert.notEqual(sealed[0]!.blockHash, ZERO_HASH)
+  assert.match(String(sealed[0]!.blockHash), /^0x[0-9a-f]{64}$/)
 })
 
 test('eth_call and eth_estimateGas at pending run in the pending block\'s own context and state', async (t) => {
@@ -321,4 +324,50 @@ test('eth_call and eth_estimateGas at pending run in the pending block\'s own co
   assert.equal(await pub.getBalance({ address: fresh, blockTag: 'pending' }), 10n ** 18n)
   await pub.estimateGas({ account: fresh, to: RECEIVER, value: 10n ** 17n, blockTag: 'pending' } as never)
   await assert.rejects(pub.estimateGas({ account: fresh, to: RECEIVER, value: 10n ** 17n, blockTag: 'latest' } as never), /insufficient funds/i)
+})
+
+test('newPendingTransactions announces a transaction when it becomes executable in the pool, as geth does', async (t) => {
+  const { running } = await sequencingNode(t)
+  const ws = new WebSocket(running.url.replace('http', 'ws'))
+  t.after(() => ws.close())
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  const messages: { id?: number; result?: unknown; error?: unknown; params?: { subscription: string; result: unknown } }[] = []
+  ws.on('message', (m) => messages.push(JSON.parse(String(m))))
+  let nextId = 1
+  const call = async (method: string, params: unknown[]): Promise<unknown> => {
+    const id = nextId++
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+    for (;;) {
+      const reply = messages.find((m) => m.id === id)
+      if (reply !== undefined) {
+        if (reply.error !== undefined) throw new Error(JSON.stringify(reply.error))
+        return reply.result
+      }
+      await new Promise((resolve) => ws.once('message', resolve))
+    }
+  }
+  const hashes = (await call('eth_subscribe', ['newPendingTransactions'])) as string
+  const full = (await call('eth_subscribe', ['newPendingTransactions', true])) as string
+  const of = (sub: string) => messages.filter((m) => m.params?.subscription === sub).map((m) => m.params!.result)
+
+  const account = privateKeyToAccount(ACCOUNTS[3]!.privateKey as Hex)
+  const sign = (nonce: number) =>
+    account.signTransaction({ chainId: chain.id, type: 'eip1559', to: RECEIVER, value: 1n, nonce, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1') })
+  const raw1 = await sign(1)
+  const raw0 = await sign(0)
+  await call('eth_sendRawTransaction', [raw1])
+  await call('eth_chainId', [])
+  assert.deepEqual(of(hashes), [], 'a transaction waiting behind a nonce gap is not announced')
+  await call('eth_sendRawTransaction', [raw0])
+  await call('eth_chainId', [])
+  assert.deepEqual(of(hashes), [keccak256(raw0), keccak256(raw1)], 'the gap closed: both, in nonce order')
+  const txs = of(full) as Record<string, unknown>[]
+  assert.deepEqual(txs.map((x) => [x.hash, x.nonce, x.from]), [[keccak256(raw0), '0x0', account.address.toLowerCase()], [keccak256(raw1), '0x1', account.address.toLowerCase()]])
+  for (const x of txs) for (const k of ['blockHash', 'blockNumber', 'transactionIndex']) assert.equal(x[k], null, `a pool transaction has no ${k}`)
+
+  assert.equal(await call('eth_unsubscribe', [hashes]), true)
+  await call('eth_sendRawTransaction', [await sign(2)])
+  await call('eth_chainId', [])
+  assert.equal(of(hashes).length, 2, 'nothing after eth_unsubscribe')
+  assert.equal(of(full).length, 3)
 })

@@ -17,7 +17,8 @@ import { JournaledState } from '../../state/journaled-state.ts'
 import type { StateReader } from '../../state/state-reader.ts'
 import type { BlockOverrides, StateOverrides } from '../api.ts'
 import { withDeadline } from '../deadline.ts'
-import { createAccessList, estimateGas } from '../gas-estimator.ts'
+import { estimateGas } from '../gas-estimator.ts'
+import { createAccessList } from '../access-list.ts'
 import { applyStateOverrides } from '../state-overrides.ts'
 import { Simulator } from '../../simulate/simulator.ts'
 import type { SimulationBase } from '../../simulate/base.ts'
@@ -42,6 +43,8 @@ const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
 
 export class CallService {
   private readonly vms = new VmPool()
+  /** VMs for eth_createAccessList only: its tracer wraps their opcode tables. */
+  private readonly tracedVms = new VmPool()
   private readonly blockHashes: BlockHashSource
   private readonly simulator: Simulator
 
@@ -54,13 +57,13 @@ export class CallService {
     this.simulator = new Simulator({ rules, chain, settings: settings.simulate })
   }
 
-  private context(header: BlockHeader, overrides?: BlockOverrides): CallContext {
+  private context(header: BlockHeader, overrides?: BlockOverrides, vms = this.vms): CallContext {
     return {
       rules: this.rules,
       header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
       ...(overrides?.blobBaseFee !== undefined ? { blobBaseFee: overrides.blobBaseFee } : {}),
       blockHashes: this.blockHashes,
-      vms: this.vms,
+      vms,
       settings: { gasCap: this.settings.gasCap },
     }
   }
@@ -85,7 +88,7 @@ export class CallService {
       case 'estimateGas':
         return estimateGas(this.context(target.header), () => this.fresh(target.state, job.state), job.request, { timeoutMs })
       case 'createAccessList':
-        return createAccessList(this.context(target.header), () => this.fresh(target.state), job.request, { timeoutMs })
+        return createAccessList(this.context(target.header, undefined, this.tracedVms), () => this.fresh(target.state), job.request, { timeoutMs })
       case 'simulate':
         return this.simulator.simulate(job.payload, () => target.simulationBase())
     }

@@ -7,10 +7,11 @@
  * adds size, transactions (hashes, or full objects located in this block), uncles (hashes) and withdrawals when
  * the block has a withdrawals list. No totalDifficulty (recent geth dropped it). Keys are sorted, as geth
  * prints this map. A view marked `pending` (the open, pre-confirmed block) has no hash, nonce or miner yet: they
- * print as null, as geth prints its pending block, and its transactions carry no block hash.
+ * print as null, as geth prints its pending block, and its transactions carry the pre-confirmed block hash
+ * (32 zero bytes; node/pending-views.ts).
  */
 
-import type { BlockContext, BlockView, HeaderView, WithdrawalView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type HeaderView, type WithdrawalView } from '../../chain/types.ts'
 import { bytesToHex, quantity } from '../../primitives/hex.ts'
 import { sortedKeys, type JsonObject } from './json.ts'
 import { formatTransaction } from './transaction.ts'
@@ -64,7 +65,8 @@ export function formatBlock(block: BlockView, fullTx: boolean): JsonObject {
   out.size = quantity(block.size)
   if (fullTx) {
     const context: BlockContext = {
-      blockHash: pending ? null : h.hash,
+      blockHash: pending ? PRECONFIRMED_BLOCK_HASH : h.hash,
+      preconfirmed: pending,
       blockNumber: h.number,
       blockTimestamp: h.timestamp,
       ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: h.baseFeePerGas } : {}),

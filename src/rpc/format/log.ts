@@ -1,7 +1,8 @@
 /**
  * A log in geth's types.Log JSON (eth_getLogs, receipt logs): address, topics, data, blockNumber,
  * transactionHash, transactionIndex, blockHash, blockTimestamp, logIndex, removed (always false: this node
- * serves no reorged logs). blockHash is null for a pre-confirmed block, which has no hash yet.
+ * serves no reorged logs). blockHash is the context's: 32 zero bytes in a pre-confirmed block, which has no
+ * hash yet (node/pending-views.ts).
  *
  * A receipt's logs are also written straight to text by receipt-json.ts, in this key order: change both.
  */
@@ -26,7 +27,7 @@ export function formatLog(log: LogView, at: LogPosition): JsonObject {
     blockNumber: quantity(at.context.blockNumber),
     transactionHash: bytesToHex(at.transactionHash),
     transactionIndex: quantity(at.transactionIndex),
-    blockHash: at.context.blockHash === null ? null : bytesToHex(at.context.blockHash),
+    blockHash: bytesToHex(at.context.blockHash),
     blockTimestamp: quantity(at.context.blockTimestamp),
     logIndex: quantity(at.logIndex),
     removed: false,

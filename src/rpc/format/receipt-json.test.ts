@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import type { BlockContext, LogView, ReceiptView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type LogView, type ReceiptView } from '../../chain/types.ts'
 import { hexToBytes } from '../../primitives/hex.ts'
 import { formatReceipt } from './receipt.ts'
 import { blockReceiptsJson } from './receipt-json.ts'
@@ -34,8 +34,8 @@ const variants: ReceiptView[] = [
   { ...base, logs: [log(3, fill(32, 0x99)), log(1, fill(300, 0x01)), log(4, new Uint8Array([0]))], firstLogIndex: 255 },
   { ...base, cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 2n ** 256n - 1n, transactionIndex: 70_000 },
 ]
-const sealed: BlockContext = { blockHash: HASH, blockNumber: 0x1234n, blockTimestamp: 0x6543_2100n, baseFeePerGas: 7n }
-const pending: BlockContext = { blockHash: null, blockNumber: 0n, blockTimestamp: 0n }
+const sealed: BlockContext = { blockHash: HASH, preconfirmed: false, blockNumber: 0x1234n, blockTimestamp: 0x6543_2100n, baseFeePerGas: 7n }
+const pending: BlockContext = { blockHash: PRECONFIRMED_BLOCK_HASH, preconfirmed: true, blockNumber: 0n, blockTimestamp: 0n }
 
 test('a block of every receipt variant is written exactly as JSON.stringify writes formatReceipt', () => {
   for (const context of [sealed, pending]) {
@@ -53,6 +53,7 @@ test('geth-recorded blocks come out as the same bytes either way, and parse back
     const aLog = recorded.flatMap((r) => r.logs as Record<string, string>[])[0]
     const context: BlockContext = {
       blockHash: hexToBytes(r0.blockHash as string),
+      preconfirmed: false,
       blockNumber: BigInt(r0.blockNumber as string),
       blockTimestamp: aLog === undefined ? 0n : BigInt(aLog.blockTimestamp!),
     }

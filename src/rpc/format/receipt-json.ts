@@ -52,7 +52,7 @@ interface BlockFragments {
 }
 
 function blockFragments(context: BlockContext): BlockFragments {
-  const hash = context.blockHash === null ? 'null' : `"${bytesToHex(context.blockHash)}"`
+  const hash = `"${bytesToHex(context.blockHash)}"`
   const number = `"${quantity(context.blockNumber)}"`
   return {
     receiptBlock: ascii(`"blockHash":${hash},"blockNumber":${number},"contractAddress":`),

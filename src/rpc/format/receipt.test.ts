@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import type { BlockContext, LogView, ReceiptView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type LogView, type ReceiptView } from '../../chain/types.ts'
 import { hexToBytes } from '../../primitives/hex.ts'
 import { formatReceipt } from './receipt.ts'
 import { formatLog } from './log.ts'
@@ -38,6 +38,7 @@ function viewOf(r: J): { view: ReceiptView; context: BlockContext } {
   }
   const context: BlockContext = {
     blockHash: bytes(r.blockHash),
+    preconfirmed: false,
     blockNumber: big(r.blockNumber),
     blockTimestamp: logs.length > 0 ? big(logs[0]!.blockTimestamp) : 0n,
   }
@@ -72,7 +73,8 @@ const base: ReceiptView = {
   logsBloom: new Uint8Array(256),
   firstLogIndex: 0,
 }
-const context: BlockContext = { blockHash: HASH, blockNumber: 0x36n, blockTimestamp: 0x21cn }
+const context: BlockContext = { blockHash: HASH, preconfirmed: false, blockNumber: 0x36n, blockTimestamp: 0x21cn }
+const ZERO_HASH = `0x${'00'.repeat(32)}`
 
 const POST_BYZANTIUM_KEYS = [
   'blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'effectiveGasPrice', 'from', 'gasUsed', 'logs',
@@ -112,13 +114,15 @@ test('blob receipts carry blobGasUsed and blobGasPrice; others do not', () => {
   assert.ok(!('blobGasUsed' in plain) && !('blobGasPrice' in plain))
 })
 
-test('logs are numbered from firstLogIndex and carry the block timestamp; a pre-confirmed block has no hash', () => {
+test('logs are numbered from firstLogIndex and carry the block timestamp; in a pre-confirmed block, receipt and logs carry 32 zero bytes as block hash', () => {
   const log: LogView = { address: ADDR, topics: [HASH], data: new Uint8Array([1]) }
-  const out = formatReceipt({ ...base, logs: [log, log], firstLogIndex: 5 }, { ...context, blockHash: null })
-  assert.equal(out.blockHash, null)
+  const out = formatReceipt({ ...base, logs: [log, log], firstLogIndex: 5 }, { ...context, blockHash: PRECONFIRMED_BLOCK_HASH, preconfirmed: true })
+  assert.equal(out.blockHash, ZERO_HASH)
+  assert.equal(out.blockNumber, '0x36')
   const logs = out.logs as Record<string, unknown>[]
   assert.deepEqual(logs.map((l) => l.logIndex), ['0x5', '0x6'])
-  assert.deepEqual(logs.map((l) => l.blockHash), [null, null])
+  assert.deepEqual(logs.map((l) => l.blockHash), [ZERO_HASH, ZERO_HASH])
+  assert.deepEqual(logs.map((l) => l.blockNumber), ['0x36', '0x36'])
   assert.equal(logs[0]!.blockTimestamp, '0x21c')
   assert.equal(logs[0]!.removed, false)
   assert.equal(logs[0]!.transactionIndex, '0x2')

@@ -5,7 +5,8 @@
  * address counts as none, as in geth), cumulativeGasUsed, effectiveGasPrice, from, gasUsed, logs, logsBloom,
  * to (null for a creation), transactionHash, transactionIndex, type. Then `root` for a pre-Byzantium receipt
  * (a post-state root) instead of `status`, and blobGasUsed / blobGasPrice for a blob (type 3) transaction.
- * Keys are sorted, as geth prints this map. blockHash is null in a pre-confirmed block.
+ * Keys are sorted, as geth prints this map. In a pre-confirmed block, blockHash is 32 zero bytes (the
+ * context's; node/pending-views.ts).
  *
  * receipt-json.ts writes the same shape straight to text for eth_getBlockReceipts: a change here goes there
  * too (receipt-json.test.ts fails until both agree byte for byte).
@@ -21,7 +22,7 @@ const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0)
 
 export function formatReceipt(r: ReceiptView, context: BlockContext): JsonObject {
   const out: JsonObject = {
-    blockHash: context.blockHash === null ? null : bytesToHex(context.blockHash),
+    blockHash: bytesToHex(context.blockHash),
     blockNumber: quantity(context.blockNumber),
     contractAddress: r.contractAddress === null || isZero(r.contractAddress) ? null : bytesToHex(r.contractAddress),
     cumulativeGasUsed: quantity(r.cumulativeGasUsed),

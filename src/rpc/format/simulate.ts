@@ -35,6 +35,7 @@ export function formatSimulatedBlock(sim: SimulatedBlock, fullTransactions: bool
   const h = sim.block.header
   const context: BlockContext = {
     blockHash: h.hash,
+    preconfirmed: false,
     blockNumber: h.number,
     blockTimestamp: h.timestamp,
     ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: h.baseFeePerGas } : {}),

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { BlockContext, TransactionView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type TransactionView } from '../../chain/types.ts'
 import { formatTransaction, type TxLocation } from './transaction.ts'
 
 const ADDR = new Uint8Array(20).fill(0xaa)
@@ -31,7 +31,7 @@ const dynamic: TransactionView = {
   accessList: [{ address: ADDR, storageKeys: [HASH] }],
   v: 1n,
 }
-const context: BlockContext = { blockHash: HASH, blockNumber: 5n, blockTimestamp: 0x64n, baseFeePerGas: 10n }
+const context: BlockContext = { blockHash: HASH, preconfirmed: false, blockNumber: 5n, blockTimestamp: 0x64n, baseFeePerGas: 10n }
 const at: TxLocation = { context, index: 3 }
 
 const COMMON = [
@@ -76,9 +76,9 @@ test('dynamic fee (type 2): fee caps; gasPrice is the effective price in a block
   for (const k of ['blockHash', 'blockNumber', 'blockTimestamp', 'transactionIndex']) assert.equal(pool[k], null, k)
 })
 
-test('pre-confirmed: no block hash yet, but number, timestamp, index and the effective price are known', () => {
-  const out = formatTransaction(dynamic, { context: { ...context, blockHash: null }, index: 0 })
-  assert.equal(out.blockHash, null)
+test('pre-confirmed: the block hash is 32 zero bytes; number, timestamp, index and the effective price are known', () => {
+  const out = formatTransaction(dynamic, { context: { ...context, blockHash: PRECONFIRMED_BLOCK_HASH, preconfirmed: true }, index: 0 })
+  assert.equal(out.blockHash, `0x${'00'.repeat(32)}`)
   assert.equal(out.blockNumber, '0x5')
   assert.equal(out.transactionIndex, '0x0')
   assert.equal(out.gasPrice, '0xd')

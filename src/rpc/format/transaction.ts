@@ -7,8 +7,7 @@
  * maxPriorityFeePerGas; blob ones maxFeePerBlobGas and blobVersionedHashes; set-code ones authorizationList.
  *
  * Location: with no location (a pool transaction) the block fields are null. In a block, they come from the
- * context; a pre-confirmed block has no hash yet, so blockHash is null while number, timestamp and index are
- * known. gasPrice of a 1559-style transaction is the effective price min(tip + baseFee, feeCap) once it sits in
+ * context (in a pre-confirmed block, blockHash is 32 zero bytes: node/pending-views.ts). gasPrice of a 1559-style transaction is the effective price min(tip + baseFee, feeCap) once it sits in
  * a block with a base fee (sealed or pre-confirmed: the base fee is fixed either way), else its fee cap.
  */
 
@@ -35,7 +34,7 @@ function gasPrice(tx: TransactionView, at: TxLocation | null): bigint {
 
 export function formatTransaction(tx: TransactionView, at: TxLocation | null): JsonObject {
   const out: JsonObject = {
-    blockHash: at?.context.blockHash ? bytesToHex(at.context.blockHash) : null,
+    blockHash: at ? bytesToHex(at.context.blockHash) : null,
     blockNumber: at ? quantity(at.context.blockNumber) : null,
     blockTimestamp: at ? quantity(at.context.blockTimestamp) : null,
     from: bytesToHex(tx.from),

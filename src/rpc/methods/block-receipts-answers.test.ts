@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { BlockContext, ReceiptView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type ReceiptView } from '../../chain/types.ts'
 import type { LocatedReceipt } from '../../node/api.ts'
 import { formatReceipt } from '../format/receipt.ts'
 import { BlockReceiptsAnswers } from './block-receipts-answers.ts'
@@ -11,7 +11,7 @@ const receipt = (index: number): ReceiptView => ({
   cumulativeGasUsed: 21_000n * BigInt(index + 1), gasUsed: 21_000n, effectiveGasPrice: 7n, contractAddress: null, logs: [],
   logsBloom: new Uint8Array(256), firstLogIndex: 0,
 })
-const sealedContext = (hashByte: number, number = 5n): BlockContext => ({ blockHash: fill(32, hashByte), blockNumber: number, blockTimestamp: 9n })
+const sealedContext = (hashByte: number, number = 5n): BlockContext => ({ blockHash: fill(32, hashByte), preconfirmed: false, blockNumber: number, blockTimestamp: 9n })
 const block = (context: BlockContext, count: number): readonly LocatedReceipt[] =>
   Array.from({ length: count }, (_, i) => ({ receipt: receipt(i), context }))
 const expected = (list: readonly LocatedReceipt[]): string => JSON.stringify(list.map((l) => formatReceipt(l.receipt, l.context)))
@@ -56,7 +56,7 @@ test('an answer larger than the whole budget is served but not kept', () => {
 
 test('a pre-confirmed block is kept per snapshot list only: a new flashblock is never answered stale', () => {
   const answers = new BlockReceiptsAnswers()
-  const pending: BlockContext = { blockHash: null, blockNumber: 8n, blockTimestamp: 10n }
+  const pending: BlockContext = { blockHash: PRECONFIRMED_BLOCK_HASH, preconfirmed: true, blockNumber: 8n, blockTimestamp: 10n }
   const snapshot1 = block(pending, 1)
   const first = answers.answer(snapshot1)
   assert.equal(answers.answer(snapshot1), first, 'the same snapshot list: the same answer')

@@ -3,9 +3,9 @@
  * neither formatted nor serialized again (a block of 2,048 transfers is ~3 MB of JSON).
  *
  * What may be kept, and under which key, is what makes this cache never stale:
- * - a sealed block (its context has a hash) under its hash. A sealed block's receipts never change, and a
+ * - a sealed block under its hash. A sealed block's receipts never change, and a
  *   hash names one block's contents, so an answer can never be served for another block, canonical or not;
- * - a pre-confirmed block (no hash yet) under the identity of the node's receipt list, which is one frozen
+ * - a pre-confirmed block (context.preconfirmed; no hash yet) under the identity of the node's receipt list, which is one frozen
  *   list per immutable snapshot (NodeApi.getBlockReceipts). Held weakly: the answer lives exactly as long as
  *   the node keeps that snapshot's list, and the next flashblock, a new list, misses.
  * Sealed answers are bounded by total size (characters, which are bytes: the text is ASCII) and count; the
@@ -40,13 +40,12 @@ export class BlockReceiptsAnswers {
   answer(receipts: readonly LocatedReceipt[]): RawJson {
     const first = receipts[0]
     if (first === undefined) return EMPTY
-    const hash = first.context.blockHash
-    if (hash === null) {
+    if (first.context.preconfirmed) {
       let answer = this.pending.get(receipts)
       if (answer === undefined) this.pending.set(receipts, (answer = serialize(receipts)))
       return answer
     }
-    const key = bytesToHex(hash)
+    const key = bytesToHex(first.context.blockHash)
     const hit = this.sealed.get(key)
     if (hit !== undefined) {
       this.sealed.delete(key)

@@ -51,11 +51,11 @@ test('eth_call: argument errors carry their index', async () => {
   await rejects([], 'missing value for required argument 0')
 })
 
-test('eth_estimateGas: quantity result, block default latest, overrides forwarded, no fourth argument', async () => {
+test('eth_estimateGas: quantity result, block default pending (the state the transaction will run on), overrides forwarded, no fourth argument', async () => {
   const { node, calls } = fakeNode()
   const m = callMethods(node)
   assert.equal(await invoke(m, 'eth_estimateGas', [{ from: ADDR, to: TO, value: '0x1' }]), '0x5208')
-  assert.deepEqual(calls[0]!.args[1], { kind: 'tag', tag: 'latest' })
+  assert.deepEqual(calls[0]!.args[1], { kind: 'tag', tag: 'pending' })
   await invoke(m, 'eth_estimateGas', [{ to: TO }, '0x1', { [ADDR]: { nonce: '0x2' } }])
   assert.equal((calls[1]!.args[2] as StateOverrides).get(ADDR)?.nonce, 2n)
   await assert.rejects(invoke(m, 'eth_estimateGas', [{ to: TO }, 'latest', null, {}]), /too many arguments, want at most 3/)
@@ -71,7 +71,7 @@ test('eth_createAccessList: formatted result; state overrides are refused until 
     error: 'execution reverted',
     gasUsed: '0x6000',
   })
-  assert.deepEqual(calls[0]!.args[1], { kind: 'tag', tag: 'latest' })
+  assert.deepEqual(calls[0]!.args[1], { kind: 'tag', tag: 'pending' }, 'block default pending, as eth_estimateGas')
   assert.ok(await invoke(m, 'eth_createAccessList', [{ to: TO }, 'latest', {}]))
   await assert.rejects(
     invoke(m, 'eth_createAccessList', [{ to: TO }, 'latest', { [ADDR]: { balance: '0x1' } }]),

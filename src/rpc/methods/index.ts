@@ -17,6 +17,7 @@ import { sendMethods } from './send.ts'
 import { devMethods } from './dev.ts'
 import { simulateMethods } from './simulate.ts'
 import { subscriptionMethods } from '../subscriptions.ts'
+import { filterMethods } from '../filters.ts'
 
 export function createEthMethods(node: NodeApi): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
@@ -31,6 +32,7 @@ export function createEthMethods(node: NodeApi): MethodTable {
     feeMethods(node),
     sendMethods(node),
     subscriptionMethods(node),
+    filterMethods(node),
     devMethods(node),
   ]
   const table = new Map<string, MethodHandler>()

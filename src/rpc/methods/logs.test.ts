@@ -12,7 +12,7 @@ const TOPIC = `0x${'e6'.repeat(32)}`
 test('eth_getLogs: the parsed filter reaches the node; logs come back in the geth shape', async () => {
   const log: LocatedLog = {
     log: { address: new Uint8Array(20).fill(0xb1), topics: [new Uint8Array(32).fill(0xe6)], data: new Uint8Array([1]) },
-    context: { blockHash: new Uint8Array(32).fill(0xd2), blockNumber: 0x36n, blockTimestamp: 0x21cn },
+    context: { blockHash: new Uint8Array(32).fill(0xd2), preconfirmed: false, blockNumber: 0x36n, blockTimestamp: 0x21cn },
     transactionHash: new Uint8Array(32).fill(0x49),
     transactionIndex: 1,
     logIndex: 6,

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import type { ReceiptView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type ReceiptView } from '../../chain/types.ts'
 import type { LocatedReceipt } from '../../node/api.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 import { RawJson } from '../transport/messages.ts'
@@ -13,7 +13,7 @@ const receipt: ReceiptView = {
   status: 1, cumulativeGasUsed: 100n, gasUsed: 100n, effectiveGasPrice: 1n, contractAddress: new Uint8Array(20).fill(9),
   logs: [], logsBloom: new Uint8Array(256), firstLogIndex: 0,
 }
-const located: LocatedReceipt = { receipt, context: { blockHash: null, blockNumber: 0x37n, blockTimestamp: 0x228n } }
+const located: LocatedReceipt = { receipt, context: { blockHash: PRECONFIRMED_BLOCK_HASH, preconfirmed: true, blockNumber: 0x37n, blockTimestamp: 0x228n } }
 
 function recordedParams(name: string): unknown[] {
   const lines = readFileSync(new URL(`../../../../shared/rpc-compat/tests/eth_getBlockReceipts/${name}`, import.meta.url), 'utf8').split('\n')
@@ -39,18 +39,18 @@ async function blockReceipts(m: ReturnType<typeof receiptMethods>, params: unkno
   return JSON.parse(raw.json) as Record<string, unknown>[]
 }
 
-test('eth_getBlockReceipts: receipts of a pre-confirmed block are formatted with a null block hash', async () => {
+test('eth_getBlockReceipts: receipts of a pre-confirmed block are formatted with 32 zero bytes as block hash', async () => {
   const { node } = fakeNode({ getBlockReceipts: async () => [located] })
   const out = await blockReceipts(receiptMethods(node), ['pending'])
   assert.equal(out.length, 1)
-  assert.equal(out[0]!.blockHash, null)
+  assert.equal(out[0]!.blockHash, `0x${'00'.repeat(32)}`)
   assert.equal(out[0]!.blockNumber, '0x37')
   assert.equal(out[0]!.contractAddress, `0x${'09'.repeat(20)}`)
   await assert.rejects(invoke(receiptMethods(node), 'eth_getBlockReceipts', []), /missing value for required argument 0/)
 })
 
 test('eth_getBlockReceipts: a sealed block asked for again is answered from the cache, a new snapshot is not', async () => {
-  const sealed: LocatedReceipt = { receipt, context: { blockHash: new Uint8Array(32).fill(3), blockNumber: 0x36n, blockTimestamp: 0x21cn } }
+  const sealed: LocatedReceipt = { receipt, context: { blockHash: new Uint8Array(32).fill(3), preconfirmed: false, blockNumber: 0x36n, blockTimestamp: 0x21cn } }
   let answer: readonly LocatedReceipt[] = [sealed]
   const { node } = fakeNode({ getBlockReceipts: async () => [...answer] })
   const m = receiptMethods(node)

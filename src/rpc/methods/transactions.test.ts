@@ -14,7 +14,7 @@ const tx: TransactionView = {
 }
 const located: LocatedTransaction = {
   tx,
-  placement: { context: { blockHash: new Uint8Array(32).fill(0xbb), blockNumber: 0x10n, blockTimestamp: 0x20n }, index: 4 },
+  placement: { context: { blockHash: new Uint8Array(32).fill(0xbb), preconfirmed: false, blockNumber: 0x10n, blockTimestamp: 0x20n }, index: 4 },
 }
 
 test('eth_getTransactionByHash: located transaction formatted; unknown is null', async () => {
