@@ -9,11 +9,12 @@
  *   clients that poll on their own schedule (cast's receipt wait, ethers' wait() after a miss): they just
  *   work, with their polling intervals set low, and no test sleeps.
  * Both take the revert code (the contract's -32000, or geth's 3). `ws` is the WebSocket URL of the server.
+ * `liveNode` also serves, when asked, an endpoint without pre-confirmations (sealed state only).
  */
 
 import type { TestContext } from 'node:test'
 import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
-import type { NodeListener } from '../../src/node/api.ts'
+import type { NodeApi, NodeListener } from '../../src/node/api.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import { testGenesis } from './dev-chain.ts'
 import { startNode, type RunningNode } from './server.ts'
@@ -26,6 +27,8 @@ export const RECEIVER = '0x00000000000000000000000000000000000000aa' as const
 
 export interface ClientNode {
   readonly running: RunningNode
+  /** The facade the endpoint serves: with pre-confirmations, or sealed state only. */
+  readonly api: NodeApi
   readonly url: string
   readonly ws: string
 }
@@ -53,6 +56,7 @@ export async function steppedNode(t: TestContext, revertCode = -32000): Promise<
   }
   return {
     running,
+    api: running.node.api,
     url: running.url,
     ws: wsOf(running.url),
     step: tick,
@@ -63,16 +67,19 @@ export async function steppedNode(t: TestContext, revertCode = -32000): Promise<
   }
 }
 
-export async function liveNode(t: TestContext, revertCode = -32000): Promise<ClientNode> {
+/** On the real clock; `preconfirmations: false` serves the endpoint without them (sealed state only). */
+export async function liveNode(t: TestContext, revertCode = -32000, preconfirmations = true): Promise<ClientNode> {
   const running = await startNode(
     t,
     tempDir(t),
     testGenesis(),
     { sequencer: { ...DEFAULT_SEQUENCER, mode: 'auto', flashblockIntervalMs: 20, flashblocksPerBlock: 10 } },
     revertCode,
+    preconfirmations,
   )
   await running.node.start()
-  return { running, url: running.url, ws: wsOf(running.url) }
+  const api = preconfirmations ? running.node.api : running.node.sealedApi
+  return { running, api, url: running.url, ws: wsOf(running.url) }
 }
 
 /** Resolves as `promise` does, or fails after `ms` naming `what` (a client callback that never came). */
@@ -91,7 +98,7 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
  * filters are uninstalled before the server stops, without sleeping.
  */
 export function trackListeners(node: ClientNode): { readonly open: ReadonlySet<NodeListener>; until(what: string, done: () => boolean): Promise<void> } {
-  const api = node.running.node.api
+  const api = node.api
   const subscribe = api.subscribe.bind(api)
   const open = new Set<NodeListener>()
   let changed: () => void = () => {}

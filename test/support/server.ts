@@ -19,9 +19,10 @@ export async function startNode(
   genesis: GethGenesis,
   overrides: Partial<NodeConfig> = {},
   revertCode = -32000,
+  preconfirmations = true,
 ): Promise<RunningNode> {
   const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis, ...overrides })
-  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode, debug: false, allowedHosts: ['localhost'] })
+  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode, debug: false, allowedHosts: ['localhost'], preconfirmations })
   let stopped = false
   const stop = async () => {
     if (stopped) return

@@ -12,7 +12,8 @@
  * - each kind of revert from `cast call` under the contract's -32000 (the data, decoded with `cast
  *   decode-error`) and geth's 3 (the reason in the message, as cast prints it);
  * - `cast estimate` (a plain transfer is 21000) and `cast access-list`, used by a send at exactly its gas;
- * - `cast logs --subscribe` over WebSocket.
+ * - `cast logs --subscribe` over WebSocket;
+ * - on an endpoint without pre-confirmations, cast's own habits (no --nonce, reads at latest) work as is.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -221,4 +222,25 @@ test('cast logs --subscribe over WebSocket delivers the contract\'s log once sea
   })
   const field = (name: string) => new RegExp(`${name}: (0x[0-9a-f]+)`).exec(out)?.[1]
   assert.deepEqual([field('transactionHash'), field('blockHash')], [hash, sealed.blockHash])
+})
+
+test('cast on an endpoint without pre-confirmations: its own habits (nonce and code at latest) just work', async (t) => {
+  const node = await liveNode(t, -32000, false)
+  const { privateKey, address: from } = ACCOUNTS[3]!
+  const rpc = ['--rpc-url', node.url]
+  // No --nonce and no --block anywhere: cast takes the nonce at latest and reads at latest.
+  const send = async (args: string[]) => JSON.parse(await ok(['send', '--private-key', privateKey, '--json', '--timeout', '30', ...rpc, ...args])) as Receipt
+  const deployed = await send(['--create', await creation()])
+  assert.equal(deployed.status, '0x1')
+  const address = deployed.contractAddress!
+  assert.equal(await ok(['code', address, ...rpc]), probeArtifact().deployedBytecode, 'the receipt came with the sealed block')
+  assert.equal(deployed.blockHash, await ok(['block', deployed.blockNumber, '--field', 'hash', ...rpc]))
+  for (let i = 0; i < 2; i++) {
+    const r = await send([address, 'increment()'])
+    assert.equal(r.status, '0x1', 'a second send right after the first, nonce taken at latest')
+    assert.notEqual(r.blockHash, ZERO_HASH)
+  }
+  assert.equal(await ok(['nonce', from, ...rpc]), await ok(['nonce', from, '--block', 'pending', ...rpc]))
+  assert.equal(await ok(['call', address, 'counter()(uint256)', ...rpc]), '7')
+  assert.equal(await ok(['call', address, 'counter()(uint256)', '--block', 'pending', ...rpc]), '7')
 })

@@ -11,7 +11,8 @@
  * - estimate (a plain transfer is 21000), an access list that a transaction then uses at exactly its gas;
  * - over WebSocket: provider.on('pending'), contract events, and the flashblock streams; over HTTP the same
  *   watchers through polling filters (eth_newPendingTransactionFilter, eth_newFilter);
- * - on the real clock: send and wait() as a script does, with no stepping.
+ * - on the real clock: send and wait() as a script does, with no stepping;
+ * - on an endpoint without pre-confirmations: wait() answers the sealed receipt, and `latest` already has it.
  *
  * ethers caches identical requests for 250 ms (cacheTimeout), the pending nonce included, so two sends from
  * one Wallet within 250 ms reuse a nonce (against any node; pre-confirmed wait() makes it easy to hit). The
@@ -249,4 +250,26 @@ test('ethers over HTTP: provider.on(\'pending\') and contract events through pol
   const tx = (await probe.getFunction('increment')()) as ContractTransactionResponse
   assert.equal(await within(pending, 30_000, 'pending transaction'), tx.hash)
   assert.equal(await within(event, 30_000, 'Incremented event'), 6n)
+})
+
+test('ethers on an endpoint without pre-confirmations: wait() answers the sealed receipt, and latest has it', async (t) => {
+  const node = await liveNode(t, -32000, false)
+  const p = provider(t, node)
+  const check = provider(t, node, true)
+  const wallet = new Wallet(ACCOUNTS[3]!.privateKey, p)
+  const signer = new NonceManager(wallet)
+  const probe = await deployProbe(signer)
+  const deployed = (await probe.deploymentTransaction()!.wait())!
+  assert.equal(deployed.status, 1)
+  assert.equal(deployed.blockHash, (await check.getBlock(deployed.blockNumber))!.hash, 'the sealed block')
+  const address = await probe.getAddress()
+  assert.equal(await check.getCode(address, 'latest'), probeArtifact().deployedBytecode)
+  for (let i = 0; i < 2; i++) {
+    const r = (await ((await probe.getFunction('increment')()) as ContractTransactionResponse).wait())!
+    assert.equal(r.status, 1)
+    assert.equal(r.blockHash, (await check.getBlock(r.blockNumber))!.hash)
+  }
+  assert.equal(await check.getTransactionCount(wallet.address, 'latest'), await check.getTransactionCount(wallet.address, 'pending'))
+  assert.equal(await probe.getFunction('counter')({ blockTag: 'latest' }), 7n)
+  assert.equal(await probe.getFunction('counter')({ blockTag: 'pending' }), 7n)
 })

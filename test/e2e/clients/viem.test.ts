@@ -11,7 +11,9 @@
  * - over WebSocket: watchPendingTransactions, watchContractEvent, and the flashblock streams through the
  *   transport's own subscribe; over HTTP watchPendingTransactions, watchContractEvent and watchBlocks, which
  *   poll filters (eth_newPendingTransactionFilter, eth_newFilter) and blocks;
- * - on the real clock: deploy, write and wait as a script does, with no stepping.
+ * - on the real clock: deploy, write and wait as a script does, with no stepping;
+ * - on an endpoint without pre-confirmations: the receipt is the sealed one, `latest` already has it, and
+ *   eth_simulateV1 is not served.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -241,4 +243,26 @@ test('viem over HTTP: watchPendingTransactions, watchContractEvent and watchBloc
   assert.ok((await within(block, 30_000, 'a block after the deployment')) > deployed.blockNumber)
   for (const stop of stops) stop()
   await listeners.until('the filters uninstalled', () => listeners.open.size === 0)
+})
+
+test('viem on an endpoint without pre-confirmations: waitForTransactionReceipt answers the sealed receipt, and latest has it', async (t) => {
+  const node = await liveNode(t, -32000, false)
+  const c = clients(node, 3)
+  const deployed = await c.pub.waitForTransactionReceipt({ hash: await deploy(c), pollingInterval: POLL_MS })
+  assert.equal(deployed.status, 'success')
+  assert.equal(deployed.blockHash, (await c.pub.getBlock({ blockNumber: deployed.blockNumber })).hash, 'the sealed block')
+  const address = deployed.contractAddress!
+  assert.equal(await c.pub.getCode({ address }), probeArtifact().deployedBytecode)
+  for (let i = 0; i < 2; i++) {
+    const hash = await c.wallet.writeContract({ address, abi: abi(), functionName: 'increment' })
+    const r = await c.pub.waitForTransactionReceipt({ hash, pollingInterval: POLL_MS })
+    assert.equal(r.status, 'success')
+    assert.equal(r.blockHash, (await c.pub.getBlock({ blockNumber: r.blockNumber })).hash)
+  }
+  const nonce = (blockTag: 'latest' | 'pending') => c.pub.getTransactionCount({ address: c.account.address, blockTag })
+  assert.equal(await nonce('latest'), await nonce('pending'))
+  for (const blockTag of ['latest', 'pending'] as const) {
+    assert.equal(await c.pub.readContract({ address, abi: abi(), functionName: 'counter', blockTag }), 7n)
+  }
+  await assert.rejects(c.pub.request({ method: 'eth_simulateV1' as never, params: [{ blockStateCalls: [] }, 'latest'] as never }), /eth_simulateV1 does not exist\/is not available/)
 })
