@@ -14,6 +14,7 @@ import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { LATEST, PENDING } from '../primitives/block-id.ts'
 import type { FlashNode } from './create-node.ts'
+import { PRECONFIRMED_BLOCK_HASH } from '../chain/types.ts'
 
 const to = ACCOUNTS[3]!.address
 
@@ -37,7 +38,8 @@ test('a waiting sync send answers with the receipt of the flashblock that includ
   await node.api.flashblock()
   const located = await answer
   assert.deepEqual(located.receipt.transactionHash, tx.hash())
-  assert.equal(located.context.blockHash, null, 'pre-confirmed')
+  assert.equal(located.context.preconfirmed, true, 'pre-confirmed')
+  assert.deepEqual(located.context.blockHash, PRECONFIRMED_BLOCK_HASH)
   assert.equal(located.context.blockNumber, 1n)
   assert.equal(node.sequencer!.listenerCount('flashblock'), before)
   assert.equal(getEventListeners(client.signal, 'abort').length, 0, 'nor to its client')

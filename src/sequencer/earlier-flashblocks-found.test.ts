@@ -8,6 +8,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { signedTx } from '../../test/support/dev-chain.ts'
 import { manualNode } from '../../test/support/sequencing-node.ts'
+import { PRECONFIRMED_BLOCK_HASH } from '../chain/types.ts'
 
 test('transactions of earlier flashblocks are still found by hash at pending, then in the sealed block', async (t) => {
   const node = await manualNode(t)
@@ -22,7 +23,7 @@ test('transactions of earlier flashblocks are still found by hash at pending, th
   for (const [tx, index] of [[first, 0], [second, 1]] as const) {
     const receipt = await node.api.getTransactionReceipt(tx.hash())
     assert.ok(receipt !== null, `receipt of transaction ${index}`)
-    assert.equal(receipt.context.blockHash, null, 'pre-confirmed, not sealed')
+    assert.equal(receipt.context.preconfirmed, true, 'pre-confirmed, not sealed')
     assert.equal(receipt.receipt.transactionIndex, index)
     const found = await node.api.getTransactionByHash(tx.hash())
     assert.equal(found?.placement?.index, index)
@@ -31,6 +32,7 @@ test('transactions of earlier flashblocks are still found by hash at pending, th
 
   await node.api.mine()
   const sealed = await node.api.getTransactionReceipt(first.hash())
-  assert.ok(sealed?.context.blockHash instanceof Uint8Array, 'found in the sealed block')
+  assert.ok(sealed !== null && !sealed.context.preconfirmed, 'found in the sealed block')
+  assert.notDeepEqual(sealed.context.blockHash, PRECONFIRMED_BLOCK_HASH)
   assert.equal(sealed.context.blockNumber, 1n)
 })
