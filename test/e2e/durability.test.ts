@@ -58,6 +58,9 @@ async function prelude(url: string): Promise<void> {
   await rpc(url, 'flashnode_flashblock')
 }
 
+/** The block hash of a pre-confirmed receipt: 32 zero bytes until its block is sealed. */
+const PRECONFIRMED_HASH = `0x${'00'.repeat(32)}`
+
 /** The last transaction: alone in its flashblock. */
 const LAST = () => transfer(3, 0)
 
@@ -78,14 +81,15 @@ async function restartAndCheck(t: TestContext, dir: string, announced: Announced
     assert.ok(receipt !== null, `announced ${a.hash} is known after the restart, before any flashblock`)
     for (const f of FIELDS) assert.equal(receipt[f], a[f], `${a.hash}: ${f} as announced`)
     if (a.blockNumber === pending.number) {
-      assert.equal(receipt.blockHash, null, `${a.hash} is pre-confirmed in the open block, not yet sealed`)
+      assert.equal(receipt.blockHash, PRECONFIRMED_HASH, `${a.hash} is pre-confirmed in the open block, not yet sealed`)
       assert.equal(pending.transactions[Number(a.transactionIndex)], a.hash, `${a.hash} holds its place in the pending block`)
     }
   }
   await rpc(node.url, 'evm_mine')
   for (const a of announced) {
     const sealed = await rpc<Announced & { blockHash: string | null }>(node.url, 'eth_getTransactionReceipt', [a.hash])
-    assert.notEqual(sealed.blockHash, null, `${a.hash} is sealed`)
+    assert.match(sealed.blockHash ?? '', /^0x[0-9a-f]{64}$/)
+    assert.notEqual(sealed.blockHash, PRECONFIRMED_HASH, `${a.hash} is sealed`)
     for (const f of FIELDS) assert.equal(sealed[f], a[f], `${a.hash}: ${f} as announced, once sealed`)
   }
   await node.stop()
@@ -145,7 +149,7 @@ test('killed right after a receipt answered at pending: that receipt is the open
   await rpc(node.url, 'flashnode_flashblock')
   const receipt = await rpc<Announced & { blockHash: string | null }>(node.url, 'eth_getTransactionReceipt', [hash])
   assert.equal(await node.exited, 'SIGKILL', `the node died at the failpoint (stderr: ${node.stderr()})`)
-  assert.equal(receipt.blockHash, null, 'answered as pre-confirmed')
+  assert.equal(receipt.blockHash, PRECONFIRMED_HASH, 'answered as pre-confirmed')
   assert.equal(receipt.transactionIndex, '0x2')
   await restartAndCheck(t, dir, [{ ...receipt, hash }])
 })

@@ -23,7 +23,7 @@ export function receiptMethods(node: NodeApi, answerLimits?: AnswerCacheLimits):
       const [hash] = parseArgs(params, [required(parseHash)])
       const located = await node.getTransactionReceipt(hash)
       if (located === null) return null
-      if (located.context.blockHash === null) failpointAfterAnswer('answer:pending-receipt')
+      if (located.context.preconfirmed) failpointAfterAnswer('answer:pending-receipt')
       return formatLocatedReceipt(located)
     },
     eth_getBlockReceipts: async (params) => {
