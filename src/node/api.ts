@@ -10,7 +10,6 @@
 import type { BlockId } from '../primitives/block-id.ts'
 import type {
   AccessListEntry,
-  AuthorizationView,
   BlockContext,
   BlockView,
   LogView,
@@ -18,50 +17,12 @@ import type {
   TransactionView,
 } from '../chain/types.ts'
 import type { SimulatedBlock, SimulatePayload } from '../simulate/types.ts'
+import type { BlockOverrides, CallRequest } from '../execution/requests.ts'
+import type { StateOverrides } from '../state/account-overrides.ts'
 
-/** A transaction call object after parsing (eth_call, eth_estimateGas, eth_createAccessList). */
-export interface CallRequest {
-  readonly from?: Uint8Array
-  readonly to?: Uint8Array | null
-  readonly gas?: bigint
-  readonly gasPrice?: bigint
-  readonly maxFeePerGas?: bigint
-  readonly maxPriorityFeePerGas?: bigint
-  readonly maxFeePerBlobGas?: bigint
-  readonly value?: bigint
-  readonly data?: Uint8Array
-  readonly nonce?: bigint
-  readonly chainId?: bigint
-  readonly type?: number
-  readonly accessList?: readonly AccessListEntry[]
-  readonly blobVersionedHashes?: readonly Uint8Array[]
-  readonly authorizationList?: readonly AuthorizationView[]
-}
-
-/** Per-address state override (eth_call's third parameter, eth_simulateV1's stateOverrides). */
-export interface AccountOverride {
-  readonly balance?: bigint
-  readonly nonce?: bigint
-  readonly code?: Uint8Array
-  /** Replaces the whole storage. */
-  readonly state?: ReadonlyMap<string, Uint8Array>
-  /** Patches individual slots. Keys are 0x-hex 32-byte slots. */
-  readonly stateDiff?: ReadonlyMap<string, Uint8Array>
-  readonly movePrecompileToAddress?: Uint8Array
-}
-
-export type StateOverrides = ReadonlyMap<string, AccountOverride>
-
-/** Block-level overrides accepted by eth_call (fourth parameter). */
-export interface BlockOverrides {
-  readonly number?: bigint
-  readonly time?: bigint
-  readonly gasLimit?: bigint
-  readonly feeRecipient?: Uint8Array
-  readonly prevRandao?: Uint8Array
-  readonly baseFeePerGas?: bigint
-  readonly blobBaseFee?: bigint
-}
+/** The request types belong to the layers that run them; rpc/ finds them here with the rest of the facade. */
+export type { BlockOverrides, CallRequest } from '../execution/requests.ts'
+export type { AccountOverride, StateOverrides } from '../state/account-overrides.ts'
 
 export interface AccessListResult {
   readonly accessList: readonly AccessListEntry[]
