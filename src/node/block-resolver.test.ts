@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { BlockResolver } from './block-resolver.ts'
 import type { ChainReader } from './chain-reader.ts'
 import type { PendingSource } from './pending.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 

@@ -11,7 +11,7 @@ import { FlashnodeError } from '../errors/errors.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
 import type { PendingSource } from './pending.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 
 export interface ResolvedBlock {
   readonly number: bigint

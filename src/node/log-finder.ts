@@ -21,8 +21,8 @@ import type { LogView } from '../chain/types.ts'
 import type { LocatedLog, LogFilter } from './api.ts'
 import type { BlockResolver, ResolvedBlock } from './block-resolver.ts'
 import type { ChainReader } from './chain-reader.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
-import { pendingContext, pendingReceipts } from './pending-views.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import { pendingContext, pendingReceipts } from '../preconf/views.ts'
 
 /** geth's default --rpc.logquerylimit: addresses (and topics per position) one query may name. */
 const LOG_QUERY_LIMIT = 1000

@@ -11,9 +11,9 @@
 
 import type { FlashblockEvent, LocatedLog, NodeListener, PendingTransactionEvent, SealedBlockEvent } from './api.ts'
 import type { Sequencer } from '../sequencer/sequencer.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { ChainReader } from './chain-reader.ts'
-import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from './pending-views.ts'
+import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
 import type { BlockContext, ReceiptView, TransactionView } from '../chain/types.ts'
 import type { PooledTx, TxPool } from '../txpool/index.ts'
 import { transactionView } from '../execution/views.ts'

@@ -5,7 +5,7 @@
  * pooled transactions, belongs to the write side: node/sequencing.ts.)
  */
 
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { StateReader } from '../state/state-reader.ts'
 
 export interface PendingSource {

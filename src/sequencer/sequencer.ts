@@ -24,11 +24,10 @@ import type { ExecutedBlock } from '../execution/block-runner.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import { equalBytes } from '../primitives/hex.ts'
-import { ArchiveReader } from '../state/archive-reader.ts'
-import { OverlayReader } from '../state/overlay-reader.ts'
 import type { StateReader } from '../state/state-reader.ts'
+import { snapshotReader } from '../preconf/state.ts'
 import { FlashblockJournal } from './journal.ts'
-import { makeSnapshot, type PreconfirmedSnapshot } from './snapshot.ts'
+import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { Scheduler } from './scheduler.ts'
 import { failpoint } from '../primitives/failpoints.ts'
 
@@ -113,7 +112,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
 
   /** Reader of the newest snapshot's state. */
   pendingState(snapshot = this.current): StateReader {
-    return new OverlayReader(new ArchiveReader(this.kv, snapshot.parent.number), snapshot.diff)
+    return snapshotReader(this.kv, snapshot)
   }
 
   /** Opens (or, after a restart, resumes from the journal) the block on top of the head. */

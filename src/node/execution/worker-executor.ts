@@ -14,11 +14,12 @@
 
 import { Worker } from 'node:worker_threads'
 import { FlashnodeError } from '../../errors/errors.ts'
-import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import { SIM_CODES, simError } from '../../simulate/errors.ts'
 import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 import type { WorkerInit, WorkerRequest, WorkerTarget } from './worker-main.ts'
-import { errorFromWire, snapshotToWire, type WireError } from './wire.ts'
+import { snapshotToWire } from '../../preconf/wire.ts'
+import { errorFromWire, type WireError } from './wire.ts'
 
 interface Queued {
   readonly job: ExecutionJob
