@@ -12,17 +12,18 @@ import type {
   AccessListEntry,
   BlockContext,
   BlockView,
-  LogView,
   ReceiptView,
   TransactionView,
 } from '../chain/types.ts'
 import type { SimulatedBlock, SimulatePayload } from '../simulate/types.ts'
 import type { BlockOverrides, CallRequest } from '../execution/requests.ts'
 import type { StateOverrides } from '../state/account-overrides.ts'
+import type { LocatedLog, LogCriteria } from '../chain/logs.ts'
 
 /** The request types belong to the layers that run them; rpc/ finds them here with the rest of the facade. */
 export type { BlockOverrides, CallRequest } from '../execution/requests.ts'
 export type { AccountOverride, StateOverrides } from '../state/account-overrides.ts'
+export type { LocatedLog } from '../chain/logs.ts'
 
 export interface AccessListResult {
   readonly accessList: readonly AccessListEntry[]
@@ -31,23 +32,11 @@ export interface AccessListResult {
   readonly error?: string
 }
 
-export interface LogFilter {
+/** eth_getLogs' filter: a block range (or one block by hash) and what a log must match (chain/logs.ts). */
+export interface LogFilter extends LogCriteria {
   readonly fromBlock?: BlockId
   readonly toBlock?: BlockId
   readonly blockHash?: Uint8Array
-  /** Any of these addresses (empty = all). */
-  readonly addresses: readonly Uint8Array[]
-  /** Per position: null = wildcard, else any of the listed topics. */
-  readonly topics: readonly (readonly Uint8Array[] | null)[]
-}
-
-/** A log with its position, as eth_getLogs returns it. */
-export interface LocatedLog {
-  readonly log: LogView
-  readonly context: BlockContext
-  readonly transactionHash: Uint8Array
-  readonly transactionIndex: number
-  readonly logIndex: number
 }
 
 /** A transaction and where it sits; `placement` is null for one that is only in the pool. */

@@ -17,15 +17,12 @@ import type { ChainReader } from './chain-reader.ts'
 import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
 import type { BlockContext, ReceiptView, TransactionView } from '../chain/types.ts'
 import type { PooledTx, TxPool } from '../txpool/index.ts'
+import { appendLogs } from '../chain/logs.ts'
 import { transactionView } from '../execution/views.ts'
 
 function logsOf(receipts: readonly ReceiptView[], context: BlockContext): LocatedLog[] {
   const out: LocatedLog[] = []
-  for (const r of receipts) {
-    r.logs.forEach((log, i) => {
-      out.push({ log, context, transactionHash: r.transactionHash, transactionIndex: r.transactionIndex, logIndex: r.firstLogIndex + i })
-    })
-  }
+  for (const r of receipts) appendLogs(out, r, context)
   return out
 }
 
