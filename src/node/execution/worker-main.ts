@@ -25,6 +25,7 @@ import { CallService, type CallSettings, type TargetState } from './call-service
 import type { ExecutionJob } from './jobs.ts'
 import { pendingTarget, sealedTarget } from './targets.ts'
 import { errorToWire } from './wire.ts'
+import { READY } from '../worker-lane.ts'
 
 export interface WorkerInit {
   readonly dataDir: string
@@ -84,4 +85,4 @@ parentPort!.on('message', (msg: WorkerRequest) => {
     (e: unknown) => parentPort!.postMessage({ id: msg.id, ok: false, error: errorToWire(e) }),
   )
 })
-parentPort!.postMessage({ ready: true })
+parentPort!.postMessage(READY)
