@@ -113,20 +113,15 @@ export class Sequencer {
     this.openOptions = options.open ?? {}
   }
 
-  /** `flashblock` and `sealed` are the feed's events; `error` a failed tick (unheard, it is thrown). */
+  /**
+   * `flashblock` and `sealed` are the feed's events (stop listening through the feed); `error` is a failed
+   * tick (unheard, it is thrown).
+   */
   on(event: 'error', listener: (error: unknown) => void): this
   on<K extends keyof FeedEvents>(event: K, listener: FeedListener<K>): this
   on(event: 'error' | keyof FeedEvents, listener: AnyListener): this {
     if (event === 'error') this.errors.on('error', listener as (error: unknown) => void)
     else this.feed.on(event, listener as FeedListener<typeof event>)
-    return this
-  }
-
-  off(event: 'error', listener: (error: unknown) => void): this
-  off<K extends keyof FeedEvents>(event: K, listener: FeedListener<K>): this
-  off(event: 'error' | keyof FeedEvents, listener: AnyListener): this {
-    if (event === 'error') this.errors.off('error', listener as (error: unknown) => void)
-    else this.feed.off(event, listener as FeedListener<typeof event>)
     return this
   }
 
