@@ -13,7 +13,9 @@
  *   loads the mutated code, but its coverage is not reported back, so Stryker would never pick them for a
  *   mutant (and the crash test alone takes a minute).
  * - src/txpool/test-kit.ts, src/txpool/pool.bench.ts: test and benchmark helpers, not the pool.
- * - src/node/pending.ts is in the resolver's list but holds only an interface (no mutant).
+ * Files moved by issue 16 keep their lists: the snapshot (now src/preconf/snapshot.ts) the sequencer's; its
+ * views (src/preconf/views.ts) and what replaced node/pending.ts and node/sequencing.ts (the feed, the one
+ * state reader, admission, the pool port, the sync send's wait) the resolver's.
  */
 
 /** Tests of the node's public interface that reach every in-scope module. */
@@ -21,9 +23,11 @@ const NODE_E2E = ['test/e2e/foundation.test.ts', 'test/e2e/preconfirmations.test
 
 export const MODULES = {
   state: {
-    mutate: ['src/state/*.ts', '!src/state/*.test.ts'],
+    // The RLP encoder moved to primitives/ (chain/ and state/ both use it) and stays in this run.
+    mutate: ['src/state/*.ts', '!src/state/*.test.ts', 'src/primitives/rlp-encode.ts'],
     tests: [
       'src/state/*.test.ts',
+      'src/primitives/rlp-encode.test.ts',
       'src/sequencer/*.test.ts',
       'src/node/chain-writer.test.ts',
       'src/execution/block-builder.test.ts',
@@ -33,7 +37,7 @@ export const MODULES = {
     ],
   },
   sequencer: {
-    mutate: ['src/sequencer/*.ts', '!src/sequencer/*.test.ts'],
+    mutate: ['src/sequencer/*.ts', '!src/sequencer/*.test.ts', 'src/preconf/snapshot.ts'],
     tests: ['src/sequencer/*.test.ts', ...NODE_E2E, 'test/e2e/limits.test.ts', 'test/e2e/gas-left.test.ts'],
   },
   txpool: {
@@ -41,7 +45,15 @@ export const MODULES = {
     tests: ['src/txpool/*.test.ts', 'src/node/pool-candidate.test.ts'],
   },
   resolver: {
-    mutate: ['src/node/block-resolver.ts', 'src/node/pending-views.ts', 'src/node/pending.ts', 'src/node/sequencing.ts'],
+    mutate: [
+      'src/node/block-resolver.ts',
+      'src/preconf/views.ts',
+      'src/preconf/feed.ts',
+      'src/preconf/state.ts',
+      'src/node/admission.ts',
+      'src/node/pool-port.ts',
+      'src/node/receipt-wait.ts',
+    ],
     tests: [
       'src/node/*.test.ts',
       'src/rpc/methods/receipts-node.test.ts',

@@ -9,7 +9,7 @@
  */
 
 import { bigIntToMinimalBytes, bytesToBigInt } from '../primitives/hex.ts'
-import { encodeRlp } from '../state/rlp-encode.ts'
+import { encodeRlp } from '../primitives/rlp-encode.ts'
 import { ReceiptBlooms } from './receipt-blooms.ts'
 import { decodeRlpView, type RlpItem } from './rlp-view.ts'
 import type { LogView, ReceiptView } from './types.ts'

@@ -122,7 +122,7 @@ export interface ReceiptView {
 /**
  * The block hash that transactions, receipts and logs of the pre-confirmed (open) block carry: 32 zero bytes.
  * The open block has no hash until it is sealed; clients require a 32-byte hash in receipts and logs (ethers
- * v6 rejects null), and Base's pre-confirmation node answers zeros. node/pending-views.ts documents the rule.
+ * v6 rejects null), and Base's pre-confirmation node answers zeros. preconf/views.ts documents the rule.
  */
 export const PRECONFIRMED_BLOCK_HASH: Uint8Array = new Uint8Array(32)
 

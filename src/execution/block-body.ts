@@ -10,7 +10,7 @@
 
 import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import { prefixLength, writePrefix } from '../state/rlp-encode.ts'
+import { prefixLength, writePrefix } from '../primitives/rlp-encode.ts'
 
 /** Each transaction as it sits in a block body: typed ones wrapped as an RLP string, legacy ones as they are. */
 function itemLength(encoded: Uint8Array): number {

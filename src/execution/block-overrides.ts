@@ -4,7 +4,7 @@
  */
 
 import { createBlockHeader, type BlockHeader } from '@ethereumjs/block'
-import type { BlockOverrides } from '../node/api.ts'
+import type { BlockOverrides } from './requests.ts'
 import { bytesToHex, leftPad } from '../primitives/hex.ts'
 import type { ChainRules } from './chain-config.ts'
 

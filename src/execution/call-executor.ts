@@ -14,7 +14,7 @@ import { createTx, getCalldataFloorGas, type TypedTransaction } from '@ethereumj
 import { runTx, type VM } from '@ethereumjs/vm'
 import type { VmPool } from './vm-pool.ts'
 import { Address } from '@ethereumjs/util'
-import type { CallRequest } from '../node/api.ts'
+import type { CallRequest } from './requests.ts'
 import { bytesToHex, ZERO_ADDRESS } from '../primitives/hex.ts'
 import type { JournaledState } from '../state/journaled-state.ts'
 import type { ChainRules } from './chain-config.ts'

@@ -10,7 +10,7 @@
 
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../primitives/keccak.ts'
-import { encodeRlp as encode } from '../state/rlp-encode.ts'
+import { encodeRlp as encode } from '../primitives/rlp-encode.ts'
 
 type Node = Uint8Array | Node[]
 

@@ -10,58 +10,20 @@
 import type { BlockId } from '../primitives/block-id.ts'
 import type {
   AccessListEntry,
-  AuthorizationView,
   BlockContext,
   BlockView,
-  LogView,
   ReceiptView,
   TransactionView,
 } from '../chain/types.ts'
 import type { SimulatedBlock, SimulatePayload } from '../simulate/types.ts'
+import type { BlockOverrides, CallRequest } from '../execution/requests.ts'
+import type { StateOverrides } from '../state/account-overrides.ts'
+import type { LocatedLog, LogCriteria } from '../chain/logs.ts'
 
-/** A transaction call object after parsing (eth_call, eth_estimateGas, eth_createAccessList). */
-export interface CallRequest {
-  readonly from?: Uint8Array
-  readonly to?: Uint8Array | null
-  readonly gas?: bigint
-  readonly gasPrice?: bigint
-  readonly maxFeePerGas?: bigint
-  readonly maxPriorityFeePerGas?: bigint
-  readonly maxFeePerBlobGas?: bigint
-  readonly value?: bigint
-  readonly data?: Uint8Array
-  readonly nonce?: bigint
-  readonly chainId?: bigint
-  readonly type?: number
-  readonly accessList?: readonly AccessListEntry[]
-  readonly blobVersionedHashes?: readonly Uint8Array[]
-  readonly authorizationList?: readonly AuthorizationView[]
-}
-
-/** Per-address state override (eth_call's third parameter, eth_simulateV1's stateOverrides). */
-export interface AccountOverride {
-  readonly balance?: bigint
-  readonly nonce?: bigint
-  readonly code?: Uint8Array
-  /** Replaces the whole storage. */
-  readonly state?: ReadonlyMap<string, Uint8Array>
-  /** Patches individual slots. Keys are 0x-hex 32-byte slots. */
-  readonly stateDiff?: ReadonlyMap<string, Uint8Array>
-  readonly movePrecompileToAddress?: Uint8Array
-}
-
-export type StateOverrides = ReadonlyMap<string, AccountOverride>
-
-/** Block-level overrides accepted by eth_call (fourth parameter). */
-export interface BlockOverrides {
-  readonly number?: bigint
-  readonly time?: bigint
-  readonly gasLimit?: bigint
-  readonly feeRecipient?: Uint8Array
-  readonly prevRandao?: Uint8Array
-  readonly baseFeePerGas?: bigint
-  readonly blobBaseFee?: bigint
-}
+/** The request types belong to the layers that run them; rpc/ finds them here with the rest of the facade. */
+export type { BlockOverrides, CallRequest } from '../execution/requests.ts'
+export type { AccountOverride, StateOverrides } from '../state/account-overrides.ts'
+export type { LocatedLog } from '../chain/logs.ts'
 
 export interface AccessListResult {
   readonly accessList: readonly AccessListEntry[]
@@ -70,23 +32,11 @@ export interface AccessListResult {
   readonly error?: string
 }
 
-export interface LogFilter {
+/** eth_getLogs' filter: a block range (or one block by hash) and what a log must match (chain/logs.ts). */
+export interface LogFilter extends LogCriteria {
   readonly fromBlock?: BlockId
   readonly toBlock?: BlockId
   readonly blockHash?: Uint8Array
-  /** Any of these addresses (empty = all). */
-  readonly addresses: readonly Uint8Array[]
-  /** Per position: null = wildcard, else any of the listed topics. */
-  readonly topics: readonly (readonly Uint8Array[] | null)[]
-}
-
-/** A log with its position, as eth_getLogs returns it. */
-export interface LocatedLog {
-  readonly log: LogView
-  readonly context: BlockContext
-  readonly transactionHash: Uint8Array
-  readonly transactionIndex: number
-  readonly logIndex: number
 }
 
 /** A transaction and where it sits; `placement` is null for one that is only in the pool. */

@@ -1,7 +1,7 @@
 /**
  * THE one place where a block id (tag, number, hash, EIP-1898 object, `pending`) becomes a block.
  *
- * `pending` resolves to the sequencer's newest pre-confirmed snapshot (taken once, here, so the whole
+ * `pending` resolves to the feed's newest pre-confirmed snapshot (taken once, here, so the whole
  * request sees one flashblock), or to the newest sealed block when pre-confirmations are off: never older
  * than `latest`, never null. A hash with `requireCanonical` that is not canonical fails; this node has no
  * side chains, so every known hash is canonical.
@@ -10,8 +10,8 @@
 import { FlashnodeError } from '../errors/errors.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
-import type { PendingSource } from './pending.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PendingSource } from '../preconf/feed.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 
 export interface ResolvedBlock {
   readonly number: bigint

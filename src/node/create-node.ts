@@ -19,7 +19,9 @@ import { NodeService, type NodeSettings, type WriteSide } from './node-service.t
 import { TxPool, type PoolConfig } from '../txpool/index.ts'
 import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
-import { Sequencing } from './sequencing.ts'
+import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
+import { PoolAdmission } from './admission.ts'
+import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
@@ -93,6 +95,8 @@ export interface FlashNode {
   readonly rules: ChainRules
   readonly chain: ChainReader
   readonly writer: ChainWriter
+  /** The pre-confirmation feed (present when the node sequences): what readers of pending state see. */
+  readonly feed?: PreconfirmedFeed
   /** Present when the node sequences. */
   readonly sequencer?: Sequencer
   readonly pool?: TxPool
@@ -142,7 +146,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
       : undefined
   const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
-  const write =
+  const sequencing =
     config.sequencer === undefined
       ? undefined
       : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots })
@@ -162,8 +166,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
         )
       : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
   const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined
-  const api = new NodeService(kv, chain, rules, settings, executor, write, results, write?.sequencing)
-  const sealedApi = write === undefined ? api : new NodeService(kv, chain, rules, settings, executor, write, results)
+  const write = sequencing?.write
+  const shared = { ...(write !== undefined ? { write } : {}), ...(results !== undefined ? { results } : {}) }
+  // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
+  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(sequencing !== undefined ? { feed: sequencing.feed } : {}) })
+  const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
   let started = false
   return {
     api,
@@ -171,19 +178,19 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     rules,
     chain,
     writer,
-    ...(write !== undefined ? { sequencer: write.sequencer, pool: write.sequencing.pool } : {}),
+    ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
     async start() {
-      if (write === undefined || started) return
+      if (sequencing === undefined || started) return
       started = true
       // Serve once the admission and seal workers have loaded (~1 s for tsx and the libraries), so that the
       // first submissions are not all decoded on the main thread; one that has not loaded within 10 s goes on
       // loading while the node serves (the main thread stands in for it meanwhile).
       await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
-      await write.sequencer.start()
-      write.sequencing.restorePool()
+      await sequencing.sequencer.start()
+      sequencing.admission.restorePool()
     },
     async close() {
-      await write?.sequencer.stop()
+      await sequencing?.sequencer.stop()
       await recovery?.close()
       await sealHashing?.close()
       await executor.close()
@@ -192,6 +199,14 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   }
 }
 
+interface Sequencing {
+  readonly feed: PreconfirmedStore
+  readonly sequencer: Sequencer
+  readonly admission: PoolAdmission
+  readonly write: WriteSide
+}
+
+/** The feed, then its producer (the sequencer, on the pool's port) and the admission side, all over one pool. */
 function sequencingFor(
   kv: LmdbStore,
   store: ChainStore,
@@ -201,27 +216,32 @@ function sequencingFor(
   config: SequencerConfig,
   recovery: SenderRecovery | undefined,
   openOptions: OpenOptions,
-): WriteSide {
+): Sequencing {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
-  const sequencing = new Sequencing(kv, rules, pool, recovery)
+  const feed = new PreconfirmedStore(kv)
+  const admission = new PoolAdmission(kv, rules, pool, feed, recovery)
   const sequencer = new Sequencer(
     rules,
     kv,
     store,
     () => chain.header(chain.head())!,
     (executed, extra) => writer.commit(executed, extra),
-    sequencing,
+    new PoolPort(pool),
     scheduler,
     config,
-    openOptions,
+    { open: openOptions, feed },
   )
-  sequencing.attach(sequencer)
   return {
-    sequencing,
+    feed,
     sequencer,
-    events: new NodeEvents(sequencer, chain, pool),
-    syncTimeoutMs: config.syncTimeoutMs,
-    blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
+    admission,
+    write: {
+      admission,
+      events: new NodeEvents(feed, chain, pool),
+      producer: sequencer,
+      syncTimeoutMs: config.syncTimeoutMs,
+      blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
+    },
   }
 }

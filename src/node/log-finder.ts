@@ -15,14 +15,13 @@
 
 import { FlashnodeError, invalidParams } from '../errors/errors.ts'
 import { bloomMayContain } from '../primitives/bloom.ts'
-import { equalBytes } from '../primitives/hex.ts'
 import { LATEST, type BlockId } from '../primitives/block-id.ts'
-import type { LogView } from '../chain/types.ts'
+import { appendLogs } from '../chain/logs.ts'
 import type { LocatedLog, LogFilter } from './api.ts'
 import type { BlockResolver, ResolvedBlock } from './block-resolver.ts'
 import type { ChainReader } from './chain-reader.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
-import { pendingContext, pendingReceipts } from './pending-views.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import { pendingContext, pendingReceipts } from '../preconf/views.ts'
 
 /** geth's default --rpc.logquerylimit: addresses (and topics per position) one query may name. */
 const LOG_QUERY_LIMIT = 1000
@@ -30,12 +29,6 @@ const LOG_QUERY_LIMIT = 1000
 export interface LogLimits {
   readonly maxBlockRange: number
   readonly maxResults: number
-}
-
-function matches(log: LogView, filter: LogFilter): boolean {
-  if (filter.addresses.length > 0 && !filter.addresses.some((a) => equalBytes(a, log.address))) return false
-  if (filter.topics.length > log.topics.length) return false
-  return filter.topics.every((wanted, i) => wanted === null || wanted.length === 0 || wanted.some((t) => equalBytes(t, log.topics[i]!)))
 }
 
 function bloomMayMatch(bloom: Uint8Array, filter: LogFilter): boolean {
@@ -86,10 +79,7 @@ export function findLogs(chain: ChainReader, resolver: BlockResolver, filter: Lo
     const receipts = chain.receipts(n) ?? []
     const context = chain.context(n)!
     for (const r of receipts) {
-      r.logs.forEach((log, i) => {
-        if (!matches(log, filter)) return
-        out.push({ log, context, transactionHash: r.transactionHash, transactionIndex: r.transactionIndex, logIndex: r.firstLogIndex + i })
-      })
+      appendLogs(out, r, context, filter)
       if (out.length > limits.maxResults) {
         throw new FlashnodeError('limitExceeded', `query returned more than ${limits.maxResults} results`)
       }
@@ -102,11 +92,7 @@ export function findLogs(chain: ChainReader, resolver: BlockResolver, filter: Lo
 function collectPending(snapshot: PreconfirmedSnapshot, filter: LogFilter, out: LocatedLog[], limits: LogLimits): void {
   const context = pendingContext(snapshot)
   for (const r of pendingReceipts(snapshot)) {
-    r.logs.forEach((log, i) => {
-      if (matches(log, filter)) {
-        out.push({ log, context, transactionHash: r.transactionHash, transactionIndex: r.transactionIndex, logIndex: r.firstLogIndex + i })
-      }
-    })
+    appendLogs(out, r, context, filter)
     if (out.length > limits.maxResults) {
       throw new FlashnodeError('limitExceeded', `query returned more than ${limits.maxResults} results`)
     }

@@ -1,30 +1,28 @@
 /**
- * Sequencer and pool events -> the view events subscribers get (node/api.ts FlashblockEvent,
+ * Feed and pool events -> the view events subscribers get (node/api.ts FlashblockEvent,
  * SealedBlockEvent, PendingTransactionEvent). Each event is built once, however many subscribers there are,
  * and only when someone listens.
  *
  * Pending transactions follow geth's newPendingTransactions: a transaction is announced when it enters the
  * pool's executable set (admitted with no nonce gap, or promoted when the gap closes; a replacement is a new
  * transaction), not while it waits queued. The pool's events are listened to only while some subscriber
- * wants them, so submissions cost nothing extra otherwise.
+ * wants them, so submissions cost nothing extra otherwise. It listens to the pre-confirmation feed
+ * (preconf/feed.ts), whoever produces it.
  */
 
 import type { FlashblockEvent, LocatedLog, NodeListener, PendingTransactionEvent, SealedBlockEvent } from './api.ts'
-import type { Sequencer } from '../sequencer/sequencer.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedFeed, SealedBlock } from '../preconf/feed.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { ChainReader } from './chain-reader.ts'
-import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from './pending-views.ts'
+import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
 import type { BlockContext, ReceiptView, TransactionView } from '../chain/types.ts'
 import type { PooledTx, TxPool } from '../txpool/index.ts'
+import { appendLogs } from '../chain/logs.ts'
 import { transactionView } from '../execution/views.ts'
 
 function logsOf(receipts: readonly ReceiptView[], context: BlockContext): LocatedLog[] {
   const out: LocatedLog[] = []
-  for (const r of receipts) {
-    r.logs.forEach((log, i) => {
-      out.push({ log, context, transactionHash: r.transactionHash, transactionIndex: r.transactionIndex, logIndex: r.firstLogIndex + i })
-    })
-  }
+  for (const r of receipts) appendLogs(out, r, context)
   return out
 }
 
@@ -54,24 +52,30 @@ export class NodeEvents {
   private stopPool: (() => void) | undefined
 
   constructor(
-    sequencer: Sequencer,
+    private readonly feed: PreconfirmedFeed,
     chain: ChainReader,
     private readonly pool: TxPool,
   ) {
-    sequencer.on('flashblock', (s) => {
+    feed.on('flashblock', (s) => {
       if (this.listeners.size === 0) return
       const event = flashblockEvent(s)
       for (const l of this.listeners) l.flashblock?.(event)
     })
-    sequencer.on('sealed', ({ executed }) => {
+    feed.on('sealed', ({ header }) => {
       if (this.listeners.size === 0) return
-      const n = executed.stored.number
+      const n = header.number
       const block = chain.block(n)
       const context = chain.context(n)
       if (block === undefined || context === undefined) return
       const event: SealedBlockEvent = { block, logs: logsOf(chain.receipts(n) ?? [], context) }
       for (const l of this.listeners) l.block?.(event)
     })
+  }
+
+  /** Each sealed block as the feed announces it, without building its views (eth_sendRawTransactionSync's wait). */
+  onSealed(listener: (block: SealedBlock) => void): () => void {
+    this.feed.on('sealed', listener)
+    return () => void this.feed.off('sealed', listener)
   }
 
   subscribe(listener: NodeListener): () => void {

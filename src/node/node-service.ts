@@ -4,8 +4,10 @@
  * Every method resolves its block id once (BlockResolver) and then reads one consistent state view. Fees,
  * logs and gas estimation live in their own modules; this file wires them to the facade.
  *
- * A facade is built with or without a pre-confirmed source (`pending`). Without one it serves sealed state
- * only, whether or not the node sequences (a read-only node, or an endpoint with pre-confirmations off):
+ * Its inputs are separate (NodeInputs): the pre-confirmation feed that `pending` reads, the admission side
+ * that takes transactions (pool and forwarding; it carries no reads), the events subscriptions hear, and the
+ * local producer's development controls. A facade built without the feed serves sealed state only, whether
+ * or not the node takes transactions (a read-only node, or an endpoint with pre-confirmations off):
  * `pending` reads `latest`; receipts, transactions' block places and logs appear once sealed (a
  * pre-confirmed transaction reads as a pending one, as a pooled one does); eth_simulateV1 is not served;
  * eth_sendRawTransactionSync waits for the seal; subscriptions announce sealed blocks only. The pending
@@ -36,19 +38,19 @@ import type {
   SyncStatus,
 } from './api.ts'
 import { BlockResolver, type ResolvedBlock } from './block-resolver.ts'
-import type { PendingSource } from './pending.ts'
-import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from './pending-views.ts'
+import type { PreconfirmedFeed } from '../preconf/feed.ts'
+import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { PENDING } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { FeeOracle } from './fee-oracle.ts'
 import { findLogs, type LogLimits } from './log-finder.ts'
 import type { ExecutionTarget, Executor } from './execution/jobs.ts'
 import type { ResultCache } from './execution/result-cache.ts'
-import type { Sequencing } from './sequencing.ts'
-import type { Sequencer } from '../sequencer/sequencer.ts'
+import type { TransactionAdmission } from './admission.ts'
 import type { NodeEvents } from './node-events.ts'
+import { waitForReceipt, type ReceiptWatch } from './receipt-wait.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { checkLimits } from '../simulate/chain-plan.ts'
 import { DEFAULT_SIMULATE_SETTINGS, type SimulatedBlock, type SimulatePayload, type SimulateSettings } from '../simulate/types.ts'
@@ -62,15 +64,27 @@ export interface NodeSettings {
   readonly simulate?: SimulateSettings
 }
 
-/** What a sequencing node adds to the read side. */
+/** What a node that takes transactions adds to the read side (its facades share one). */
 export interface WriteSide {
-  readonly sequencing: Sequencing
-  readonly sequencer: Sequencer
+  /** Where transactions go in. */
+  readonly admission: TransactionAdmission
+  /** What subscriptions hear (built over the feed). */
   readonly events: NodeEvents
+  /** Development controls (evm_mine, flashnode_flashblock): the node's own producer. */
+  readonly producer: { seal(): Promise<unknown>; flashblock(): Promise<unknown> }
   /** Default and maximum wait of eth_sendRawTransactionSync (ms). */
   readonly syncTimeoutMs: number
   /** Time from one sealed block to the next (ms): a facade without pre-confirmations waits this longer. */
   readonly blockTimeMs: number
+}
+
+export interface NodeInputs {
+  /** The pre-confirmed state `pending` reads; absent: this facade serves sealed state only. */
+  readonly feed?: PreconfirmedFeed
+  /** Absent: a node that takes no transactions (read-only). */
+  readonly write?: WriteSide
+  /** eth_call results per immutable target. */
+  readonly results?: ResultCache
 }
 
 export class NodeService implements NodeApi {
@@ -79,7 +93,9 @@ export class NodeService implements NodeApi {
   readonly clientVersion: string
   private readonly resolver: BlockResolver
   private readonly fees: FeeOracle
-  private readonly pending: PendingSource | undefined
+  private readonly pending: PreconfirmedFeed | undefined
+  private readonly write: WriteSide | undefined
+  private readonly results: ResultCache | undefined
 
   readonly preconfirmations: boolean
 
@@ -89,13 +105,12 @@ export class NodeService implements NodeApi {
     private readonly rules: ChainRules,
     private readonly settings: NodeSettings,
     private readonly executor: Executor,
-    private readonly write?: WriteSide,
-    private readonly results?: ResultCache,
-    /** The pre-confirmed state `pending` reads; absent: this facade serves sealed state only. */
-    pending?: PendingSource,
+    inputs: NodeInputs = {},
   ) {
-    this.pending = pending
-    this.preconfirmations = pending !== undefined
+    this.pending = inputs.feed
+    this.write = inputs.write
+    this.results = inputs.results
+    this.preconfirmations = this.pending !== undefined
     this.chainId = settings.chainId
     this.networkId = settings.networkId
     this.clientVersion = settings.clientVersion
@@ -128,10 +143,10 @@ export class NodeService implements NodeApi {
    */
   async getTransactionCount(address: Uint8Array, block: BlockId): Promise<bigint> {
     const resolved = this.resolver.resolve(block)
-    if (resolved.pending && this.write !== undefined && this.pending === undefined) return this.write.sequencing.pendingNonce(address)
+    if (resolved.pending && this.write !== undefined && this.pending === undefined) return this.write.admission.unsealedNonce(address)
     const nonce = this.stateAt(resolved).getAccount(address)?.nonce ?? 0n
     if (!resolved.pending || this.write === undefined) return nonce
-    return this.write.sequencing.poolNonce(address, nonce)
+    return this.write.admission.poolNonce(address, nonce)
   }
 
   async getCode(address: Uint8Array, block: BlockId): Promise<Uint8Array> {
@@ -216,7 +231,7 @@ export class NodeService implements NodeApi {
     if (loc !== undefined) return this.transactionAt(loc.number, loc.index)
     const pending = this.pendingLocation(hash)
     if (pending !== undefined) return this.pendingTransactionAt(pending.snapshot, pending.index)
-    const unsealed = this.pending === undefined ? this.write?.sequencing.unsealedTransaction(hash) : this.write?.sequencing.poolTransaction(hash)
+    const unsealed = this.pending === undefined ? this.write?.admission.unsealedTransaction(hash) : this.write?.admission.poolTransaction(hash)
     return unsealed === undefined ? null : { tx: unsealed, placement: null }
   }
 
@@ -292,7 +307,7 @@ export class NodeService implements NodeApi {
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    return this.writeSide().sequencing.submit(raw)
+    return this.writeSide().admission.submit(raw)
   }
 
   /** Waits up to the pre-confirmation; without pre-confirmations up to the seal, allowed one block time more. */
@@ -300,17 +315,16 @@ export class NodeService implements NodeApi {
     const w = this.writeSide()
     const limit = this.pending === undefined ? w.syncTimeoutMs + w.blockTimeMs : w.syncTimeoutMs
     const wait = timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > limit ? limit : timeoutMs
-    const hash = await w.sequencing.submit(raw)
+    const hash = await w.admission.submit(raw)
     const hex = bytesToHex(hash)
-    if (w.sequencing.pool.status(hash) === 'queued') {
+    if (w.admission.status(hash) === 'queued') {
       throw new FlashnodeError(
         'executionFailed',
         "The transaction was added to the mempool but wasn't processed due to a missing nonce or insufficient funds. Please double-check your account and try again.",
         { code: 5, data: hex },
       )
     }
-    const stage = this.pending === undefined ? 'sealed' : 'preconfirmed'
-    const receipt = await w.sequencing.waitForReceipt(hash, wait, () => this.getTransactionReceipt(hash), signal, stage)
+    const receipt = await waitForReceipt(this.receiptWatch(hex), wait, () => this.getTransactionReceipt(hash), signal)
     if (receipt === null) {
       throw new FlashnodeError('requestTimeout', `The transaction was added to the mempool but wasn't processed in ${wait}ms.`, {
         code: 4,
@@ -320,18 +334,35 @@ export class NodeService implements NodeApi {
     return receipt
   }
 
+  /**
+   * Where a sync send learns of its receipt: the feed's flashblocks (found by position, no lookup), or
+   * without pre-confirmations a lookup at every seal.
+   */
+  private receiptWatch(hex: string): ReceiptWatch {
+    const feed = this.pending
+    if (feed === undefined) return (_found, look) => this.writeSide().events.onSealed(look)
+    return (found) => {
+      const onFlashblock = (s: PreconfirmedSnapshot): void => {
+        const i = s.positions.get(hex)
+        if (i !== undefined) found({ receipt: pendingReceipts(s)[i]!, context: pendingContext(s) })
+      }
+      feed.on('flashblock', onFlashblock)
+      return () => void feed.off('flashblock', onFlashblock)
+    }
+  }
+
   async transactionStatus(hash: Uint8Array): Promise<TransactionStatus> {
     const sealed = this.chain.store.txLocation(hash) !== undefined
     if (this.write === undefined) return sealed ? 'Known' : 'Unknown'
-    return this.write.sequencing.isKnown(hash, sealed) ? 'Known' : 'Unknown'
+    return this.write.admission.isKnown(hash, sealed) ? 'Known' : 'Unknown'
   }
 
   async mine(): Promise<void> {
-    await this.writeSide().sequencer.seal()
+    await this.writeSide().producer.seal()
   }
 
   async flashblock(): Promise<void> {
-    await this.writeSide().sequencer.flashblock()
+    await this.writeSide().producer.flashblock()
   }
 
   /** Without pre-confirmations, flashblocks are not announced (their subscription kinds are refused in rpc/). */

@@ -23,7 +23,8 @@
 
 import { randomBytes } from 'node:crypto'
 import { FlashnodeError, invalidParams } from '../errors/errors.ts'
-import { bytesToHex, equalBytes } from '../primitives/hex.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import { logMatches as matchesCriteria } from '../chain/logs.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import type { LocatedLog, LogFilter, NodeApi, NodeListener, PendingTransactionEvent } from '../node/api.ts'
 import type { MethodHandler } from './registry.ts'
@@ -87,9 +88,7 @@ function logMatches(l: LocatedLog, f: LogFilter): boolean {
   const to = edge(f.toBlock)
   if (from >= 0n && from > l.context.blockNumber) return false
   if (to >= 0n && to < l.context.blockNumber) return false
-  if (f.addresses.length > 0 && !f.addresses.some((a) => equalBytes(a, l.log.address))) return false
-  if (f.topics.length > l.log.topics.length) return false
-  return f.topics.every((want, i) => want === null || want.length === 0 || want.some((t) => equalBytes(t, l.log.topics[i]!)))
+  return matchesCriteria(l.log, f)
 }
 
 export function filterMethods(node: NodeApi, opts: FilterOptions = {}): Record<string, MethodHandler> {

@@ -15,7 +15,8 @@
 
 import { randomBytes } from 'node:crypto'
 import { FlashnodeError, invalidArgument, invalidParams } from '../errors/errors.ts'
-import { bytesToHex, equalBytes } from '../primitives/hex.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import { logMatches } from '../chain/logs.ts'
 import type { FlashblockEvent, LocatedLog, LogFilter, NodeApi, NodeListener, SealedBlockEvent } from '../node/api.ts'
 import type { MethodContext, MethodHandler, RpcConnection } from './registry.ts'
 import { formatBlock, formatHeader } from './format/block.ts'
@@ -32,12 +33,7 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 128
 
 type Send = (result: JsonValue) => void
 
-function matches(l: LocatedLog, f: LogFilter | undefined): boolean {
-  if (f === undefined) return true
-  if (f.addresses.length > 0 && !f.addresses.some((a) => equalBytes(a, l.log.address))) return false
-  if (f.topics.length > l.log.topics.length) return false
-  return f.topics.every((want, i) => want === null || want.length === 0 || want.some((t) => equalBytes(t, l.log.topics[i]!)))
-}
+const matches = (l: LocatedLog, f: LogFilter | undefined): boolean => f === undefined || logMatches(l.log, f)
 
 function flashblockTransactions(event: FlashblockEvent, full: boolean, send: Send): void {
   for (const { tx, receipt } of event.transactions) {

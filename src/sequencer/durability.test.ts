@@ -10,7 +10,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { PreconfirmedSnapshot } from './snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { FlashblockJournal } from './journal.ts'
 import { ManualScheduler } from './scheduler.ts'
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER } from '../node/create-node.ts'

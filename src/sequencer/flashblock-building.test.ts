@@ -13,7 +13,7 @@ import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
 import { manualNode } from '../../test/support/sequencing-node.ts'
 import { Sequencer, type CandidateIterator, type SequencerPool } from './sequencer.ts'
 import { ManualScheduler } from './scheduler.ts'
-import type { PreconfirmedSnapshot } from './snapshot.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { FlashNode } from '../node/create-node.ts'
 import { PENDING } from '../primitives/block-id.ts'
 

@@ -14,7 +14,7 @@
  */
 
 import { RLP } from '@ethereumjs/rlp'
-import { encodeRlp } from '../state/rlp-encode.ts'
+import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import { keys, readU32, u32, u64 } from '../storage/keys.ts'
 import type { BlockEnvironment } from '../execution/block-builder.ts'

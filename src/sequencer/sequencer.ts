@@ -1,5 +1,7 @@
 /**
- * The sequencer: turns pool transactions into flashblocks, and flashblocks into sealed blocks.
+ * The sequencer: turns pool transactions into flashblocks, and flashblocks into sealed blocks. It is a
+ * producer of the pre-confirmation feed (preconf/feed.ts): it publishes through the feed's writer, and
+ * readers see the feed, never the sequencer.
  *
  * Every interval (200 ms by default) it takes the best executable transactions, runs them into the open
  * block, journals them durably, and only then publishes a new immutable snapshot. Every N flashblocks
@@ -11,7 +13,9 @@
  * newest sealed block and never absent (a seal lets requests in while it computes roots, never between its
  * commit and the next block's first snapshot); a transaction seen as pre-confirmed is in the journal; after a
  * restart, `start()` replays the journal so the same transactions land in the same order.
- * It learns of new transactions only through the pool it reads from; it never answers RPC.
+ * It learns of new transactions only through the pool it reads from; it never answers RPC. Listening to its
+ * `flashblock` and `sealed` is listening to the feed it writes (one list of listeners, one announcement);
+ * `error` (a tick that failed) is its own.
  */
 
 import { EventEmitter } from 'node:events'
@@ -24,11 +28,11 @@ import type { ExecutedBlock } from '../execution/block-runner.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import { equalBytes } from '../primitives/hex.ts'
-import { ArchiveReader } from '../state/archive-reader.ts'
-import { OverlayReader } from '../state/overlay-reader.ts'
 import type { StateReader } from '../state/state-reader.ts'
+import { snapshotReader } from '../preconf/state.ts'
 import { FlashblockJournal } from './journal.ts'
-import { makeSnapshot, type PreconfirmedSnapshot } from './snapshot.ts'
+import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import { PreconfirmedStore, type FeedEvents, type FeedEventSource, type FeedListener, type PreconfirmedWriter } from '../preconf/feed.ts'
 import type { Scheduler } from './scheduler.ts'
 import { failpoint } from '../primitives/failpoints.ts'
 
@@ -54,8 +58,15 @@ export interface SequencerPool {
   included(batch: WriteBatch, hashes: readonly Uint8Array[]): void
   /** This transaction can never be included: drop it, saying why. */
   drop(hash: Uint8Array, reason: string): void
-  /** The pending state moved (a flashblock or a new block). */
-  stateChanged(state: StateReader): void
+  /** The pending state moved (a flashblock or a new block): `snapshot` is the newest, `state` its state. */
+  stateChanged(state: StateReader, snapshot: PreconfirmedSnapshot): void
+}
+
+export interface SequencerOptions {
+  /** How blocks are opened (e.g. where their seal's roots are hashed). */
+  readonly open?: OpenOptions
+  /** Where flashblocks and seals are published (the node's feed); absent: a feed of its own. */
+  readonly feed?: PreconfirmedWriter & FeedEventSource
 }
 
 export interface SequencerSettings {
@@ -68,17 +79,10 @@ export interface SequencerSettings {
   readonly maxTransactionsPerFlashblock: number
 }
 
-export interface SealedEvent {
-  readonly executed: ExecutedBlock
-}
+/** A listener of any of the sequencer's events (Sequencer.on's overloads say which). */
+type AnyListener = ((error: unknown) => void) | FeedListener<'flashblock'> | FeedListener<'sealed'>
 
-export interface SequencerEvents {
-  flashblock: [snapshot: PreconfirmedSnapshot]
-  sealed: [event: SealedEvent]
-  error: [error: unknown]
-}
-
-export class Sequencer extends EventEmitter<SequencerEvents> {
+export class Sequencer {
   private open!: OpenBlock
   private current!: PreconfirmedSnapshot
   private index = 0
@@ -87,6 +91,9 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private stopped = false
   private ticking = false
   private readonly journal: FlashblockJournal
+  private readonly feed: PreconfirmedWriter & FeedEventSource
+  private readonly errors = new EventEmitter<{ error: [error: unknown] }>()
+  private readonly openOptions: OpenOptions
   /** The open block's environment until its first flashblock with transactions journals it. */
   private unjournaledEnv: BlockEnvironment | undefined
 
@@ -99,11 +106,27 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     private readonly pool: SequencerPool,
     private readonly scheduler: Scheduler,
     private readonly settings: SequencerSettings,
-    /** How blocks are opened (e.g. where their seal's roots are hashed). */
-    private readonly openOptions: OpenOptions = {},
+    options: SequencerOptions = {},
   ) {
-    super()
     this.journal = new FlashblockJournal(kv)
+    this.feed = options.feed ?? new PreconfirmedStore(kv)
+    this.openOptions = options.open ?? {}
+  }
+
+  /**
+   * `flashblock` and `sealed` are the feed's events (stop listening through the feed); `error` is a failed
+   * tick (unheard, it is thrown).
+   */
+  on(event: 'error', listener: (error: unknown) => void): this
+  on<K extends keyof FeedEvents>(event: K, listener: FeedListener<K>): this
+  on(event: 'error' | keyof FeedEvents, listener: AnyListener): this {
+    if (event === 'error') this.errors.on('error', listener as (error: unknown) => void)
+    else this.feed.on(event, listener as FeedListener<typeof event>)
+    return this
+  }
+
+  listenerCount(event: 'error' | keyof FeedEvents): number {
+    return event === 'error' ? this.errors.listenerCount('error') : this.feed.listenerCount(event)
   }
 
   /** The newest pre-confirmed snapshot. */
@@ -111,9 +134,9 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     return this.current
   }
 
-  /** Reader of the newest snapshot's state. */
+  /** Reader of a snapshot's state (the newest by default). */
   pendingState(snapshot = this.current): StateReader {
-    return new OverlayReader(new ArchiveReader(this.kv, snapshot.parent.number), snapshot.diff)
+    return snapshotReader(this.kv, snapshot)
   }
 
   /** Opens (or, after a restart, resumes from the journal) the block on top of the head. */
@@ -174,7 +197,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
         } finally {
           this.ticking = false
         }
-      }).catch((e: unknown) => this.emit('error', e))
+      }).catch((e: unknown) => this.errors.emit('error', e))
     })
   }
 
@@ -209,9 +232,14 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private publishOpened(parent: BlockHeader, open: OpenBlock): void {
     this.open = open
     this.index = 0
-    this.current = makeSnapshot(parent, open.header, 0, [], 0, open.diff(), open.gasUsed)
-    this.pool.stateChanged(this.pendingState())
-    this.emit('flashblock', this.current)
+    this.announce(makeSnapshot(parent, open.header, 0, [], 0, open.diff(), open.gasUsed))
+  }
+
+  /** `snapshot` is the newest: the pool hears first, then the feed's listeners. */
+  private announce(snapshot: PreconfirmedSnapshot): void {
+    this.current = snapshot
+    this.pool.stateChanged(this.pendingState(), snapshot)
+    this.feed.publish(snapshot)
   }
 
   private async resume(parent: BlockHeader, env: BlockEnvironment, flashblocks: Uint8Array[][]): Promise<void> {
@@ -230,9 +258,7 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
   private publish(firstNew: number): void {
     const open = this.open
     this.index += 1
-    this.current = makeSnapshot(this.current.parent, open.header, this.index, [...open.included], firstNew, open.diff(), open.gasUsed, this.current)
-    this.pool.stateChanged(this.pendingState())
-    this.emit('flashblock', this.current)
+    this.announce(makeSnapshot(this.current.parent, open.header, this.index, [...open.included], firstNew, open.diff(), open.gasUsed, this.current))
   }
 
   private async buildFlashblock(): Promise<PreconfirmedSnapshot> {
@@ -276,8 +302,9 @@ export class Sequencer extends EventEmitter<SequencerEvents> {
     failpoint('seal:before-commit')
     this.commitSealed(executed, (batch) => this.journal.clear(batch, number, flashblocks))
     failpoint('seal:after-commit')
-    this.emit('sealed', { executed })
-    await this.openNext(this.headHeader())
+    const header = this.headHeader()
+    this.feed.sealed({ header, executed, last: this.current })
+    await this.openNext(header)
     return executed
   }
 }

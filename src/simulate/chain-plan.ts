@@ -13,7 +13,7 @@
 
 import type { SimBlockInput, SimBlockOverrides, SimCall, SimulatePayload, SimulateSettings } from './types.ts'
 import { SIM_CODES, simError, tooManyBlocks } from './errors.ts'
-import type { AccountOverride } from '../node/api.ts'
+import type { AccountOverride } from '../state/account-overrides.ts'
 
 export const TIMESTAMP_INCREMENT = 12n
 

@@ -13,12 +13,12 @@
  * fixture for it and answers -32000).
  */
 
-import { Address, toChecksumAddress } from '@ethereumjs/util'
+import { toChecksumAddress } from '@ethereumjs/util'
 import type { PrecompileFunc } from '@ethereumjs/evm'
 import { getActivePrecompiles } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
-import type { AccountOverride } from '../node/api.ts'
-import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
+import { applyAccountOverride, setsBothStorages, type AccountOverride } from '../state/account-overrides.ts'
+import { bytesToHex } from '../primitives/hex.ts'
 import type { JournaledState } from '../state/journaled-state.ts'
 import { SIM_CODES, simError } from './errors.ts'
 
@@ -79,26 +79,10 @@ export async function applySimOverrides(
       movedHere.add(key(dest))
     }
     if (isPrecompile) table.delete(k)
-    await applyAccount(state, addrHex, o)
+    if (setsBothStorages(o)) throw simError(SIM_CODES.generic, `account ${shown(addrHex)} has both 'state' and 'stateDiff'`)
+    await applyAccountOverride(state, addrHex, o)
   }
   return table
-}
-
-async function applyAccount(state: JournaledState, addrHex: string, o: AccountOverride): Promise<void> {
-  const address = new Address(hexToBytes(addrHex))
-  if (o.nonce !== undefined) await state.modifyAccountFields(address, { nonce: o.nonce })
-  if (o.code !== undefined) await state.putCode(address, o.code)
-  if (o.balance !== undefined) await state.modifyAccountFields(address, { balance: o.balance })
-  if (o.state !== undefined && o.stateDiff !== undefined) {
-    throw simError(SIM_CODES.generic, `account ${shown(addrHex)} has both 'state' and 'stateDiff'`)
-  }
-  if (o.state !== undefined) {
-    await state.clearStorage(address)
-    for (const [slot, value] of o.state) await state.putStorage(address, hexToBytes(slot), value)
-  }
-  if (o.stateDiff !== undefined) {
-    for (const [slot, value] of o.stateDiff) await state.putStorage(address, hexToBytes(slot), value)
-  }
 }
 
 /**

@@ -35,7 +35,7 @@ import type { HeaderTemplate } from './headers.ts'
 import { applySimOverrides, SimPrecompiles, standardPrecompileKeys, standardPrecompiles } from './overrides.ts'
 import { TransferTracer } from './transfer-tracer.ts'
 import { environmentBlock } from './env-blocks.ts'
-import type { AccountOverride } from '../node/api.ts'
+import type { AccountOverride } from '../state/account-overrides.ts'
 import type { SimCall, SimCallResult } from './types.ts'
 
 const MAX_UINT64 = (1n << 64n) - 1n

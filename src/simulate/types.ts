@@ -8,7 +8,8 @@
  * already chosen (the revert code is a setting), so the formatter only prints.
  */
 
-import type { AccountOverride, BlockOverrides, CallRequest } from '../node/api.ts'
+import type { BlockOverrides, CallRequest } from '../execution/requests.ts'
+import type { AccountOverride } from '../state/account-overrides.ts'
 import type { BlockView, LogView, WithdrawalView } from '../chain/types.ts'
 
 /** A call of a simulated block: eth_call's call object (geth's TransactionArgs). */

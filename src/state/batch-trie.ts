@@ -16,7 +16,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../primitives/keccak.ts'
-import { encodeRlp } from './rlp-encode.ts'
+import { encodeRlp } from '../primitives/rlp-encode.ts'
 
 /** Where nodes live: by unprefixed-hex hash (trie-db.ts). */
 export interface NodeStore {

@@ -6,7 +6,7 @@
  */
 
 import type { AccessListResult, BlockOverrides, CallRequest, StateOverrides } from '../api.ts'
-import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import type { SimulatedBlock, SimulatePayload } from '../../simulate/types.ts'
 
 export type ExecutionJob =

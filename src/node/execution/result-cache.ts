@@ -11,7 +11,7 @@
 
 import { FlashnodeError } from '../../errors/errors.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
-import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import { SizedLru } from '../../primitives/lru.ts'
 import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 

@@ -12,13 +12,14 @@
  * snapshot version they need; a worker gets the snapshot itself only when it does not hold that version yet.
  */
 
-import { Worker } from 'node:worker_threads'
 import { FlashnodeError } from '../../errors/errors.ts'
-import type { PreconfirmedSnapshot } from '../../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import { SIM_CODES, simError } from '../../simulate/errors.ts'
 import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 import type { WorkerInit, WorkerRequest, WorkerTarget } from './worker-main.ts'
-import { errorFromWire, snapshotToWire, type WireError } from './wire.ts'
+import { snapshotToWire } from '../../preconf/wire.ts'
+import { errorFromWire, type WireError } from './wire.ts'
+import { WorkerLane } from '../worker-lane.ts'
 
 interface Queued {
   readonly job: ExecutionJob
@@ -33,10 +34,16 @@ interface Running {
   timer: NodeJS.Timeout | undefined
 }
 
+interface Reply {
+  readonly id: number
+  readonly ok: boolean
+  readonly result?: JobResult
+  readonly error?: WireError
+}
+
 /** A worker place: its current worker (replaced when stopped), the jobs it holds, its snapshot replica. */
 class Slot {
-  worker!: Worker
-  ready!: Promise<void>
+  lane!: WorkerLane<Reply>
   readonly running = new Map<number, Running>()
   snapshotVersion: number | undefined
 }
@@ -80,24 +87,20 @@ export class WorkerExecutor implements Executor {
 
   /** Gives `slot` a fresh worker; messages and errors of that worker are handled for that slot. */
   private start(slot: Slot): void {
-    const worker = new Worker(WORKER_URL, { workerData: this.init })
-    const ready = new Promise<void>((resolve, reject) => {
-      worker.once('message', () => resolve())
-      worker.once('error', reject)
+    const lane: WorkerLane<Reply> = new WorkerLane<Reply>(WORKER_URL, this.init, {
+      reply: (msg) => {
+        if (slot.lane !== lane) return
+        const running = this.finish(slot, msg.id)
+        if (running === undefined) return
+        if (msg.ok) running.q.resolve(msg.result!)
+        else running.q.reject(errorFromWire(msg.error!))
+      },
+      failed: (e) => {
+        if (slot.lane === lane) this.fail(slot, new FlashnodeError('internal', 'execution worker failed', { cause: e }))
+      },
     })
-    ready.catch(() => undefined)
-    Object.assign(slot, { worker, ready, snapshotVersion: undefined })
-    worker.on('message', (msg: { id?: number; ok?: boolean; result?: JobResult; error?: WireError }) => {
-      if (msg.id === undefined || slot.worker !== worker) return
-      const running = this.finish(slot, msg.id)
-      if (running === undefined) return
-      if (msg.ok) running.q.resolve(msg.result!)
-      else running.q.reject(errorFromWire(msg.error!))
-    })
-    worker.on('error', (e) => {
-      if (slot.worker === worker) this.fail(slot, new FlashnodeError('internal', 'execution worker failed', { cause: e }))
-    })
-    worker.unref()
+    slot.lane = lane
+    slot.snapshotVersion = undefined
   }
 
   run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult> {
@@ -149,14 +152,14 @@ export class WorkerExecutor implements Executor {
     const request: WorkerRequest = { id: this.nextId++, job: q.job, target }
     const running: Running = { q, timer: undefined }
     slot.running.set(request.id, running)
-    const worker = slot.worker
-    worker.ref() // while it holds jobs, the process waits for it
-    void slot.ready.then(() => {
-      if (slot.worker === worker && slot.running.get(request.id) === running) {
+    const lane = slot.lane
+    lane.worker.ref() // while it holds jobs, the process waits for it
+    void lane.whenLoaded.then(() => {
+      if (slot.lane === lane && slot.running.get(request.id) === running) {
         running.timer = setTimeout(() => this.timeout(slot, request.id), this.limitOf(q.job) + this.opts.graceMs)
       }
     })
-    worker.postMessage(request)
+    lane.post(request)
   }
 
   private finish(slot: Slot, id: number): Running | undefined {
@@ -164,7 +167,7 @@ export class WorkerExecutor implements Executor {
     if (running === undefined) return undefined
     clearTimeout(running.timer)
     slot.running.delete(id)
-    if (slot.running.size === 0) slot.worker.unref()
+    if (slot.running.size === 0) slot.lane.worker.unref()
     queueMicrotask(() => this.pump())
     return running
   }
@@ -174,7 +177,7 @@ export class WorkerExecutor implements Executor {
     const held = [...slot.running.values()]
     for (const r of held) clearTimeout(r.timer)
     slot.running.clear()
-    void slot.worker.terminate()
+    void slot.lane.terminate()
     this.start(slot)
     this.queue.unshift(...held.map((r) => r.q))
     queueMicrotask(() => this.pump())
@@ -209,6 +212,6 @@ export class WorkerExecutor implements Executor {
       }
       slot.running.clear()
     }
-    await Promise.all(this.slots.map((s) => s.worker.terminate()))
+    await Promise.all(this.slots.map((s) => s.lane.terminate()))
   }
 }

@@ -19,14 +19,13 @@ import { FlashnodeError } from '../../errors/errors.ts'
 import { LmdbStore } from '../../storage/db.ts'
 import { ChainStore } from '../../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../../execution/chain-config.ts'
-import { decodeHeader } from '../../execution/block-codec.ts'
-import { ArchiveReader } from '../../state/archive-reader.ts'
-import { OverlayReader } from '../../state/overlay-reader.ts'
+import { stateFromWire, type WireSnapshot } from '../../preconf/wire.ts'
 import { ChainReader } from '../chain-reader.ts'
 import { CallService, type CallSettings, type TargetState } from './call-service.ts'
-import { pendingBase, sealedBase } from '../../simulate/base.ts'
 import type { ExecutionJob } from './jobs.ts'
-import { diffFromWire, errorToWire, type WireSnapshot } from './wire.ts'
+import { pendingTarget, sealedTarget } from './targets.ts'
+import { errorToWire } from './wire.ts'
+import { READY } from '../worker-lane.ts'
 
 export interface WorkerInit {
   readonly dataDir: string
@@ -62,9 +61,7 @@ function holdBlock(number: bigint): void {
 function targetState(t: WorkerTarget): TargetState {
   if (t.kind === 'sealed') {
     holdBlock(t.number)
-    const header = chain.header(t.number)!
-    const state = new ArchiveReader(kv, t.number)
-    return { header, state, simulationBase: () => sealedBase(kv, header, state) }
+    return sealedTarget(kv, chain.header(t.number)!)
   }
   if (t.snapshot !== undefined) pending = replica(t.snapshot)
   if (pending === undefined || pending.version !== t.version) throw new Error(`worker holds no snapshot ${t.version}`)
@@ -73,11 +70,7 @@ function targetState(t: WorkerTarget): TargetState {
 
 function replica(w: WireSnapshot): { version: number; target: TargetState } {
   holdBlock(w.parentNumber)
-  const diff = diffFromWire(w)
-  const header = decodeHeader(rules, w.headerRlp)
-  const state = new OverlayReader(new ArchiveReader(kv, w.parentNumber), diff)
-  const data = { header, gasUsed: w.gasUsed, blobGasUsed: w.blobGasUsed, parentNumber: w.parentNumber, parentStateRoot: w.parentStateRoot, diff }
-  return { version: w.version, target: { header, state, simulationBase: () => pendingBase(kv, data, state) } }
+  return { version: w.version, target: pendingTarget(kv, stateFromWire(w, rules)) }
 }
 
 parentPort!.on('message', (msg: WorkerRequest) => {
@@ -92,4 +85,4 @@ parentPort!.on('message', (msg: WorkerRequest) => {
     (e: unknown) => parentPort!.postMessage({ id: msg.id, ok: false, error: errorToWire(e) }),
   )
 })
-parentPort!.postMessage({ ready: true })
+parentPort!.postMessage(READY)

@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads'
 import { orderedTrieRoot } from '../../execution/ordered-trie.ts'
 import { unpackLists } from './lists-wire.ts'
+import { READY } from '../worker-lane.ts'
 import type { HashReply, HashRequest } from './seal-hashing.ts'
 
 const port = parentPort!
@@ -17,4 +18,4 @@ port.on('message', ({ id, lists }: HashRequest) => {
 })
 
 // Loaded: until this arrives the main thread computes roots itself.
-port.postMessage('ready')
+port.postMessage(READY)

@@ -6,8 +6,8 @@
  * but any number may be in flight; each answer names its request.
  */
 
-import { Worker } from 'node:worker_threads'
 import { rootsInTurns, type OrderedRoots } from '../../execution/block-builder.ts'
+import { WorkerLane } from '../worker-lane.ts'
 import { packLists } from './lists-wire.ts'
 
 const ENTRY = new URL('./hashing-entry.mjs', import.meta.url)
@@ -29,60 +29,45 @@ interface Waiting {
 }
 
 export class SealHashing {
-  private readonly worker: Worker
-  private ready = false
-  private alive = true
+  private readonly lane: WorkerLane<HashReply>
   private nextId = 1
   private readonly waiting = new Map<number, Waiting>()
-  private readonly readyWaiters: (() => void)[] = []
 
   constructor() {
-    this.worker = new Worker(ENTRY)
-    this.worker.unref()
-    this.worker.on('message', (reply: HashReply | 'ready') => {
-      if (reply === 'ready') {
-        this.ready = true
-        this.wakeReadyWaiters()
-        return
-      }
-      const waiting = this.waiting.get(reply.id)
-      this.waiting.delete(reply.id)
-      waiting?.resolve(reply.roots)
+    this.lane = new WorkerLane<HashReply>(ENTRY, undefined, {
+      reply: (reply) => {
+        const waiting = this.waiting.get(reply.id)
+        this.waiting.delete(reply.id)
+        waiting?.resolve(reply.roots)
+      },
+      failed: () => this.computeHere(),
     })
-    this.worker.on('error', () => this.fail())
-    this.worker.on('exit', () => this.fail())
   }
 
   /** The builder's OrderedRoots: on the worker when it is there, else here. */
   readonly roots: OrderedRoots = (lists) => {
-    if (!this.ready || !this.alive) return rootsInTurns(lists)
+    if (!this.lane.usable) return rootsInTurns(lists)
     return new Promise((resolve) => {
       const id = this.nextId++
       this.waiting.set(id, { lists, resolve })
       const buffer = packLists(lists)
-      this.worker.postMessage({ id, lists: buffer } satisfies HashRequest, [buffer])
+      this.lane.post({ id, lists: buffer } satisfies HashRequest, [buffer])
     })
   }
 
   /** Resolves once the worker is loaded (or cannot be). */
   whenReady(): Promise<void> {
-    if (this.ready || !this.alive) return Promise.resolve()
-    return new Promise((resolve) => this.readyWaiters.push(resolve))
+    return this.lane.whenLoaded.catch(() => undefined)
   }
 
   async close(): Promise<void> {
-    this.fail()
-    await this.worker.terminate()
+    const ended = this.lane.terminate()
+    this.computeHere()
+    await ended
   }
 
-  private wakeReadyWaiters(): void {
-    for (const wake of this.readyWaiters.splice(0)) wake()
-  }
-
-  /** A worker that errs or exits gets no more work; what it held is computed here. */
-  private fail(): void {
-    this.alive = false
-    this.wakeReadyWaiters()
+  /** What a worker that erred, exited or was closed held is computed here. */
+  private computeHere(): void {
     for (const waiting of this.waiting.values()) waiting.resolve(rootsInTurns(waiting.lists))
     this.waiting.clear()
   }

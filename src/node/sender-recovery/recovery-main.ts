@@ -14,6 +14,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { ChainRules } from '../../execution/chain-config.ts'
 import { isPreparable, prepareTx, type PreparedTx } from '../../txpool/prepared.ts'
 import { packBatch, type WorkerInit, type WorkRequest } from './wire.ts'
+import { READY } from '../worker-lane.ts'
 
 const rules = new ChainRules((workerData as WorkerInit).genesis)
 const port = parentPort!
@@ -32,4 +33,4 @@ port.on('message', (request: WorkRequest) => {
 })
 
 // Loaded (tsx, the libraries, the rules): until this arrives the main thread decodes inline.
-port.postMessage('ready')
+port.postMessage(READY)

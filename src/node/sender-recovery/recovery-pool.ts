@@ -11,9 +11,9 @@
  * admission tolerates (a nonce gap is queued, then promoted).
  */
 
-import { Worker } from 'node:worker_threads'
 import type { GethGenesis } from '../../execution/chain-config.ts'
 import type { PreparedTx } from '../../txpool/prepared.ts'
+import { WorkerLane } from '../worker-lane.ts'
 import { unpackRecord, type WorkerInit, type WorkItem, type WorkReply, type WorkRequest } from './wire.ts'
 
 const ENTRY = new URL('./recovery-entry.mjs', import.meta.url)
@@ -26,11 +26,9 @@ interface Waiting {
 }
 
 interface Lane {
-  readonly worker: Worker
+  /** Usable once loaded and answering (a worker takes ~1 s to load tsx and the libraries). */
+  readonly thread: WorkerLane<WorkReply>
   readonly inFlight: Map<number, Waiting[]>
-  /** Loaded and answering (a worker takes ~1 s to load tsx and the libraries). */
-  ready: boolean
-  alive: boolean
 }
 
 export class SenderRecovery {
@@ -59,15 +57,16 @@ export class SenderRecovery {
 
   /** Resolves once a worker is loaded (or none can be): from then on `prepare` uses the workers. */
   whenReady(): Promise<void> {
-    if (this.lanes.some(isUsable) || !this.lanes.some((lane) => lane.alive)) return Promise.resolve()
+    if (this.lanes.some(isUsable) || !this.lanes.some((lane) => lane.thread.alive)) return Promise.resolve()
     return new Promise((resolve) => this.readyWaiters.push(resolve))
   }
 
   async close(): Promise<void> {
     const lanes = this.lanes.splice(0)
+    const ended = lanes.map((lane) => lane.thread.terminate())
     for (const lane of lanes) this.fail(lane)
     for (const waiting of this.queued.splice(0)) waiting.resolve(undefined)
-    await Promise.all(lanes.map((lane) => lane.worker.terminate()))
+    await Promise.all(ended)
   }
 
   private flush(): void {
@@ -83,7 +82,7 @@ export class SenderRecovery {
       }
       const id = this.nextId++
       lane.inFlight.set(id, batch)
-      lane.worker.postMessage({ id, items: batch.map((w) => w.item) } satisfies WorkRequest)
+      lane.thread.post({ id, items: batch.map((w) => w.item) } satisfies WorkRequest)
     }
   }
 
@@ -96,22 +95,20 @@ export class SenderRecovery {
   }
 
   private spawn(genesis: GethGenesis): Lane {
-    const worker = new Worker(ENTRY, { workerData: { genesis } satisfies WorkerInit })
-    worker.unref()
-    const lane: Lane = { worker, inFlight: new Map(), ready: false, alive: true }
-    worker.on('message', (reply: WorkReply | 'ready') => {
-      if (reply === 'ready') {
-        lane.ready = true
-        this.wakeReadyWaiters()
-        return
-      }
-      const batch = lane.inFlight.get(reply.id)
-      if (batch === undefined) return
-      lane.inFlight.delete(reply.id)
-      batch.forEach((waiting, i) => waiting.resolve(unpackRecord(reply, i)))
-    })
-    worker.on('error', () => this.fail(lane))
-    worker.on('exit', () => this.fail(lane))
+    const inFlight = new Map<number, Waiting[]>()
+    const lane: Lane = {
+      inFlight,
+      thread: new WorkerLane<WorkReply>(ENTRY, { genesis } satisfies WorkerInit, {
+        reply: (reply) => {
+          const batch = inFlight.get(reply.id)
+          if (batch === undefined) return
+          inFlight.delete(reply.id)
+          batch.forEach((waiting, i) => waiting.resolve(unpackRecord(reply, i)))
+        },
+        loaded: () => this.wakeReadyWaiters(),
+        failed: () => this.fail(lane),
+      }),
+    }
     return lane
   }
 
@@ -119,15 +116,14 @@ export class SenderRecovery {
     for (const wake of this.readyWaiters.splice(0)) wake()
   }
 
-  /** A lane that errs or exits answers "inline" for everything it held and gets no more work. */
+  /** A lane that errs, exits or is closed answers "inline" for everything it held and gets no more work. */
   private fail(lane: Lane): void {
-    lane.alive = false
-    if (!this.lanes.some((other) => other.alive)) this.wakeReadyWaiters()
+    if (!this.lanes.some((other) => other.thread.alive)) this.wakeReadyWaiters()
     for (const batch of lane.inFlight.values()) for (const waiting of batch) waiting.resolve(undefined)
     lane.inFlight.clear()
   }
 }
 
 function isUsable(lane: Lane): boolean {
-  return lane.alive && lane.ready
+  return lane.thread.usable
 }

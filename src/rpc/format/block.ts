@@ -8,7 +8,7 @@
  * the block has a withdrawals list. No totalDifficulty (recent geth dropped it). Keys are sorted, as geth
  * prints this map. A view marked `pending` (the open, pre-confirmed block) has no hash, nonce or miner yet: they
  * print as null, as geth prints its pending block, and its transactions carry the pre-confirmed block hash
- * (32 zero bytes; node/pending-views.ts).
+ * (32 zero bytes; preconf/views.ts).
  */
 
 import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type HeaderView, type WithdrawalView } from '../../chain/types.ts'

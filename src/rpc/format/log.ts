@@ -2,7 +2,7 @@
  * A log in geth's types.Log JSON (eth_getLogs, receipt logs): address, topics, data, blockNumber,
  * transactionHash, transactionIndex, blockHash, blockTimestamp, logIndex, removed (always false: this node
  * serves no reorged logs). blockHash is the context's: 32 zero bytes in a pre-confirmed block, which has no
- * hash yet (node/pending-views.ts).
+ * hash yet (preconf/views.ts).
  *
  * A receipt's logs are also written straight to text by receipt-json.ts, in this key order: change both.
  */

@@ -6,7 +6,7 @@
  * to (null for a creation), transactionHash, transactionIndex, type. Then `root` for a pre-Byzantium receipt
  * (a post-state root) instead of `status`, and blobGasUsed / blobGasPrice for a blob (type 3) transaction.
  * Keys are sorted, as geth prints this map. In a pre-confirmed block, blockHash is 32 zero bytes (the
- * context's; node/pending-views.ts).
+ * context's; preconf/views.ts).
  *
  * receipt-json.ts writes the same shape straight to text for eth_getBlockReceipts: a change here goes there
  * too (receipt-json.test.ts fails until both agree byte for byte).

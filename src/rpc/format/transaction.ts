@@ -7,7 +7,7 @@
  * maxPriorityFeePerGas; blob ones maxFeePerBlobGas and blobVersionedHashes; set-code ones authorizationList.
  *
  * Location: with no location (a pool transaction) the block fields are null. In a block, they come from the
- * context (in a pre-confirmed block, blockHash is 32 zero bytes: node/pending-views.ts). gasPrice of a 1559-style transaction is the effective price min(tip + baseFee, feeCap) once it sits in
+ * context (in a pre-confirmed block, blockHash is 32 zero bytes: preconf/views.ts). gasPrice of a 1559-style transaction is the effective price min(tip + baseFee, feeCap) once it sits in
  * a block with a base fee (sealed or pre-confirmed: the base fee is fixed either way), else its fee cap.
  */
 

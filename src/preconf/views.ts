@@ -18,7 +18,7 @@
 import { logsBloom } from '../primitives/bloom.ts'
 import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type ReceiptView, type TransactionView } from '../chain/types.ts'
 import { headerView, transactionView } from '../execution/views.ts'
-import type { PreconfirmedSnapshot } from '../sequencer/snapshot.ts'
+import type { PreconfirmedSnapshot } from './snapshot.ts'
 
 const receiptCache = new WeakMap<PreconfirmedSnapshot, ReceiptView[]>()
 const txCache = new WeakMap<PreconfirmedSnapshot, TransactionView[]>()
