@@ -11,6 +11,7 @@ import assert from 'node:assert/strict'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
 import { manualNode } from '../../test/support/sequencing-node.ts'
+import { EMPTY_POOL, SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
 import { Sequencer, type CandidateIterator, type SequencerPool } from './sequencer.ts'
 import { ManualScheduler } from './scheduler.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
@@ -68,23 +69,14 @@ class FaultyPool implements SequencerPool {
   stateChanged(): void {}
 }
 
-function sequencerFor(node: FlashNode, pool: SequencerPool, clock: ManualScheduler, mode: 'auto' | 'manual'): Sequencer {
-  return new Sequencer(
-    node.rules,
-    node.chain.store.kv,
-    node.chain.store,
-    () => node.chain.header(node.chain.head())!,
-    (executed, extra) => node.writer.commit(executed, extra),
-    pool,
-    clock,
-    { mode, flashblockIntervalMs: 200, flashblocksPerBlock: 10, coinbase: new Uint8Array(20), extraData: new Uint8Array(0), maxTransactionsPerFlashblock: 100 },
-  )
-}
+/** The node's chain under a sequencer of the test's own, at most 100 transactions a flashblock. */
+const build = (node: FlashNode, pool: SequencerPool, clock: ManualScheduler, mode: 'auto' | 'manual'): Sequencer =>
+  sequencerFor(node, pool, clock, { ...SEQUENCER_TEST_SETTINGS, mode, maxTransactionsPerFlashblock: 100 })
 
 test('an unexpected error fails the flashblock instead of dropping the transaction', async (t) => {
   const node = await devNode(t)
   const pool = new FaultyPool(signedTx(node, 0, 0n, { to, value: 1n }))
-  const seq = sequencerFor(node, pool, new ManualScheduler(), 'manual')
+  const seq = build(node, pool, new ManualScheduler(), 'manual')
   await seq.start()
   await assert.rejects(seq.flashblock(), /disk on fire/)
   assert.deepEqual(pool.dropped, [])
@@ -94,7 +86,7 @@ test('in auto mode a failed tick is reported as an error event and the clock tic
   const node = await devNode(t)
   const pool = new FaultyPool(signedTx(node, 0, 0n, { to, value: 1n }))
   const clock = new ManualScheduler()
-  const seq = sequencerFor(node, pool, clock, 'auto')
+  const seq = build(node, pool, clock, 'auto')
   const errors: unknown[] = []
   seq.on('error', (e) => errors.push(e))
   await seq.start()
@@ -127,13 +119,8 @@ test('in manual mode the clock builds nothing', async (t) => {
 test('in auto mode a tick that finds the previous one running is skipped, and after stop nothing ticks', async (t) => {
   const node = await devNode(t)
   const clock = new ManualScheduler()
-  const pool: SequencerPool = {
-    candidates: () => ({ next: () => undefined, skipSender: () => undefined }),
-    included: () => undefined,
-    drop: () => undefined,
-    stateChanged: () => undefined,
-  }
-  const seq = sequencerFor(node, pool, clock, 'auto')
+  const pool = EMPTY_POOL
+  const seq = build(node, pool, clock, 'auto')
   await seq.start()
   t.after(() => seq.stop())
   clock.advance(400) // two ticks at once: the second finds the first still building
@@ -151,13 +138,8 @@ test('in auto mode a tick that finds the previous one running is skipped, and af
 test('a sequencer stopped while it is still starting never ticks', async (t) => {
   const node = await devNode(t)
   const clock = new ManualScheduler()
-  const pool: SequencerPool = {
-    candidates: () => ({ next: () => undefined, skipSender: () => undefined }),
-    included: () => undefined,
-    drop: () => undefined,
-    stateChanged: () => undefined,
-  }
-  const seq = sequencerFor(node, pool, clock, 'auto')
+  const pool = EMPTY_POOL
+  const seq = build(node, pool, clock, 'auto')
   const starting = seq.start()
   await seq.stop()
   await starting

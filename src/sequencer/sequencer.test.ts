@@ -1,11 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Sequencer, type CandidateIterator, type PoolCandidate, type SequencerPool, type SequencerSettings } from './sequencer.ts'
+import type { CandidateIterator, PoolCandidate, SequencerPool } from './sequencer.ts'
 import { ManualScheduler } from './scheduler.ts'
 import type { FlashNode } from '../node/create-node.ts'
 import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
+import { SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { LATEST } from '../primitives/block-id.ts'
 import type { WriteBatch } from '../storage/db.ts'
@@ -40,27 +41,8 @@ class ListPool implements SequencerPool {
   stateChanged(): void {}
 }
 
-const SETTINGS: SequencerSettings = {
-  mode: 'manual',
-  flashblockIntervalMs: 200,
-  flashblocksPerBlock: 10,
-  coinbase: new Uint8Array(20),
-  extraData: new Uint8Array(0),
-  maxTransactionsPerFlashblock: 1000,
-}
+const SETTINGS = SEQUENCER_TEST_SETTINGS
 
-function sequencerFor(node: FlashNode, pool: SequencerPool, scheduler = new ManualScheduler(), settings = SETTINGS): Sequencer {
-  return new Sequencer(
-    node.rules,
-    node.chain.store.kv,
-    node.chain.store,
-    () => node.chain.header(node.chain.head())!,
-    (executed, extra) => node.writer.commit(executed, extra),
-    pool,
-    scheduler,
-    settings,
-  )
-}
 
 const transfer = (node: FlashNode, from: number, nonce: bigint, value = 1n) =>
   signedTx(node, from, nonce, { to: ACCOUNTS[3]!.address, value, gasLimit: 21_000n })

@@ -117,3 +117,29 @@ test('a simulation running to its time limit on a worker does not hold up a call
   assert.equal(e.code, -38026)
   assert.ok(callAnswered < simulationEnded, 'the call was answered while the simulation ran')
 })
+
+test('closing while a worker is still loading with a job on it: the job is refused, nothing is left unhandled', async (t) => {
+  const unhandled: unknown[] = []
+  const onUnhandled = (e: unknown) => void unhandled.push(e)
+  process.on('unhandledRejection', onUnhandled)
+  t.after(() => void process.off('unhandledRejection', onUnhandled))
+  const n = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir: tempDir(t),
+    genesis: testGenesis(),
+    executionWorkers: 1,
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler() },
+  })
+  await n.start()
+  // Dispatched at once, to a worker that has not finished loading its modules; then the node closes.
+  const call = n.api.call({ to: RECEIVER }, LATEST).then(
+    () => 'answered',
+    (e: unknown) => (e instanceof FlashnodeError ? e.message : String(e)),
+  )
+  await n.close()
+  assert.match(await call, /^(answered|node is shutting down)$/)
+  // Rejections not handled within a turn are reported on the next ones.
+  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  assert.deepEqual(unhandled.map(String), [])
+})

@@ -154,11 +154,15 @@ export class WorkerExecutor implements Executor {
     slot.running.set(request.id, running)
     const lane = slot.lane
     lane.worker.ref() // while it holds jobs, the process waits for it
-    void lane.whenLoaded.then(() => {
-      if (slot.lane === lane && slot.running.get(request.id) === running) {
-        running.timer = setTimeout(() => this.timeout(slot, request.id), this.limitOf(q.job) + this.opts.graceMs)
-      }
-    })
+    // A lane that fails or is terminated before it loads has already handed its jobs on (or rejected them).
+    lane.whenLoaded.then(
+      () => {
+        if (slot.lane === lane && slot.running.get(request.id) === running) {
+          running.timer = setTimeout(() => this.timeout(slot, request.id), this.limitOf(q.job) + this.opts.graceMs)
+        }
+      },
+      () => undefined,
+    )
     lane.post(request)
   }
 
