@@ -4,10 +4,12 @@
  * WebSocket side lives in rpc/transport/flashblocks-ws.ts).
  *
  * Invariants:
- * - It never delays the producer: a feed event is only queued (the listener does no other work); messages
- *   are built, serialized and sent on a later turn. Each message is serialized to JSON once, and compressed
- *   with Brotli at most once (on the thread pool, only when a subscriber asks for it), whatever the number
- *   of subscribers.
+ * - The producer never waits for a subscriber: a feed event is only queued (the listener does no other
+ *   work); messages are built, serialized and handed to every socket in a microtask once the producer's
+ *   synchronous step has returned (before the event loop takes up other I/O: publication is not queued behind
+ *   incoming requests), no send awaited. Each message is serialized to JSON once and encoded to bytes once,
+ *   and compressed with Brotli at most once (on the thread pool, only when a subscriber asks for it),
+ *   whatever the number of subscribers.
  * - It publishes only what the feed announced, in the feed's order; the feed announces a flashblock only once
  *   it is journaled, so no message precedes its flashblock's durability.
  * - Kept: the open block's messages and those of the last `historyBlocks` sealed blocks. A new subscriber
@@ -57,30 +59,37 @@ export const DEFAULT_STREAM_SETTINGS: StreamSettings = { historyBlocks: 10, maxQ
 export interface StreamSink {
   /** Brotli-compressed binary messages instead of JSON text. */
   readonly compressed: boolean
-  send(data: string | Buffer): void
+  /** `data` is UTF-8 JSON (a text message) or, with `binary`, Brotli (a binary message). */
+  send(data: Buffer, binary: boolean): void
   /** Bytes given to `send` that are not yet written out. */
   queuedBytes(): number
   close(code: number, reason: string): void
 }
 
-/** A kept message: its JSON, and its Brotli form once a subscriber asked for it. */
+/**
+ * A kept message: its JSON as UTF-8 bytes (encoded once: every subscriber is sent the same buffer, not a
+ * string each converts again), and its Brotli form once a subscriber asked for it.
+ */
 export class PublishedMessage {
   private brotli: Promise<Buffer> | undefined
+  readonly json: Buffer
 
   constructor(
     readonly message: StreamMessage,
-    readonly json: string,
+    json: string,
     private readonly quality: number,
     /** When it was serialized (performance.now(), for the bench). */
     readonly publishedAt: number,
-  ) {}
+  ) {
+    this.json = Buffer.from(json, 'utf8')
+  }
 
   get sequence(): number {
     return this.message.sequence
   }
 
   compressed(): Promise<Buffer> {
-    this.brotli ??= brotliCompress(Buffer.from(this.json), {
+    this.brotli ??= brotliCompress(this.json, {
       params: { [zlib.BROTLI_PARAM_QUALITY]: this.quality, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
     })
     return this.brotli
@@ -187,7 +196,7 @@ export class FlashblockPublisher {
     this.subscribers.clear()
   }
 
-  /** Publishes what is queued now (tests call it instead of waiting for the next turn). */
+  /** Publishes what is queued now (tests call it instead of waiting for the microtask). */
   flush(): void {
     this.scheduled = false
     try {
@@ -207,7 +216,7 @@ export class FlashblockPublisher {
     this.queue.push(event)
     if (this.scheduled) return
     this.scheduled = true
-    setImmediate(() => {
+    queueMicrotask(() => {
       if (this.scheduled) this.flush()
     })
   }
@@ -257,7 +266,7 @@ export class FlashblockPublisher {
         if (queued > this.settings.maxQueuedBytes) return this.cut(sub, `${queued} bytes queued (limit ${this.settings.maxQueuedBytes})`)
         const data = sub.sink.compressed ? await next.compressed() : next.json
         if (!this.subscribers.has(sub)) return
-        sub.sink.send(data)
+        sub.sink.send(data, sub.sink.compressed)
         sub.sent = next.sequence
         failpoint('stream:sent')
       }

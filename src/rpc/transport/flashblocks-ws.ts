@@ -59,8 +59,8 @@ export function upgradeToStream(wss: WebSocketServer, source: FlashblockSource, 
 function sinkOf(ws: WebSocket, compressed: boolean): StreamSink {
   return {
     compressed,
-    send(data) {
-      if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: typeof data !== 'string' })
+    send(data, binary) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary })
     },
     queuedBytes: () => ws.bufferedAmount,
     close(code, reason) {
