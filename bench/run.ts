@@ -17,6 +17,7 @@ import { sendBench } from './send-bench.ts'
 import { simulateBench } from './simulate-bench.ts'
 import { SOAK_DEFAULT_MS, soakBench } from './soak-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
+import { streamBench } from './stream-bench.ts'
 import { runScenario } from './runner.ts'
 import type { PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
@@ -29,6 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
   flashblockBuildBench,
   receiptsBench,
   simulateBench,
+  streamBench,
   soakBench,
 ]
 

@@ -19,7 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['rpc'],
   ['node'],
-  ['sequencer', 'simulate'],
+  ['sequencer', 'simulate', 'stream'],
   ['preconf', 'txpool'],
   ['execution'],
   ['state'],

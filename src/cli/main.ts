@@ -10,7 +10,8 @@ import { devAccounts } from '../node/dev-genesis.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
 import { openNode } from './node-config.ts'
-import { serveEndpoints } from './serve.ts'
+import { serveEndpoints, splitList } from './serve.ts'
+import { startFlashblocksServer, type RunningStreamServer } from '../rpc/transport/flashblocks-ws.ts'
 import { configFileHelp, endpointsFromOptions } from './endpoint-config.ts'
 import type { FlashNode } from '../node/create-node.ts'
 
@@ -38,6 +39,17 @@ async function start(args: string[]): Promise<void> {
     await node.close()
     throw e
   }
+  let streamServer: RunningStreamServer | undefined
+  const streamPort = options['flashblocks-port']
+  if (streamPort !== undefined && node.stream !== undefined) {
+    try {
+      streamServer = await startFlashblocksServer(node.stream, { host: options.host, port: streamPort, allowedHosts: splitList(options['allowed-hosts']) ?? ['localhost'] })
+    } catch (e) {
+      await Promise.all(servers.map((server) => server.close()))
+      await node.close()
+      throw e
+    }
+  }
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
   printDevAccounts(node)
@@ -49,12 +61,13 @@ async function start(args: string[]): Promise<void> {
     const label = servers.length === 1 && server.profile === 'dedicated' && sealedOnly === '' ? '' : ` (endpoint ${server.name}, profile ${server.profile}${sealedOnly})`
     console.log(`flashnode listening on ${server.url}${label}`)
   }
+  if (streamServer !== undefined) console.log(`flashblock stream alone on ${streamServer.url}`)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     console.log(`\n${signal}: shutting down`)
-    await Promise.all(servers.map((server) => server.close()))
+    await Promise.all([...servers.map((server) => server.close()), streamServer?.close()])
     await node.close()
     process.exit(0)
   }

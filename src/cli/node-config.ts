@@ -11,6 +11,7 @@ function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
   if (options.sealing !== 'auto' && options.sealing !== 'manual') throw new UsageError(`--sealing must be auto or manual, got "${options.sealing}"`)
   if (options['flashblock-interval'] < 1) throw new UsageError('--flashblock-interval must be at least 1 ms')
   if (options['flashblocks-per-block'] < 1) throw new UsageError('--flashblocks-per-block must be at least 1')
+  if (options['flashblocks-history'] < 0) throw new UsageError('--flashblocks-history must be 0 or more')
   if (options['seal-workers'] < -1 || options['seal-workers'] > 1) throw new UsageError(`--seal-workers must be -1, 0 or 1, got ${options['seal-workers']}`)
   let coinbase: Uint8Array
   try {
@@ -42,7 +43,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     executionWorkers: options['execution-workers'] >= 0 ? options['execution-workers'] : Math.max(1, availableParallelism() - 1),
     recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? 2 : 0,
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
-    ...(command === 'start' ? { sequencer: sequencerConfig(options) } : {}),
+    ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
   })
   return { node, created: existing === undefined }
 }

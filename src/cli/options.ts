@@ -117,6 +117,19 @@ export const OPTIONS = {
   'flashblock-interval': { kind: 'integer', default: 200, help: 'time between flashblocks (ms)', commands: ['start'], placeholder: 'MS' },
   'flashblocks-per-block': { kind: 'integer', default: 10, help: 'flashblocks per sealed block', commands: ['start'], placeholder: 'N' },
   coinbase: { kind: 'string', default: '0x0000000000000000000000000000000000000000', help: 'fee recipient of the blocks this node seals', commands: ['start'], placeholder: 'ADDR' },
+  'flashblocks-port': {
+    kind: 'integer',
+    help: 'also serve the flashblock stream (always at /flashblocks on the JSON-RPC port; docs/stream.md) alone on this port, at ws://HOST:N/flashblocks',
+    commands: ['start'],
+    placeholder: 'N',
+  },
+  'flashblocks-history': {
+    kind: 'integer',
+    default: 10,
+    help: 'sealed blocks whose flashblock messages are kept for subscribers resuming with ?after=SEQUENCE (besides the open block)',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'sync-timeout': { kind: 'integer', default: 2_000, help: 'default and maximum wait of eth_sendRawTransactionSync (ms)', commands: ['start'], placeholder: 'MS' },
   'no-preconfirmations': {
     kind: 'boolean',

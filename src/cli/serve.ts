@@ -77,6 +77,8 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     ...(opts.limits !== undefined ? { limits: opts.limits } : {}),
     ...(opts.websocket !== undefined ? { websocket: opts.websocket } : {}),
     ...(policy.gate !== undefined ? { gate: policy.gate } : {}),
+    // The flashblock stream is pre-confirmed state: not on an endpoint without pre-confirmations.
+    ...(node.stream !== undefined && api.preconfirmations ? { flashblocks: node.stream } : {}),
     ...(opts.log !== undefined ? { log: opts.log } : {}),
   })
   return Object.assign(server, { name, profile, preconfirmations: api.preconfirmations })

@@ -20,6 +20,7 @@ import { TxPool, type PoolConfig } from '../txpool/index.ts'
 import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
+import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
@@ -71,6 +72,8 @@ export interface NodeConfig {
   readonly sequencer?: SequencerConfig
   /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
   readonly simulate?: Partial<SimulateSettings>
+  /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
+  readonly stream?: Partial<StreamSettings>
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -99,6 +102,8 @@ export interface FlashNode {
   readonly feed?: PreconfirmedFeed
   /** Present when the node sequences. */
   readonly sequencer?: Sequencer
+  /** The flashblock stream (docs/stream.md), present when the node sequences. */
+  readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
@@ -150,6 +155,8 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     config.sequencer === undefined
       ? undefined
       : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots })
+  // The stream hears the feed from before the first block opens, so its first message is an opening.
+  const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream })
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
     config.executionWorkers > 0
@@ -179,6 +186,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     chain,
     writer,
     ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
+    ...(stream !== undefined ? { stream } : {}),
     async start() {
       if (sequencing === undefined || started) return
       started = true
@@ -191,6 +199,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     },
     async close() {
       await sequencing?.sequencer.stop()
+      stream?.close()
       await recovery?.close()
       await sealHashing?.close()
       await executor.close()

@@ -14,6 +14,7 @@
  *   seal:before-commit        a block built, not written
  *   seal:after-commit         a block written, the next one not yet opened
  *   subscription:sent         a subscription notification written to its WebSocket (rpc/subscriptions.ts)
+ *   stream:sent               a flashblock stream message handed to a subscriber's WebSocket (stream/publisher.ts)
  *   answer:sync-send          eth_sendRawTransactionSync's receipt answered (rpc/methods/send.ts)
  *   answer:pending-receipt    eth_getTransactionReceipt answered with a pre-confirmed receipt (rpc/methods/receipts.ts)
  */

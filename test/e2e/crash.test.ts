@@ -11,10 +11,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket from 'ws'
-import { parseGwei, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { ACCOUNTS, DEV_CHAIN_ID } from '../support/dev-chain.ts'
 import { rpc, spawnNode } from '../support/node-process.ts'
+import { LOAD_NODE_ARGS, sendTransfersUntilDeath } from '../support/transfer-load.ts'
 import { tempDir } from '../support/temp-dir.ts'
 
 interface Reported {
@@ -26,10 +24,7 @@ interface Reported {
   cumulativeGasUsed: string
 }
 
-const MAX_TXS = 600
-const RUN_MS = 20_000
-const SENDERS = ACCOUNTS.slice(0, 4).map((a) => privateKeyToAccount(a.privateKey as Hex))
-const DEV_ARGS = ['--accounts', '4', '--chain-id', String(DEV_CHAIN_ID)]
+const BOUNDS = { maxTxs: 600, runMs: 20_000 }
 
 async function loadUntilDeath(url: string, reported: Reported[], killAfterFlashblocks?: () => void): Promise<void> {
   const ws = new WebSocket(url.replace('http', 'ws'))
@@ -45,34 +40,13 @@ async function loadUntilDeath(url: string, reported: Reported[], killAfterFlashb
     }
   })
   ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newFlashblockTransactions', true] }))
-  const nonces = SENDERS.map(() => 0)
-  const started = Date.now()
-  try {
-    for (let sent = 0; sent < MAX_TXS && Date.now() - started < RUN_MS; sent++) {
-      const i = sent % SENDERS.length
-      const raw = await SENDERS[i]!.signTransaction({
-        chainId: Number(DEV_CHAIN_ID),
-        type: 'eip1559',
-        to: '0x00000000000000000000000000000000000000aa',
-        value: 1n,
-        nonce: nonces[i]!,
-        gas: 21_000n,
-        maxFeePerGas: parseGwei('50'),
-        maxPriorityFeePerGas: parseGwei('1'),
-      })
-      await rpc(url, 'eth_sendRawTransaction', [raw])
-      nonces[i]! += 1
-    }
-  } catch {
-    // The node died under us: that is the point.
-  } finally {
-    ws.terminate()
-  }
+  await sendTransfersUntilDeath(url, BOUNDS)
+  ws.terminate()
 }
 
 async function crashAndCheck(t: import('node:test').TestContext, env: Record<string, string>, killFromTest: boolean): Promise<void> {
   const dir = tempDir(t)
-  const args = ['--datadir', dir, ...DEV_ARGS]
+  const args = ['--datadir', dir, ...LOAD_NODE_ARGS]
   const first = await spawnNode(t, [...args, '--flashblock-interval', '25', '--flashblocks-per-block', '4'], env)
   const reported: Reported[] = []
   await loadUntilDeath(first.url, reported, killFromTest ? () => void first.kill9() : undefined)

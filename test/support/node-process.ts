@@ -15,6 +15,8 @@ export interface NodeProcess {
   /** Resolves with the exit signal or code once the process has ended. */
   readonly exited: Promise<string>
   stderr(): string
+  /** Resolves with the first capture group of `pattern` once the standard output matches it. */
+  printed(pattern: RegExp): Promise<string>
   kill9(): Promise<string>
   stop(): Promise<void>
 }
@@ -44,6 +46,19 @@ export async function spawnNode(t: TestContext, args: string[], env: Record<stri
       reject(new Error(`node exited (${how}) before listening: ${err}`))
     })
   })
+  const printed = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the node did not print ${pattern} in 60 s: ${out}`)), 60_000)
+      const check = (): void => {
+        const m = pattern.exec(out)
+        if (m === null) return
+        clearTimeout(timer)
+        child.stdout!.off('data', check)
+        resolve(m[1] ?? m[0])
+      }
+      child.stdout!.on('data', check)
+      check()
+    })
   const kill9 = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     return exited
@@ -56,7 +71,7 @@ export async function spawnNode(t: TestContext, args: string[], env: Record<stri
     clearTimeout(timer)
   }
   t.after(stop)
-  return { url, child, exited, stderr: () => err, kill9, stop }
+  return { url, child, exited, stderr: () => err, printed, kill9, stop }
 }
 
 export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {

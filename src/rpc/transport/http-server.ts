@@ -44,6 +44,7 @@ import { closeIfStillIdle } from './idle-close.ts'
 import { readBody } from './read-body.ts'
 import { RequestScope } from './request-scope.ts'
 import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
+import type { FlashblockSource } from './flashblocks-ws.ts'
 
 export { DEFAULT_LIMITS, resolveLimits, type TransportLimits } from './limits.ts'
 
@@ -66,6 +67,8 @@ export interface HttpServerOptions {
   readonly corsOrigins?: readonly string[]
   /** Serve WebSocket upgrades on `/`. Default true. */
   readonly websocket?: boolean
+  /** The flashblock stream, served at `/flashblocks` (WebSocket on) when given. */
+  readonly flashblocks?: FlashblockSource
   /** The endpoint policy's admission gate, made per client address. None: every payload is admitted. */
   readonly gate?: GateFactory
   /** Called once per finished HTTP request (not per WebSocket message), for logs and metrics. */
@@ -158,6 +161,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       connectionLimit: config.connectionLimit,
       clientAddress,
       log: config.log,
+      ...(opts.flashblocks !== undefined ? { flashblocks: opts.flashblocks } : {}),
     })
   }
 

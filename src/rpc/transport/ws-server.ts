@@ -1,7 +1,8 @@
 /**
  * JSON-RPC over WebSocket, on the HTTP server's port (package `ws`, `noServer` mode).
  *
- * Owns the upgrade checks (path `/`, the same Host check as HTTP, and an Origin check, since browsers do
+ * Owns the upgrade checks (path `/`, or `/flashblocks` for the flashblock stream (flashblocks-ws.ts) when the
+ * node streams; the same Host check as HTTP, and an Origin check, since browsers do
  * not apply CORS to WebSocket) and the per-connection life: each message (text, or binary read as UTF-8)
  * is one JSON-RPC payload handled by the envelope; its response, if any, goes back on the same connection.
  * Messages are handled concurrently, so responses may come out of order (clients match them by id).
@@ -36,6 +37,7 @@ import type { GateFactory } from './gate.ts'
 import { isHostAllowed } from './host-check.ts'
 import type { TransportLimits } from './limits.ts'
 import { errorMessage } from './messages.ts'
+import { FLASHBLOCKS_PATH, upgradeToStream, type FlashblockSource } from './flashblocks-ws.ts'
 import { RPC_CODES } from '../error-codes.ts'
 
 /** Payloads of one connection handled at the same time before its socket is paused. */
@@ -56,6 +58,8 @@ export interface WebSocketOptions {
   /** Turns a socket's remote address into the key the gate is made for. */
   readonly clientAddress?: (remote: string | undefined) => string
   readonly log: (message: string, err: unknown) => void
+  /** The flashblock stream, served at `/flashblocks` (flashblocks-ws.ts) when given. */
+  readonly flashblocks?: FlashblockSource
 }
 
 export interface WebSocketAttachment {
@@ -67,6 +71,7 @@ export interface WebSocketAttachment {
 
 export function attachWebSocketServer(server: Server, opts: WebSocketOptions): WebSocketAttachment {
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.limits.maxWsMessageBytes })
+  const streamWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   let closed = false
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -80,10 +85,13 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
       if (!isHostAllowed(req.headers.host, opts.allowedHosts)) {
         return refuseUpgrade(socket, 403, 'Forbidden', 'invalid host specified')
       }
-      if (pathOf(req) !== '/') return refuseUpgrade(socket, 404, 'Not Found', 'not found')
+      const path = pathOf(req)
+      const stream = path === FLASHBLOCKS_PATH ? opts.flashblocks : undefined
+      if (path !== '/' && stream === undefined) return refuseUpgrade(socket, 404, 'Not Found', 'not found')
       if (!isWebSocketOriginAllowed(req.headers.origin, opts.corsOrigins)) {
         return refuseUpgrade(socket, 403, 'Forbidden', 'invalid origin')
       }
+      if (stream !== undefined) return upgradeToStream(streamWss, stream, req, socket, head)
       const address = (opts.clientAddress ?? ((remote) => remote ?? 'unknown'))(req.socket.remoteAddress)
       wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, opts, address))
     } catch (err) {
@@ -96,8 +104,9 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
     connectionCount: () => wss.clients.size,
     close: async () => {
       closed = true
-      await closeClients(wss)
+      await Promise.all([closeClients(wss), closeClients(streamWss)])
       await new Promise<void>((resolve) => wss.close(() => resolve()))
+      await new Promise<void>((resolve) => streamWss.close(() => resolve()))
     },
   }
 }

@@ -1,0 +1,292 @@
+/**
+ * The flashblock stream's publisher: a reader of the pre-confirmation feed that turns its events into
+ * messages (message-builder.ts), keeps the recent ones, and delivers them to subscribers (sinks; the
+ * WebSocket side lives in rpc/transport/flashblocks-ws.ts).
+ *
+ * Invariants:
+ * - The producer never waits for a subscriber: a feed event is only queued (the listener does no other
+ *   work); messages are built, serialized and handed to every socket in a microtask once the producer's
+ *   synchronous step has returned (before the event loop takes up other I/O: publication is not queued behind
+ *   incoming requests), no send awaited. Each message is serialized to JSON once and encoded to bytes once,
+ *   and compressed with Brotli at most once (on the thread pool, only when a subscriber asks for it),
+ *   whatever the number of subscribers.
+ * - It publishes only what the feed announced, in the feed's order; the feed announces a flashblock only once
+ *   it is journaled, so no message precedes its flashblock's durability.
+ * - Kept: the open block's messages and those of the last `historyBlocks` sealed blocks. A new subscriber
+ *   gets the open block's messages so far, then live ones; one that resumes after a sequence gets every kept
+ *   message after it, or is closed (CLOSE.tooOld / CLOSE.ahead) when that point is not kept.
+ * - Each subscriber is sent every message in order, each once. One whose unsent bytes pass `maxQueuedBytes`
+ *   is closed (CLOSE.tooSlow) and dropped: memory per subscriber stays bounded.
+ */
+
+import { promisify } from 'node:util'
+import { brotliCompress as brotliCompressCb, constants as zlib } from 'node:zlib'
+import type { FeedEventSource, FeedListener, SealedBlock } from '../preconf/feed.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import { failpoint } from '../primitives/failpoints.ts'
+import type { KvStore } from '../storage/db.ts'
+import { MessageBuilder, type StreamMessage } from './message-builder.ts'
+import { SequenceNumbers } from './sequence.ts'
+
+const brotliCompress = promisify(brotliCompressCb)
+
+/** WebSocket close codes of the stream (4000-4999: private use). docs/stream.md lists them. */
+export const CLOSE = {
+  /** The resume point is older than what the node keeps. */
+  tooOld: 4000,
+  /** The resume point was never published by this node. */
+  ahead: 4001,
+  /** The subscriber did not read fast enough. */
+  tooSlow: 4008,
+  /** The node is shutting down. */
+  goingAway: 1001,
+  /** The stream stopped on an internal error. */
+  internal: 1011,
+} as const
+
+export interface StreamSettings {
+  /** Sealed blocks whose messages are kept for resuming, besides the open block's. */
+  readonly historyBlocks: number
+  /** Unsent bytes of one subscriber past which it is cut. */
+  readonly maxQueuedBytes: number
+  /** Brotli quality (0-11). */
+  readonly brotliQuality: number
+}
+
+export const DEFAULT_STREAM_SETTINGS: StreamSettings = { historyBlocks: 10, maxQueuedBytes: 16 * 1024 * 1024, brotliQuality: 4 }
+
+/** A subscriber's connection. */
+export interface StreamSink {
+  /** Brotli-compressed binary messages instead of JSON text. */
+  readonly compressed: boolean
+  /** `data` is UTF-8 JSON (a text message) or, with `binary`, Brotli (a binary message). */
+  send(data: Buffer, binary: boolean): void
+  /** Bytes given to `send` that are not yet written out. */
+  queuedBytes(): number
+  close(code: number, reason: string): void
+}
+
+/**
+ * A kept message: its JSON as UTF-8 bytes (encoded once: every subscriber is sent the same buffer, not a
+ * string each converts again), and its Brotli form once a subscriber asked for it.
+ */
+export class PublishedMessage {
+  private brotli: Promise<Buffer> | undefined
+  readonly json: Buffer
+
+  constructor(
+    readonly message: StreamMessage,
+    json: string,
+    private readonly quality: number,
+    /** When it was serialized (performance.now(), for the bench). */
+    readonly publishedAt: number,
+  ) {
+    this.json = Buffer.from(json, 'utf8')
+  }
+
+  get sequence(): number {
+    return this.message.sequence
+  }
+
+  compressed(): Promise<Buffer> {
+    this.brotli ??= brotliCompress(this.json, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: this.quality, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+    })
+    return this.brotli
+  }
+}
+
+type Pending = { kind: 'flashblock'; snapshot: PreconfirmedSnapshot } | { kind: 'sealed'; block: SealedBlock }
+
+interface Subscriber {
+  readonly sink: StreamSink
+  /** Sequence of the last message sent to it. */
+  sent: number
+  pumping: boolean
+}
+
+export class FlashblockPublisher {
+  private readonly builder: MessageBuilder
+  private readonly sequences: SequenceNumbers
+  /** Kept messages, oldest first. */
+  private kept: PublishedMessage[] = []
+  /** Index in `kept` of the open block's first message (kept.length when no block is open). */
+  private openFrom = 0
+  private readonly subscribers = new Set<Subscriber>()
+  private readonly queue: Pending[] = []
+  private scheduled = false
+  private closed = false
+  private readonly onFlashblock: FeedListener<'flashblock'>
+  private readonly onSealed: FeedListener<'sealed'>
+  private readonly listeners = new Set<(m: PublishedMessage) => void>()
+
+  constructor(
+    private readonly feed: FeedEventSource,
+    kv: KvStore,
+    private readonly settings: StreamSettings = DEFAULT_STREAM_SETTINGS,
+    private readonly log: (message: string, err: unknown) => void = (m, e) => console.error(m, e),
+  ) {
+    this.sequences = new SequenceNumbers(kv)
+    this.builder = new MessageBuilder(() => this.sequences.take())
+    this.onFlashblock = (snapshot) => this.enqueue({ kind: 'flashblock', snapshot })
+    this.onSealed = (block) => this.enqueue({ kind: 'sealed', block })
+    feed.on('flashblock', this.onFlashblock)
+    feed.on('sealed', this.onSealed)
+  }
+
+  /** Subscribers connected now. */
+  subscriberCount(): number {
+    return this.subscribers.size
+  }
+
+  /** The kept messages (oldest first). */
+  messages(): readonly PublishedMessage[] {
+    return this.kept
+  }
+
+  /** Hears every message as it is published (bench and tests). Returns the way to stop. */
+  onPublished(listener: (m: PublishedMessage) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /**
+   * Adds a subscriber: with `after` undefined it first gets the open block's messages so far; with `after`
+   * a sequence number, every kept message after it (closed with CLOSE.tooOld / CLOSE.ahead when that point
+   * is not kept). Returns false when the subscriber was closed instead.
+   */
+  subscribe(sink: StreamSink, after?: number): boolean {
+    if (this.closed) {
+      sink.close(CLOSE.goingAway, 'server shutting down')
+      return false
+    }
+    let sent: number
+    if (after === undefined) {
+      sent = this.openFrom < this.kept.length ? this.kept[this.openFrom]!.sequence - 1 : this.lastSequence()
+    } else {
+      const last = this.lastSequence()
+      const oldest = this.kept[0]?.sequence ?? last + 1
+      if (after > last) {
+        sink.close(CLOSE.ahead, `sequence ${after} was never published here (newest: ${last})`)
+        return false
+      }
+      if (after < oldest - 1) {
+        sink.close(CLOSE.tooOld, `sequence ${after} is no longer kept (oldest kept: ${oldest}); read the sealed blocks, then subscribe anew`)
+        return false
+      }
+      sent = after
+    }
+    const sub: Subscriber = { sink, sent, pumping: false }
+    this.subscribers.add(sub)
+    void this.pump(sub)
+    return true
+  }
+
+  unsubscribe(sink: StreamSink): void {
+    for (const sub of this.subscribers) if (sub.sink === sink) this.subscribers.delete(sub)
+  }
+
+  /** Stops listening to the feed and closes every subscriber. */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.feed.off('flashblock', this.onFlashblock)
+    this.feed.off('sealed', this.onSealed)
+    for (const sub of this.subscribers) sub.sink.close(CLOSE.goingAway, 'server shutting down')
+    this.subscribers.clear()
+  }
+
+  /** Publishes what is queued now (tests call it instead of waiting for the microtask). */
+  flush(): void {
+    this.scheduled = false
+    try {
+      while (this.queue.length > 0 && !this.closed) this.publish(this.queue.shift()!)
+    } catch (err) {
+      // A message that cannot be built leaves the stream without a consistent block: end it, not the node.
+      this.log('flashblock stream stopped', err)
+      for (const sub of this.subscribers) sub.sink.close(CLOSE.internal, 'stream stopped: internal error')
+      this.close()
+    }
+  }
+
+  // --- internals ----------------------------------------------------------------------------------
+
+  /** The feed's listener: queue only. */
+  private enqueue(event: Pending): void {
+    this.queue.push(event)
+    if (this.scheduled) return
+    this.scheduled = true
+    queueMicrotask(() => {
+      if (this.scheduled) this.flush()
+    })
+  }
+
+  private lastSequence(): number {
+    return this.kept.at(-1)?.sequence ?? this.sequences.peek() - 1
+  }
+
+  private publish(event: Pending): void {
+    const message = event.kind === 'flashblock' ? this.builder.flashblock(event.snapshot) : this.builder.sealed(event.block)
+    const published = new PublishedMessage(message, JSON.stringify(message.payload), this.settings.brotliQuality, performance.now())
+    if (event.kind === 'flashblock' && event.snapshot.index === 0) this.openFrom = this.kept.length
+    this.kept.push(published)
+    if (message.closing) {
+      this.openFrom = this.kept.length
+      this.forget()
+    }
+    for (const listener of this.listeners) listener(published)
+    for (const sub of this.subscribers) void this.pump(sub)
+  }
+
+  /** Drops the messages of sealed blocks beyond the kept number. */
+  private forget(): void {
+    let closings = 0
+    for (let i = this.kept.length - 1; i >= 0; i--) {
+      if (!this.kept[i]!.message.closing) continue
+      closings++
+      if (closings > this.settings.historyBlocks) {
+        this.kept = this.kept.slice(i + 1)
+        this.openFrom = this.kept.length
+        return
+      }
+    }
+  }
+
+  /** Sends `sub` every kept message after its last one, in order; one pump per subscriber at a time. */
+  private async pump(sub: Subscriber): Promise<void> {
+    if (sub.pumping) return
+    sub.pumping = true
+    try {
+      for (;;) {
+        if (!this.subscribers.has(sub)) return
+        const next = this.nextFor(sub)
+        if (next === undefined) return
+        if (next === 'lost') return this.cut(sub, `${this.lastSequence() - sub.sent} messages behind: no longer kept`)
+        const queued = sub.sink.queuedBytes()
+        if (queued > this.settings.maxQueuedBytes) return this.cut(sub, `${queued} bytes queued (limit ${this.settings.maxQueuedBytes})`)
+        const data = sub.sink.compressed ? await next.compressed() : next.json
+        if (!this.subscribers.has(sub)) return
+        sub.sink.send(data, sub.sink.compressed)
+        sub.sent = next.sequence
+        failpoint('stream:sent')
+      }
+    } catch {
+      this.cut(sub, 'message could not be compressed')
+    } finally {
+      sub.pumping = false
+    }
+  }
+
+  private nextFor(sub: Subscriber): PublishedMessage | 'lost' | undefined {
+    const first = this.kept[0]
+    if (first === undefined || sub.sent >= this.kept.at(-1)!.sequence) return undefined
+    if (sub.sent < first.sequence - 1) return 'lost'
+    // Kept sequences are consecutive within one run: the position follows from the number.
+    return this.kept[sub.sent + 1 - first.sequence]
+  }
+
+  private cut(sub: Subscriber, why: string): void {
+    this.subscribers.delete(sub)
+    sub.sink.close(CLOSE.tooSlow, `too slow: ${why}`)
+  }
+}
