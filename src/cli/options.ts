@@ -137,6 +137,12 @@ export const OPTIONS = {
     help: 'the endpoint serves sealed state only: pending reads latest, receipts and logs once sealed, no eth_simulateV1, no flashblock subscriptions (the node still sequences; per endpoint in a config file: "preconfirmations": false)',
     commands: ['start'],
   },
+  'no-metrics': {
+    kind: 'boolean',
+    default: false,
+    help: 'record no Prometheus metrics (GET /metrics on every endpoint but public ones; docs/operations.md)',
+    commands: ['start'],
+  },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>

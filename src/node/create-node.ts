@@ -21,6 +21,7 @@ import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
+import { NodeMetrics } from './metrics.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
@@ -74,6 +75,8 @@ export interface NodeConfig {
   readonly simulate?: Partial<SimulateSettings>
   /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
   readonly stream?: Partial<StreamSettings>
+  /** Prometheus metrics (node/metrics.ts; GET /metrics). Default on; false: none recorded. */
+  readonly metrics?: boolean
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -105,6 +108,8 @@ export interface FlashNode {
   /** The flashblock stream (docs/stream.md), present when the node sequences. */
   readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
+  /** The node's metrics, unless turned off. */
+  readonly metrics?: NodeMetrics
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
   close(): Promise<void>
@@ -178,6 +183,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
   const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(sequencing !== undefined ? { feed: sequencing.feed } : {}) })
   const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
+  const metrics = config.metrics === false ? undefined : nodeMetrics(chain, sequencing, stream)
   let started = false
   return {
     api,
@@ -187,6 +193,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     writer,
     ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
     ...(stream !== undefined ? { stream } : {}),
+    ...(metrics !== undefined ? { metrics } : {}),
     async start() {
       if (sequencing === undefined || started) return
       started = true
@@ -200,6 +207,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     async close() {
       await sequencing?.sequencer.stop()
       stream?.close()
+      metrics?.close()
       await recovery?.close()
       await sealHashing?.close()
       await executor.close()
@@ -253,4 +261,19 @@ function sequencingFor(
       blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
     },
   }
+}
+
+/** The metrics of a node: levels read from the chain, the pool and the stream; events from the feed. */
+function nodeMetrics(chain: ChainReader, sequencing: Sequencing | undefined, stream: FlashblockPublisher | undefined): NodeMetrics {
+  const metrics = new NodeMetrics({
+    head: () => {
+      const header = chain.header(chain.head())!
+      return { number: header.number, timestamp: header.timestamp }
+    },
+    ...(sequencing !== undefined ? { pool: () => sequencing.admission.pool.stats() } : {}),
+    ...(stream !== undefined ? { streamSubscribers: () => stream.subscriberCount() } : {}),
+  })
+  if (sequencing !== undefined) metrics.listenToFeed(sequencing.feed)
+  if (stream !== undefined) metrics.listenToStream(stream)
+  return metrics
 }
