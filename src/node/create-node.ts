@@ -17,7 +17,7 @@ import { ChainReader } from './chain-reader.ts'
 import { ChainWriter } from './chain-writer.ts'
 import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
 import { TxPool, type PoolConfig } from '../txpool/index.ts'
-import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
+import { Sequencer, type SequencerObserver, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
@@ -156,10 +156,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
       : undefined
   const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
+  const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
   const sequencing =
     config.sequencer === undefined
       ? undefined
-      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots })
+      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
   const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream })
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
@@ -183,7 +184,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
   const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(sequencing !== undefined ? { feed: sequencing.feed } : {}) })
   const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
-  const metrics = config.metrics === false ? undefined : nodeMetrics(chain, sequencing, stream)
+  if (metrics !== undefined && sequencing !== undefined) {
+    metrics.listenToFeed(sequencing.feed)
+    metrics.watchPool(() => sequencing.admission.pool.stats())
+  }
+  if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
   let started = false
   return {
     api,
@@ -233,6 +238,7 @@ function sequencingFor(
   config: SequencerConfig,
   recovery: SenderRecovery | undefined,
   openOptions: OpenOptions,
+  observer: SequencerObserver | undefined,
 ): Sequencing {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
@@ -247,7 +253,7 @@ function sequencingFor(
     new PoolPort(pool),
     scheduler,
     config,
-    { open: openOptions, feed },
+    { open: openOptions, feed, ...(observer !== undefined ? { observer } : {}) },
   )
   return {
     feed,
@@ -263,17 +269,7 @@ function sequencingFor(
   }
 }
 
-/** The metrics of a node: levels read from the chain, the pool and the stream; events from the feed. */
-function nodeMetrics(chain: ChainReader, sequencing: Sequencing | undefined, stream: FlashblockPublisher | undefined): NodeMetrics {
-  const metrics = new NodeMetrics({
-    head: () => {
-      const header = chain.header(chain.head())!
-      return { number: header.number, timestamp: header.timestamp }
-    },
-    ...(sequencing !== undefined ? { pool: () => sequencing.admission.pool.stats() } : {}),
-    ...(stream !== undefined ? { streamSubscribers: () => stream.subscriberCount() } : {}),
-  })
-  if (sequencing !== undefined) metrics.listenToFeed(sequencing.feed)
-  if (stream !== undefined) metrics.listenToStream(stream)
-  return metrics
+function headOf(chain: ChainReader): { number: bigint; timestamp: bigint } {
+  const header = chain.header(chain.head())!
+  return { number: header.number, timestamp: header.timestamp }
 }

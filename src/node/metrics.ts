@@ -16,6 +16,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { PreconfirmedFeed } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import type { SequencerObserver } from '../sequencer/sequencer.ts'
 
 /** The reports of rpc/'s transports (rpc/transport/observer.ts, which rpc/ owns; the shapes match it). */
 interface PayloadObserver {
@@ -23,12 +24,10 @@ interface PayloadObserver {
   refused(status: number): void
 }
 
-/** What the metrics read at scrape time; each part is absent where the node has none. */
+/** What the metrics read at scrape time from every node. */
 export interface MetricSources {
   /** The head block's number and timestamp (seconds). */
   head(): { number: bigint; timestamp: bigint }
-  pool?: () => { pending: number; queued: number }
-  streamSubscribers?: () => number
   /** Wall clock, ms (tests inject one). */
   now?: () => number
 }
@@ -48,7 +47,7 @@ function processMetrics(): Registry {
 
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-export class NodeMetrics {
+export class NodeMetrics implements SequencerObserver {
   readonly registry = new Registry()
   private readonly connectionSources = new Set<() => number>()
   private readonly requests: Counter<'method' | 'transport' | 'outcome'>
@@ -58,6 +57,10 @@ export class NodeMetrics {
   private readonly flashblockTransactions: Histogram
   private readonly flashblockGas: Histogram
   private readonly streamMessages: Counter
+  private readonly flashblockBuild: Histogram
+  private readonly journalWrite: Histogram
+  private readonly seal: Histogram
+  private readonly ticksSkipped: Counter
   private readonly observers: Record<'http' | 'ws', PayloadObserver>
   private readonly unlisten: (() => void)[] = []
 
@@ -109,20 +112,6 @@ export class NodeMetrics {
         this.set(Math.max(0, now() / 1000 - Number(sources.head().timestamp)))
       },
     })
-    if (sources.pool !== undefined) {
-      const pool = sources.pool
-      new Gauge({
-        name: 'flashnode_txpool_transactions',
-        help: 'Transactions in the pool: pending (executable now) and queued (waiting for a nonce gap)',
-        labelNames: ['state'],
-        registers,
-        collect() {
-          const stats = pool()
-          this.set({ state: 'pending' }, stats.pending)
-          this.set({ state: 'queued' }, stats.queued)
-        },
-      })
-    }
     this.flashblocks = new Counter({ name: 'flashnode_flashblocks_total', help: 'Flashblocks published (pre-confirmed states), empty ones included', registers })
     this.flashblockTransactions = new Histogram({
       name: 'flashnode_flashblock_transactions',
@@ -136,23 +125,81 @@ export class NodeMetrics {
       buckets: [0, 21_000, 100_000, 1e6, 5e6, 1e7, 3e7, 1e8, 3e8],
       registers,
     })
-    if (sources.streamSubscribers !== undefined) {
-      const subscribers = sources.streamSubscribers
-      new Gauge({
-        name: 'flashnode_stream_subscribers',
-        help: 'Subscribers connected to the flashblock stream',
-        registers,
-        collect() {
-          this.set(subscribers())
-        },
-      })
-    }
     this.streamMessages = new Counter({ name: 'flashnode_stream_messages_total', help: 'Flashblock stream messages published', registers })
+    this.flashblockBuild = new Histogram({
+      name: 'flashnode_flashblock_build_duration_seconds',
+      help: 'Time to build one flashblock, from asking the pool to its publication (journal write included)',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.journalWrite = new Histogram({
+      name: 'flashnode_journal_write_duration_seconds',
+      help: 'Time to journal one flashblock with transactions (durable before it is published)',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.seal = new Histogram({
+      name: 'flashnode_seal_duration_seconds',
+      help: 'Time to seal one block: roots, header and the atomic write (wall clock)',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.ticksSkipped = new Counter({
+      name: 'flashnode_flashblock_ticks_skipped_total',
+      help: 'Flashblock ticks skipped because the previous one was still running',
+      registers,
+    })
     this.observers = { http: this.observerFor('http'), ws: this.observerFor('ws') }
   }
 
   forTransport(transport: 'http' | 'ws'): PayloadObserver {
     return this.observers[transport]
+  }
+
+  // --- the sequencer's reports (SequencerObserver) ---
+
+  flashblockBuilt(seconds: number): void {
+    this.flashblockBuild.observe(seconds)
+  }
+
+  journalWritten(seconds: number): void {
+    this.journalWrite.observe(seconds)
+  }
+
+  sealed(seconds: number): void {
+    this.seal.observe(seconds)
+  }
+
+  tickSkipped(): void {
+    this.ticksSkipped.inc()
+  }
+
+  /** Reads the pool's levels at scrape time (flashnode_txpool_transactions). */
+  watchPool(stats: () => { pending: number; queued: number }): void {
+    new Gauge({
+      name: 'flashnode_txpool_transactions',
+      help: 'Transactions in the pool: pending (executable now) and queued (waiting for a nonce gap)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const now = stats()
+        this.set({ state: 'pending' }, now.pending)
+        this.set({ state: 'queued' }, now.queued)
+      },
+    })
+  }
+
+  /** Counts the stream's messages and reads its subscribers at scrape time. */
+  watchStream(stream: { onPublished(listener: () => void): () => void; subscriberCount(): number }): void {
+    new Gauge({
+      name: 'flashnode_stream_subscribers',
+      help: 'Subscribers connected to the flashblock stream',
+      registers: [this.registry],
+      collect() {
+        this.set(stream.subscriberCount())
+      },
+    })
+    this.unlisten.push(stream.onPublished(() => this.streamMessages.inc()))
   }
 
   /** Counts a server's open connections into flashnode_rpc_connections. */
@@ -176,11 +223,6 @@ export class NodeMetrics {
     }
     feed.on('flashblock', onFlashblock)
     this.unlisten.push(() => feed.off('flashblock', onFlashblock))
-  }
-
-  /** Hears the stream's messages. */
-  listenToStream(stream: { onPublished(listener: () => void): () => void }): void {
-    this.unlisten.push(stream.onPublished(() => this.streamMessages.inc()))
   }
 
   /** The text exposition, as GET /metrics serves it. */

@@ -134,12 +134,17 @@ test('pool, flashblock and head levels follow a flashblock and a seal', async (t
   const sumDelta = (name: string) => histogram(preconfirmed, name).sum - histogram(pooled, name).sum
   assert.equal(sumDelta('flashnode_flashblock_transactions'), 2, 'the flashblock\'s two transactions')
   assert.equal(sumDelta('flashnode_flashblock_gas'), 42_000)
+  const countDelta = (name: string, from: Families, to: Families) => histogram(to, name).count - histogram(from, name).count
+  assert.equal(countDelta('flashnode_flashblock_build_duration_seconds', pooled, preconfirmed), 1)
+  assert.equal(countDelta('flashnode_journal_write_duration_seconds', pooled, preconfirmed), 1, 'a flashblock with transactions is journaled')
   assert.equal(value(preconfirmed, 'flashnode_txpool_transactions', { state: 'pending' }), 0, 'pre-confirmed: out of the pool')
 
   assert.equal(value(preconfirmed, 'flashnode_head_block_number'), 0)
   await rpc(url, 'evm_mine')
   const sealed = await scrape(url)
   assert.equal(value(sealed, 'flashnode_head_block_number'), 1)
+  assert.equal(countDelta('flashnode_seal_duration_seconds', preconfirmed, sealed), 1)
+  assert.equal(family(sealed, 'flashnode_flashblock_ticks_skipped_total').type, 'counter')
   const head = await rpc<{ timestamp: string }>(url, 'eth_getBlockByNumber', ['latest', false])
   const age = value(sealed, 'flashnode_head_block_age_seconds')
   assert.ok(Math.abs(age - Math.max(0, Date.now() / 1000 - Number(head.timestamp))) < 5, `head age ${age}`)
