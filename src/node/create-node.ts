@@ -17,7 +17,7 @@ import { ChainReader } from './chain-reader.ts'
 import { ChainWriter } from './chain-writer.ts'
 import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
 import { TxPool, type PoolConfig } from '../txpool/index.ts'
-import { Sequencer, type SequencerObserver, type SequencerSettings } from '../sequencer/sequencer.ts'
+import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
@@ -238,12 +238,12 @@ function sequencingFor(
   config: SequencerConfig,
   recovery: SenderRecovery | undefined,
   openOptions: OpenOptions,
-  observer: SequencerObserver | undefined,
+  metrics: NodeMetrics | undefined,
 ): Sequencing {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
   const feed = new PreconfirmedStore(kv)
-  const admission = new PoolAdmission(kv, rules, pool, feed, recovery)
+  const admission = new PoolAdmission(kv, rules, pool, feed, recovery, metrics === undefined ? undefined : (result) => metrics.admitted(result))
   const sequencer = new Sequencer(
     rules,
     kv,
@@ -253,7 +253,7 @@ function sequencingFor(
     new PoolPort(pool),
     scheduler,
     config,
-    { open: openOptions, feed, ...(observer !== undefined ? { observer } : {}) },
+    { open: openOptions, feed, ...(metrics !== undefined ? { observer: metrics } : {}) },
   )
   return {
     feed,

@@ -61,6 +61,7 @@ export class NodeMetrics implements SequencerObserver {
   private readonly journalWrite: Histogram
   private readonly seal: Histogram
   private readonly ticksSkipped: Counter
+  private readonly admissions: Counter<'result'>
   private readonly observers: Record<'http' | 'ws', PayloadObserver>
   private readonly unlisten: (() => void)[] = []
 
@@ -144,6 +145,12 @@ export class NodeMetrics implements SequencerObserver {
       buckets: SECONDS_BUCKETS,
       registers,
     })
+    this.admissions = new Counter({
+      name: 'flashnode_txpool_admissions_total',
+      help: 'Transactions submitted, by result: accepted, the pool rule that refused it (e.g. nonceTooLow), undecodable, other',
+      labelNames: ['result'],
+      registers,
+    })
     this.ticksSkipped = new Counter({
       name: 'flashnode_flashblock_ticks_skipped_total',
       help: 'Flashblock ticks skipped because the previous one was still running',
@@ -172,6 +179,11 @@ export class NodeMetrics implements SequencerObserver {
 
   tickSkipped(): void {
     this.ticksSkipped.inc()
+  }
+
+  /** A submission's result (admission's report; the results are the pool's rule names: bounded). */
+  admitted(result: string): void {
+    this.admissions.inc({ result })
   }
 
   /** Reads the pool's levels at scrape time (flashnode_txpool_transactions). */

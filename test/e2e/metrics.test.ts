@@ -124,7 +124,13 @@ test('pool, flashblock and head levels follow a flashblock and a seal', async (t
   await transfer(0, 0n)
   await transfer(0, 1n)
   await transfer(1, 5n)
+  await assert.rejects(transfer(0, 1n), /already known/)
+  await assert.rejects(rpc(url, 'eth_sendRawTransaction', ['0x02c0ffee']), /decode/)
   const pooled = await scrape(url)
+  const admissions = (result: string) => value(pooled, 'flashnode_txpool_admissions_total', { result }) - value(before, 'flashnode_txpool_admissions_total', { result })
+  assert.equal(admissions('accepted'), 3)
+  assert.equal(admissions('alreadyKnown'), 1, 'a refusal is counted under the pool rule that made it')
+  assert.equal(admissions('undecodable'), 1)
   assert.equal(value(pooled, 'flashnode_txpool_transactions', { state: 'pending' }), 2)
   assert.equal(value(pooled, 'flashnode_txpool_transactions', { state: 'queued' }), 1, 'a nonce gap queues')
 
