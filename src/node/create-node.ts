@@ -189,6 +189,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     metrics.watchPool(() => sequencing.admission.pool.stats())
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
+  if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
   let started = false
   return {
     api,

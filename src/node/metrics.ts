@@ -186,6 +186,29 @@ export class NodeMetrics implements SequencerObserver {
     this.admissions.inc({ result })
   }
 
+  /** Reads the execution workers' queue and kills at scrape time. */
+  watchExecution(stats: () => { queued: number; killed: number }): void {
+    new Gauge({
+      name: 'flashnode_execution_queue_depth',
+      help: 'EVM jobs (eth_call, estimates, simulations) waiting for an execution worker',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().queued)
+      },
+    })
+    let counted = 0
+    new Counter({
+      name: 'flashnode_execution_jobs_killed_total',
+      help: 'EVM jobs stopped at their time limit (their worker terminated and replaced)',
+      registers: [this.registry],
+      collect() {
+        const killed = stats().killed
+        this.inc(killed - counted)
+        counted = killed
+      },
+    })
+  }
+
   /** Reads the pool's levels at scrape time (flashnode_txpool_transactions). */
   watchPool(stats: () => { pending: number; queued: number }): void {
     new Gauge({

@@ -1,17 +1,17 @@
 /**
- * GET /metrics of a real node, under a small known load, read with a Prometheus text-format parser (not a
+ * GET /metrics of a real node, under a small known load, read with a Prometheus text-format reader (not a
  * regex): counters move by exactly the calls made, per method, transport and outcome; a method name the
  * node does not serve adds no series; histograms have their buckets (cumulative, +Inf = count); the pool,
- * flashblock and head levels
- * follow a flashblock and a seal; rate-limit refusals are counted; a public endpoint does not serve it.
- * The sequencer runs in manual mode on an injected clock.
+ * flashblock and head levels follow a flashblock and a seal; rate-limit refusals and EVM jobs killed at their
+ * limit are counted; a public endpoint does not serve it. The sequencer runs in manual mode on an injected
+ * clock.
  */
 
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket from 'ws'
 import { parseExposition, samplesOf, type Family } from '../support/prometheus-text.ts'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../../src/node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode, type NodeConfig } from '../../src/node/create-node.ts'
 import { serve } from '../../src/cli/serve.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import { bytesToHex } from '@ethereumjs/util'
@@ -21,12 +21,17 @@ import { rpc } from '../support/node-process.ts'
 
 type Families = Map<string, Family>
 
-async function manualNodeServed(t: TestContext, serveOpts: Partial<Parameters<typeof serve>[1]> = {}): Promise<{ node: FlashNode; url: string }> {
+async function manualNodeServed(
+  t: TestContext,
+  serveOpts: Partial<Parameters<typeof serve>[1]> = {},
+  nodeOpts: Partial<NodeConfig> = {},
+): Promise<{ node: FlashNode; url: string }> {
   const node = await createNode({
     ...DEFAULT_NODE_SETTINGS,
     dataDir: tempDir(t),
     genesis: testGenesis(),
     sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()) },
+    ...nodeOpts,
   })
   await node.start()
   const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'], ...serveOpts })
@@ -165,4 +170,18 @@ test('rate-limit refusals are counted; a public endpoint does not serve /metrics
 
   const publicEndpoint = await manualNodeServed(t, { profile: 'public' })
   assert.equal((await fetch(`${publicEndpoint.url}/metrics`)).status, 404)
+})
+
+test('an EVM job stopped at its time limit is counted; the execution queue depth is exposed', async (t) => {
+  const { url } = await manualNodeServed(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
+  const loop = '0x00000000000000000000000000000000000000cc'
+  const before = await scrape(url)
+  await assert.rejects(
+    rpc(url, 'eth_call', [{ to: loop }, 'latest', { [loop]: { code: '0x5b600056' } }]), // JUMPDEST PUSH1 0 JUMP: forever
+    /execution aborted/,
+  )
+  const after = await scrape(url)
+  assert.equal(value(after, 'flashnode_execution_jobs_killed_total') - value(before, 'flashnode_execution_jobs_killed_total'), 1)
+  assert.equal(family(after, 'flashnode_execution_jobs_killed_total').type, 'counter')
+  assert.equal(value(after, 'flashnode_execution_queue_depth'), 0)
 })
