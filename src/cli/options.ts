@@ -123,6 +123,12 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'metrics-port': {
+    kind: 'integer',
+    help: 'also serve the Prometheus metrics (GET /metrics on the JSON-RPC port but on public endpoints; docs/operations.md) alone on this port, at http://HOST:N/metrics',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'flashblocks-history': {
     kind: 'integer',
     default: 10,
