@@ -12,6 +12,7 @@ import { helpText, parseCommandLine, UsageError, type Command } from './options.
 import { openNode } from './node-config.ts'
 import { serveEndpoints, splitList } from './serve.ts'
 import { startFlashblocksServer, type RunningStreamServer } from '../rpc/transport/flashblocks-ws.ts'
+import { startMetricsServer, type RunningMetricsServer } from '../rpc/transport/metrics-server.ts'
 import { configFileHelp, endpointsFromOptions } from './endpoint-config.ts'
 import type { FlashNode } from '../node/create-node.ts'
 
@@ -50,6 +51,18 @@ async function start(args: string[]): Promise<void> {
       throw e
     }
   }
+  let metricsServer: RunningMetricsServer | undefined
+  const metricsPort = options['metrics-port']
+  if (metricsPort !== undefined && node.metrics !== undefined) {
+    const metrics = node.metrics
+    try {
+      metricsServer = await startMetricsServer(() => metrics.exposition(), { host: options.host, port: metricsPort, allowedHosts: splitList(options['allowed-hosts']) ?? ['localhost'] })
+    } catch (e) {
+      await Promise.all([...servers.map((server) => server.close()), streamServer?.close(), metricsServer?.close()])
+      await node.close()
+      throw e
+    }
+  }
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
   printDevAccounts(node)
@@ -62,12 +75,13 @@ async function start(args: string[]): Promise<void> {
     console.log(`flashnode listening on ${server.url}${label}`)
   }
   if (streamServer !== undefined) console.log(`flashblock stream alone on ${streamServer.url}`)
+  if (metricsServer !== undefined) console.log(`metrics alone on ${metricsServer.url}`)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     console.log(`\n${signal}: shutting down`)
-    await Promise.all([...servers.map((server) => server.close()), streamServer?.close()])
+    await Promise.all([...servers.map((server) => server.close()), streamServer?.close(), metricsServer?.close()])
     await node.close()
     process.exit(0)
   }

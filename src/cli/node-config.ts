@@ -44,6 +44,8 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? 2 : 0,
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
+    // Metrics are for a serving node; init and import record none.
+    metrics: command === 'start' && !options['no-metrics'],
   })
   return { node, created: existing === undefined }
 }

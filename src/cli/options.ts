@@ -123,6 +123,12 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'metrics-port': {
+    kind: 'integer',
+    help: 'also serve the Prometheus metrics (GET /metrics on the JSON-RPC port but on public endpoints; docs/operations.md) alone on this port, at http://HOST:N/metrics',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'flashblocks-history': {
     kind: 'integer',
     default: 10,
@@ -135,6 +141,12 @@ export const OPTIONS = {
     kind: 'boolean',
     default: false,
     help: 'the endpoint serves sealed state only: pending reads latest, receipts and logs once sealed, no eth_simulateV1, no flashblock subscriptions (the node still sequences; per endpoint in a config file: "preconfirmations": false)',
+    commands: ['start'],
+  },
+  'no-metrics': {
+    kind: 'boolean',
+    default: false,
+    help: 'record no Prometheus metrics (GET /metrics on every endpoint but public ones; docs/operations.md)',
     commands: ['start'],
   },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },

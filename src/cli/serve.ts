@@ -80,7 +80,11 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     // The flashblock stream is pre-confirmed state: not on an endpoint without pre-confirmations.
     ...(node.stream !== undefined && api.preconfirmations ? { flashblocks: node.stream } : {}),
     ...(opts.log !== undefined ? { log: opts.log } : {}),
+    // Every endpoint's calls are counted; the exposition is not served on a public endpoint.
+    ...(node.metrics !== undefined ? { observer: node.metrics } : {}),
+    ...(node.metrics !== undefined && profile !== 'public' ? { metrics: () => node.metrics!.exposition() } : {}),
   })
+  node.metrics?.addConnections(() => server.connections())
   return Object.assign(server, { name, profile, preconfirmations: api.preconfirmations })
 }
 

@@ -16,7 +16,7 @@ import type { KvStore } from '../storage/db.ts'
 import { keys } from '../storage/keys.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { transactionView } from '../execution/views.ts'
-import type { TxPool, TxStatus } from '../txpool/index.ts'
+import { TransactionRejected, type TxPool, type TxStatus } from '../txpool/index.ts'
 import type { TransactionView } from '../chain/types.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import type { PendingSource } from '../preconf/feed.ts'
@@ -52,6 +52,8 @@ export class PoolAdmission implements TransactionAdmission {
     private readonly pending: PendingSource,
     /** Decoding and signature work of submissions off the main thread; absent: inline. */
     private readonly recovery?: SenderRecovery,
+    /** Told of every submission's result: `accepted`, the pool rule that refused it, `undecodable` or `other`. */
+    private readonly onResult?: (result: string) => void,
   ) {}
 
   private newest(): PreconfirmedSnapshot {
@@ -85,6 +87,18 @@ export class PoolAdmission implements TransactionAdmission {
   }
 
   async submit(raw: Uint8Array): Promise<Uint8Array> {
+    if (this.onResult === undefined) return this.admit(raw)
+    try {
+      const hash = await this.admit(raw)
+      this.onResult('accepted')
+      return hash
+    } catch (err) {
+      this.onResult(err instanceof TransactionRejected ? err.reason : err instanceof FlashnodeError && err.kind === 'invalidParams' ? 'undecodable' : 'other')
+      throw err
+    }
+  }
+
+  private async admit(raw: Uint8Array): Promise<Uint8Array> {
     const opened = this.newest().header
     const prepared = await this.recovery?.prepare(raw, opened.number, opened.timestamp)
     // Admission runs against the snapshot of this moment (a flashblock may have come while recovering).

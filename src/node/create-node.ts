@@ -21,6 +21,7 @@ import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
+import { NodeMetrics } from './metrics.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
@@ -74,6 +75,8 @@ export interface NodeConfig {
   readonly simulate?: Partial<SimulateSettings>
   /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
   readonly stream?: Partial<StreamSettings>
+  /** Prometheus metrics (node/metrics.ts; GET /metrics). Default on; false: none recorded. */
+  readonly metrics?: boolean
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -105,6 +108,8 @@ export interface FlashNode {
   /** The flashblock stream (docs/stream.md), present when the node sequences. */
   readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
+  /** The node's metrics, unless turned off. */
+  readonly metrics?: NodeMetrics
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
   close(): Promise<void>
@@ -151,10 +156,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
       : undefined
   const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
+  const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
   const sequencing =
     config.sequencer === undefined
       ? undefined
-      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots })
+      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
   const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream })
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
@@ -178,6 +184,12 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
   const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(sequencing !== undefined ? { feed: sequencing.feed } : {}) })
   const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
+  if (metrics !== undefined && sequencing !== undefined) {
+    metrics.listenToFeed(sequencing.feed)
+    metrics.watchPool(() => sequencing.admission.pool.stats())
+  }
+  if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
+  if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
   let started = false
   return {
     api,
@@ -187,6 +199,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     writer,
     ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
     ...(stream !== undefined ? { stream } : {}),
+    ...(metrics !== undefined ? { metrics } : {}),
     async start() {
       if (sequencing === undefined || started) return
       started = true
@@ -200,6 +213,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     async close() {
       await sequencing?.sequencer.stop()
       stream?.close()
+      metrics?.close()
       await recovery?.close()
       await sealHashing?.close()
       await executor.close()
@@ -225,11 +239,12 @@ function sequencingFor(
   config: SequencerConfig,
   recovery: SenderRecovery | undefined,
   openOptions: OpenOptions,
+  metrics: NodeMetrics | undefined,
 ): Sequencing {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
   const feed = new PreconfirmedStore(kv)
-  const admission = new PoolAdmission(kv, rules, pool, feed, recovery)
+  const admission = new PoolAdmission(kv, rules, pool, feed, recovery, metrics === undefined ? undefined : (result) => metrics.admitted(result))
   const sequencer = new Sequencer(
     rules,
     kv,
@@ -239,7 +254,7 @@ function sequencingFor(
     new PoolPort(pool),
     scheduler,
     config,
-    { open: openOptions, feed },
+    { open: openOptions, feed, ...(metrics !== undefined ? { observer: metrics } : {}) },
   )
   return {
     feed,
@@ -253,4 +268,9 @@ function sequencingFor(
       blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
     },
   }
+}
+
+function headOf(chain: ChainReader): { number: bigint; timestamp: bigint } {
+  const header = chain.header(chain.head())!
+  return { number: header.number, timestamp: header.timestamp }
 }

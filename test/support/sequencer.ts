@@ -3,7 +3,7 @@
  * and writer, the test's pool and clock, and settings the test may vary from SEQUENCER_TEST_SETTINGS.
  */
 
-import { Sequencer, type SequencerPool, type SequencerSettings } from '../../src/sequencer/sequencer.ts'
+import { Sequencer, type SequencerOptions, type SequencerPool, type SequencerSettings } from '../../src/sequencer/sequencer.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import type { FlashNode } from '../../src/node/create-node.ts'
 
@@ -24,7 +24,13 @@ export const EMPTY_POOL: SequencerPool = {
   stateChanged: () => undefined,
 }
 
-export function sequencerFor(node: FlashNode, pool: SequencerPool, scheduler = new ManualScheduler(), settings = SEQUENCER_TEST_SETTINGS): Sequencer {
+export function sequencerFor(
+  node: FlashNode,
+  pool: SequencerPool,
+  scheduler = new ManualScheduler(),
+  settings = SEQUENCER_TEST_SETTINGS,
+  options: SequencerOptions = {},
+): Sequencer {
   return new Sequencer(
     node.rules,
     node.chain.store.kv,
@@ -34,5 +40,6 @@ export function sequencerFor(node: FlashNode, pool: SequencerPool, scheduler = n
     pool,
     scheduler,
     settings,
+    options,
   )
 }

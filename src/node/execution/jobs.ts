@@ -24,5 +24,7 @@ export type ExecutionTarget =
 /** Runs jobs somewhere: on this thread, or in a worker. */
 export interface Executor {
   run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult>
+  /** Jobs waiting for a worker, and jobs stopped at their time limit (their worker terminated), so far. */
+  stats?(): { queued: number; killed: number }
   close(): Promise<void>
 }

@@ -73,6 +73,7 @@ export class WorkerExecutor implements Executor {
   private nextVersion = 1
   private nextId = 1
   private closed = false
+  private killed = 0
 
   constructor(
     private readonly init: WorkerInit,
@@ -101,6 +102,10 @@ export class WorkerExecutor implements Executor {
     })
     slot.lane = lane
     slot.snapshotVersion = undefined
+  }
+
+  stats(): { queued: number; killed: number } {
+    return { queued: this.queue.length, killed: this.killed }
   }
 
   run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult> {
@@ -190,6 +195,7 @@ export class WorkerExecutor implements Executor {
   private timeout(slot: Slot, id: number): void {
     const running = this.finish(slot, id)
     if (running === undefined) return
+    this.killed++
     if (!this.closed) this.replace(slot)
     const { job } = running.q
     const message = `execution aborted (timeout = ${seconds(this.limitOf(job))})`

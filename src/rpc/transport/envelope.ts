@@ -28,6 +28,7 @@ import { FlashnodeError, internalError } from '../../errors/errors.ts'
 import { RPC_CODES, toJsonRpcError, DEFAULT_REVERT_CODE, type ErrorMappingOptions } from '../error-codes.ts'
 import type { MethodContext, MethodTable, RpcConnection } from '../registry.ts'
 import type { PayloadGate, Refusal } from './gate.ts'
+import type { PayloadObserver } from './observer.ts'
 import { exceedsJsonDepth } from './json-guard.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { errorMessage, PARSE_ERROR_MESSAGE, resultMessage } from './messages.ts'
@@ -53,6 +54,8 @@ export interface EnvelopeOptions {
   readonly log?: (message: string, err: unknown) => void
   /** The endpoint policy's say on this payload (rate limit, refused methods). None: everything is admitted. */
   readonly gate?: PayloadGate
+  /** Told of every call answered and of a refusal (metrics). */
+  readonly observer?: PayloadObserver
 }
 
 /** What to send back for one payload: the body (null: nothing), and over HTTP its status and extra headers. */
@@ -67,6 +70,7 @@ interface Run {
   readonly mapping: ErrorMappingOptions
   readonly endpoint: string
   readonly connection: RpcConnection | undefined
+  readonly observer: PayloadObserver | undefined
 }
 
 /** Handles one payload. Resolves to the response text, or null when no response is due. Never rejects. */
@@ -86,7 +90,7 @@ export async function answerRpcPayload(
 ): Promise<PayloadOutcome> {
   const gate = opts.gate
   const early = gate?.beforeParse()
-  if (early !== undefined) return refused(early, null)
+  if (early !== undefined) return refused(early, null, opts.observer)
   let run: Run
   try {
     run = {
@@ -94,13 +98,14 @@ export async function answerRpcPayload(
       mapping: { revertCode: opts.revertCode ?? DEFAULT_REVERT_CODE, debug: opts.debug ?? false, log: opts.log },
       endpoint: opts.endpoint,
       connection: opts.connection,
+      observer: opts.observer,
     }
   } catch (err) {
-    return asOne(gate, errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log })))
+    return asOne(gate, opts.observer, errorMessage(null, toJsonRpcError(err, { revertCode: DEFAULT_REVERT_CODE, debug: false, log: opts.log })))
   }
   const { limits } = run
   if (exceedsJsonDepth(bodyText, limits.maxDepth)) {
-    return asOne(gate, errorMessage(null, {
+    return asOne(gate, opts.observer, errorMessage(null, {
       code: RPC_CODES.invalidRequest,
       message: `invalid request: nesting too deep (max depth ${limits.maxDepth})`,
     }))
@@ -109,18 +114,18 @@ export async function answerRpcPayload(
   try {
     payload = JSON.parse(bodyText)
   } catch {
-    return asOne(gate, PARSE_ERROR_MESSAGE)
+    return asOne(gate, opts.observer, PARSE_ERROR_MESSAGE)
   }
 
   if (Array.isArray(payload)) {
-    if (payload.length === 0) return asOne(gate, errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
+    if (payload.length === 0) return asOne(gate, opts.observer, errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
     if (payload.length > limits.maxBatchItems) {
-      return asOne(gate, errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
+      return asOne(gate, opts.observer, errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
     }
   }
   const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
   const refusal = gate?.admit(items.map(methodOf))
-  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item))
+  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), opts.observer)
 
   const scope = opts.scope ?? new RequestScope()
   const unfollow = opts.signal === undefined ? undefined : scope.follow(opts.signal)
@@ -139,12 +144,13 @@ export async function answerRpcPayload(
 }
 
 /** Admits a payload that did not parse into requests as one request. */
-function asOne(gate: PayloadGate | undefined, body: string | null): PayloadOutcome {
+function asOne(gate: PayloadGate | undefined, observer: PayloadObserver | undefined, body: string | null): PayloadOutcome {
   const refusal = gate?.admit([undefined])
-  return refusal === undefined ? { status: 200, body } : refused(refusal, null)
+  return refusal === undefined ? { status: 200, body } : refused(refusal, null, observer)
 }
 
-function refused(refusal: Refusal, id: RequestId): PayloadOutcome {
+function refused(refusal: Refusal, id: RequestId, observer: PayloadObserver | undefined): PayloadOutcome {
+  observer?.refused(refusal.status)
   const body = errorMessage(id, toJsonRpcError(refusal.error, { revertCode: DEFAULT_REVERT_CODE, debug: false }))
   return refusal.headers === undefined
     ? { status: refusal.status, body }
@@ -220,28 +226,39 @@ async function runBatch(items: readonly PreparedRequest[], payloadScope: Request
   return parts.length === 0 ? null : `[${parts.join(',')}]`
 }
 
-/** One request to its response text (null for a notification). Never rejects. */
+/** One request to its response text (null for a notification), reported to the observer. Never rejects. */
 async function runOne(request: PreparedRequest, scope: RequestScope, run: Run): Promise<string | null> {
+  const started = run.observer === undefined ? 0 : performance.now()
+  const answer = await answerOne(request, scope, run)
+  run.observer?.call(request.kind === 'call' ? request.method : 'unknown', answer.ok ? 'ok' : 'error', (performance.now() - started) / 1000)
+  return answer.response
+}
+
+interface Answer {
+  readonly response: string | null
+  /** A result, not an error (a notification's too). */
+  readonly ok: boolean
+}
+
+async function answerOne(request: PreparedRequest, scope: RequestScope, run: Run): Promise<Answer> {
+  const failed = (err: unknown): Answer => ({ response: request.notification ? null : errorMessage(request.id, toJsonRpcError(err, run.mapping)), ok: false })
   try {
-    if (request.kind === 'invalid') {
-      return request.notification ? null : errorMessage(request.id, toJsonRpcError(request.error, run.mapping))
-    }
+    if (request.kind === 'invalid') return failed(request.error)
     let result: unknown
     try {
       result = await invoke(request, scope, run)
     } catch (err) {
-      return request.notification ? null : errorMessage(request.id, toJsonRpcError(err, run.mapping))
+      return failed(err)
     }
-    if (request.notification) return null
+    if (request.notification) return { response: null, ok: true }
     try {
-      return resultMessage(request.id, result)
+      return { response: resultMessage(request.id, result), ok: true }
     } catch (err) {
-      const error = internalError(`result of ${request.method} could not be serialized`, err)
-      return errorMessage(request.id, toJsonRpcError(error, run.mapping))
+      return failed(internalError(`result of ${request.method} could not be serialized`, err))
     }
   } catch (err) {
     // Only reachable through a bug in this module; still answer instead of rejecting.
-    return request.notification ? null : errorMessage(request.id, toJsonRpcError(err, run.mapping))
+    return failed(err)
   }
 }
 

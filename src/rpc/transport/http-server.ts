@@ -9,7 +9,8 @@
  *
  * Owns the HTTP rules: POST `/` carries JSON-RPC (Content-Type application/json, charset allowed, else 415;
  * body over `maxBodyBytes` → 413 and the connection closes without reading the rest); GET/HEAD `/` with an
- * empty body is a health check (200 `{"status":"ok"}`); OPTIONS is a CORS preflight (204) only when CORS
+ * empty body is a health check (200 `{"status":"ok"}`); GET/HEAD `/metrics`, when the server is given
+ * `metrics`, is the Prometheus text exposition; OPTIONS is a CORS preflight (204) only when CORS
  * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
  * an IP literal or a configured host (`*` allows all), else 403 `invalid host specified`. Every response is
  * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
@@ -44,6 +45,7 @@ import { closeIfStillIdle } from './idle-close.ts'
 import { readBody } from './read-body.ts'
 import { RequestScope } from './request-scope.ts'
 import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
+import type { PayloadObserver, RpcObserver } from './observer.ts'
 import type { FlashblockSource } from './flashblocks-ws.ts'
 
 export { DEFAULT_LIMITS, resolveLimits, type TransportLimits } from './limits.ts'
@@ -73,6 +75,10 @@ export interface HttpServerOptions {
   readonly gate?: GateFactory
   /** Called once per finished HTTP request (not per WebSocket message), for logs and metrics. */
   readonly onRequest?: (info: HttpRequestInfo) => void
+  /** Told of every JSON-RPC call answered, over HTTP and WebSocket, and of rate-limit refusals. */
+  readonly observer?: RpcObserver
+  /** GET `/metrics`: the Prometheus text exposition (its content type and body). 404 when absent. */
+  readonly metrics?: () => Promise<{ contentType: string; body: string }>
   /** Where unexpected errors go; console.error when absent. */
   readonly log?: (message: string, err: unknown) => void
 }
@@ -108,6 +114,8 @@ interface Config {
   readonly gate: GateFactory | undefined
   readonly connectionLimit: ConnectionLimit
   readonly onRequest: ((info: HttpRequestInfo) => void) | undefined
+  readonly observer: PayloadObserver | undefined
+  readonly metrics: HttpServerOptions['metrics']
   readonly log: (message: string, err: unknown) => void
 }
 
@@ -128,6 +136,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     gate: opts.gate,
     connectionLimit: limitConnections(front, limits.maxConnections),
     onRequest: opts.onRequest,
+    observer: opts.observer?.forTransport('http'),
+    metrics: opts.metrics,
     log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
   }
   const host = opts.host ?? '127.0.0.1'
@@ -162,6 +172,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       clientAddress,
       log: config.log,
       ...(opts.flashblocks !== undefined ? { flashblocks: opts.flashblocks } : {}),
+      ...(opts.observer !== undefined ? { observer: opts.observer.forTransport('ws') } : {}),
     })
   }
 
@@ -299,6 +310,9 @@ async function serve(
     return sendJson(res, 503, errorMessage(null, { code: RPC_CODES.limitExceeded, message }))
   }
   if (!isHostAllowed(req.headers.host, config.allowedHosts)) return refuse(res, 403, 'invalid host specified')
+  if (pathOf(req) === METRICS_PATH && config.metrics !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+    return sendMetrics(res, config.metrics)
+  }
   if (pathOf(req) !== '/') return refuse(res, 404, 'not found')
   applyCors(req, res, config.corsOrigins)
 
@@ -340,6 +354,14 @@ async function serve(
   sendJson(res, out.status, out.body)
 }
 
+const METRICS_PATH = '/metrics'
+
+async function sendMetrics(res: ServerResponse, metrics: NonNullable<Config['metrics']>): Promise<void> {
+  const { contentType, body } = await metrics()
+  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) })
+  res.end(res.req.method === 'HEAD' ? undefined : body)
+}
+
 /** One JSON-RPC payload's answer (both lanes): the gate for the client's address, then the envelope. */
 function answerPayload(body: string, remote: string | undefined, scope: RequestScope, config: Config): Promise<LaneAnswer> {
   const gate = config.gate?.(clientAddress(remote))
@@ -351,6 +373,7 @@ function answerPayload(body: string, remote: string | undefined, scope: RequestS
     scope,
     log: config.log,
     ...(gate !== undefined ? { gate } : {}),
+    ...(config.observer !== undefined ? { observer: config.observer } : {}),
   })
 }
 

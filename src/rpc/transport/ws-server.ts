@@ -39,6 +39,7 @@ import type { TransportLimits } from './limits.ts'
 import { errorMessage } from './messages.ts'
 import { FLASHBLOCKS_PATH, upgradeToStream, type FlashblockSource } from './flashblocks-ws.ts'
 import { RPC_CODES } from '../error-codes.ts'
+import type { PayloadObserver } from './observer.ts'
 
 /** Payloads of one connection handled at the same time before its socket is paused. */
 export const MAX_PENDING_MESSAGES = 64
@@ -60,6 +61,8 @@ export interface WebSocketOptions {
   readonly log: (message: string, err: unknown) => void
   /** The flashblock stream, served at `/flashblocks` (flashblocks-ws.ts) when given. */
   readonly flashblocks?: FlashblockSource
+  /** Told of every call answered over WebSocket (metrics). */
+  readonly observer?: PayloadObserver
 }
 
 export interface WebSocketAttachment {
@@ -158,6 +161,7 @@ function serveConnection(ws: WebSocket, opts: WebSocketOptions, address: string)
       signal: gone.signal,
       log: opts.log,
       ...(gate !== undefined ? { gate } : {}),
+      ...(opts.observer !== undefined ? { observer: opts.observer } : {}),
     })
       .then((out) => {
         if (out !== null) connection.send(out)

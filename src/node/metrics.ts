@@ -1,0 +1,302 @@
+/**
+ * The node's Prometheus metrics (prom-client), served at GET /metrics. One registry per node, so two nodes
+ * in one process (tests) never share a series.
+ *
+ * What records what: the transports report each answered call and each rate-limit refusal through rpc/'s
+ * RpcObserver port (this class has its shape; cli/ hands it to the servers, since node/ sits below rpc/); flashblocks and stream messages are heard from the feed and the
+ * stream as any reader hears them; everything that is a current level (head block and its age, the pool,
+ * connections, stream subscribers) is read at scrape time, so nothing is recorded on the paths that
+ * produce it. prom-client's default process and Node.js metrics (memory, event-loop lag, GC) are included
+ * under their usual names.
+ *
+ * Labels are bounded: `method` is a method the endpoint serves or `unknown`; `transport` http | ws; `outcome`
+ * ok | error; `state` pending | queued.
+ */
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { PreconfirmedFeed } from '../preconf/feed.ts'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import type { SequencerObserver } from '../sequencer/sequencer.ts'
+
+/** The reports of rpc/'s transports (rpc/transport/observer.ts, which rpc/ owns; the shapes match it). */
+interface PayloadObserver {
+  call(method: string, outcome: 'ok' | 'error', seconds: number): void
+  refused(status: number): void
+}
+
+/** What the metrics read at scrape time from every node. */
+export interface MetricSources {
+  /** The head block's number and timestamp (seconds). */
+  head(): { number: bigint; timestamp: bigint }
+  /** Wall clock, ms (tests inject one). */
+  now?: () => number
+}
+
+/**
+ * prom-client's process and Node.js metrics, collected once per process (they describe the process, and
+ * each collection starts its own event-loop and GC monitors, which two nodes in one process must not double).
+ */
+let processRegistry: Registry | undefined
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry()
+    collectDefaultMetrics({ register: processRegistry })
+  }
+  return processRegistry
+}
+
+const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+export class NodeMetrics implements SequencerObserver {
+  readonly registry = new Registry()
+  private readonly connectionSources = new Set<() => number>()
+  private readonly requests: Counter<'method' | 'transport' | 'outcome'>
+  private readonly duration: Histogram<'method'>
+  private readonly rateLimited: Counter
+  private readonly flashblocks: Counter
+  private readonly flashblockTransactions: Histogram
+  private readonly flashblockGas: Histogram
+  private readonly streamMessages: Counter
+  private readonly flashblockBuild: Histogram
+  private readonly journalWrite: Histogram
+  private readonly seal: Histogram
+  private readonly ticksSkipped: Counter
+  private readonly admissions: Counter<'result'>
+  private readonly observers: Record<'http' | 'ws', PayloadObserver>
+  private readonly unlisten: (() => void)[] = []
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry]
+    const now = sources.now ?? Date.now
+    this.requests = new Counter({
+      name: 'flashnode_rpc_requests_total',
+      help: 'JSON-RPC calls answered, by method (unknown: a name the endpoint does not serve), transport and outcome',
+      labelNames: ['method', 'transport', 'outcome'],
+      registers,
+    })
+    this.duration = new Histogram({
+      name: 'flashnode_rpc_request_duration_seconds',
+      help: 'Time to answer one JSON-RPC call, by method',
+      labelNames: ['method'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.rateLimited = new Counter({
+      name: 'flashnode_rpc_rate_limited_total',
+      help: 'Payloads refused by an endpoint rate limit (HTTP 429, or its error over WebSocket)',
+      registers,
+    })
+    const connectionSources = this.connectionSources
+    new Gauge({
+      name: 'flashnode_rpc_connections',
+      help: 'Open client connections (HTTP and WebSocket) over every endpoint',
+      registers,
+      collect() {
+        let open = 0
+        for (const source of connectionSources) open += source()
+        this.set(open)
+      },
+    })
+    new Gauge({
+      name: 'flashnode_head_block_number',
+      help: 'Number of the newest sealed block',
+      registers,
+      collect() {
+        this.set(Number(sources.head().number))
+      },
+    })
+    new Gauge({
+      name: 'flashnode_head_block_age_seconds',
+      help: 'Seconds since the newest sealed block\'s timestamp',
+      registers,
+      collect() {
+        this.set(Math.max(0, now() / 1000 - Number(sources.head().timestamp)))
+      },
+    })
+    this.flashblocks = new Counter({ name: 'flashnode_flashblocks_total', help: 'Flashblocks published (pre-confirmed states), empty ones included', registers })
+    this.flashblockTransactions = new Histogram({
+      name: 'flashnode_flashblock_transactions',
+      help: 'New transactions per published flashblock',
+      buckets: [0, 1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500],
+      registers,
+    })
+    this.flashblockGas = new Histogram({
+      name: 'flashnode_flashblock_gas',
+      help: 'Gas used by the new transactions of one published flashblock',
+      buckets: [0, 21_000, 100_000, 1e6, 5e6, 1e7, 3e7, 1e8, 3e8],
+      registers,
+    })
+    this.streamMessages = new Counter({ name: 'flashnode_stream_messages_total', help: 'Flashblock stream messages published', registers })
+    this.flashblockBuild = new Histogram({
+      name: 'flashnode_flashblock_build_duration_seconds',
+      help: 'Time to build one flashblock, from asking the pool to its publication (journal write included)',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.journalWrite = new Histogram({
+      name: 'flashnode_journal_write_duration_seconds',
+      help: 'Time to journal one flashblock with transactions (durable before it is published)',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.seal = new Histogram({
+      name: 'flashnode_seal_duration_seconds',
+      help: 'Time to seal one block: roots, header and the atomic write (wall clock)',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.admissions = new Counter({
+      name: 'flashnode_txpool_admissions_total',
+      help: 'Transactions submitted, by result: accepted, the pool rule that refused it (e.g. nonceTooLow), undecodable, other',
+      labelNames: ['result'],
+      registers,
+    })
+    this.ticksSkipped = new Counter({
+      name: 'flashnode_flashblock_ticks_skipped_total',
+      help: 'Flashblock ticks skipped because the previous one was still running',
+      registers,
+    })
+    this.observers = { http: this.observerFor('http'), ws: this.observerFor('ws') }
+  }
+
+  forTransport(transport: 'http' | 'ws'): PayloadObserver {
+    return this.observers[transport]
+  }
+
+  // --- the sequencer's reports (SequencerObserver) ---
+
+  flashblockBuilt(seconds: number): void {
+    this.flashblockBuild.observe(seconds)
+  }
+
+  journalWritten(seconds: number): void {
+    this.journalWrite.observe(seconds)
+  }
+
+  sealed(seconds: number): void {
+    this.seal.observe(seconds)
+  }
+
+  tickSkipped(): void {
+    this.ticksSkipped.inc()
+  }
+
+  /** A submission's result (admission's report; the results are the pool's rule names: bounded). */
+  admitted(result: string): void {
+    this.admissions.inc({ result })
+  }
+
+  /** Reads the execution workers' queue and kills at scrape time. */
+  watchExecution(stats: () => { queued: number; killed: number }): void {
+    new Gauge({
+      name: 'flashnode_execution_queue_depth',
+      help: 'EVM jobs (eth_call, estimates, simulations) waiting for an execution worker',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().queued)
+      },
+    })
+    let counted = 0
+    new Counter({
+      name: 'flashnode_execution_jobs_killed_total',
+      help: 'EVM jobs stopped at their time limit (their worker terminated and replaced)',
+      registers: [this.registry],
+      collect() {
+        const killed = stats().killed
+        this.inc(killed - counted)
+        counted = killed
+      },
+    })
+  }
+
+  /** Reads the pool's levels at scrape time (flashnode_txpool_transactions). */
+  watchPool(stats: () => { pending: number; queued: number }): void {
+    new Gauge({
+      name: 'flashnode_txpool_transactions',
+      help: 'Transactions in the pool: pending (executable now) and queued (waiting for a nonce gap)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const now = stats()
+        this.set({ state: 'pending' }, now.pending)
+        this.set({ state: 'queued' }, now.queued)
+      },
+    })
+  }
+
+  /** Counts the stream's messages and reads its subscribers at scrape time. */
+  watchStream(stream: { onPublished(listener: () => void): () => void; subscriberCount(): number }): void {
+    new Gauge({
+      name: 'flashnode_stream_subscribers',
+      help: 'Subscribers connected to the flashblock stream',
+      registers: [this.registry],
+      collect() {
+        this.set(stream.subscriberCount())
+      },
+    })
+    this.unlisten.push(stream.onPublished(() => this.streamMessages.inc()))
+  }
+
+  /** Counts a server's open connections into flashnode_rpc_connections. */
+  addConnections(source: () => number): void {
+    this.connectionSources.add(source)
+  }
+
+  /** Hears the feed's flashblocks. */
+  listenToFeed(feed: PreconfirmedFeed): void {
+    let lastGas = 0n
+    let lastBlock = -1n
+    const onFlashblock = (snapshot: PreconfirmedSnapshot): void => {
+      if (snapshot.header.number !== lastBlock) {
+        lastBlock = snapshot.header.number
+        lastGas = 0n
+      }
+      this.flashblocks.inc()
+      this.flashblockTransactions.observe(snapshot.transactions.length - snapshot.firstNew)
+      this.flashblockGas.observe(Number(snapshot.gasUsed - lastGas))
+      lastGas = snapshot.gasUsed
+    }
+    feed.on('flashblock', onFlashblock)
+    this.unlisten.push(() => feed.off('flashblock', onFlashblock))
+  }
+
+  /** The text exposition, as GET /metrics serves it. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    const both = Registry.merge([processMetrics(), this.registry])
+    return { contentType: both.contentType, body: await both.metrics() }
+  }
+
+  close(): void {
+    for (const stop of this.unlisten.splice(0)) stop()
+    this.registry.clear()
+  }
+
+  private observerFor(transport: 'http' | 'ws'): PayloadObserver {
+    // Each method's series are looked up once (prom-client hashes the labels on every call otherwise); the
+    // method names are the endpoint's own, so the map stays as small as the method table.
+    const series = new Map<string, { ok: { inc(): void }; error: { inc(): void }; seconds: { observe(v: number): void } }>()
+    const seriesOf = (method: string) => {
+      let s = series.get(method)
+      if (s === undefined) {
+        s = {
+          ok: this.requests.labels({ method, transport, outcome: 'ok' }),
+          error: this.requests.labels({ method, transport, outcome: 'error' }),
+          seconds: this.duration.labels({ method }),
+        }
+        series.set(method, s)
+      }
+      return s
+    }
+    const rateLimited = this.rateLimited
+    return {
+      call(method: string, outcome: 'ok' | 'error', seconds: number): void {
+        const s = seriesOf(method)
+        s[outcome].inc()
+        s.seconds.observe(seconds)
+      },
+      refused(status: number): void {
+        if (status === 429) rateLimited.inc()
+      },
+    }
+  }
+}

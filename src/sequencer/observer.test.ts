@@ -1,0 +1,50 @@
+/**
+ * The sequencer's reports to its observer (metrics): one build per flashblock with its time, one seal per
+ * sealed block, and a skipped tick when the clock fires while the previous tick still runs. Auto mode on an
+ * injected clock.
+ */
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { devNode } from '../../test/support/dev-chain.ts'
+import { EMPTY_POOL, SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
+import { ManualScheduler } from './scheduler.ts'
+import type { SequencerObserver } from './sequencer.ts'
+
+class Recorder implements SequencerObserver {
+  readonly built: number[] = []
+  readonly journaled: number[] = []
+  readonly seals: number[] = []
+  skipped = 0
+  flashblockBuilt(seconds: number): void {
+    this.built.push(seconds)
+  }
+  journalWritten(seconds: number): void {
+    this.journaled.push(seconds)
+  }
+  sealed(seconds: number): void {
+    this.seals.push(seconds)
+  }
+  tickSkipped(): void {
+    this.skipped++
+  }
+}
+
+test('the observer hears each build, each seal and each skipped tick', async (t) => {
+  const node = await devNode(t)
+  const clock = new ManualScheduler()
+  const observer = new Recorder()
+  const seq = sequencerFor(node, EMPTY_POOL, clock, { ...SEQUENCER_TEST_SETTINGS, mode: 'auto', flashblocksPerBlock: 2 }, { observer })
+  await seq.start()
+  t.after(() => seq.stop())
+  clock.advance(400) // two ticks at once: the second finds the first still building
+  await seq.idle()
+  assert.equal(observer.built.length, 1)
+  assert.equal(observer.skipped, 1)
+  clock.advance(200)
+  await seq.idle()
+  assert.equal(observer.built.length, 2)
+  assert.equal(observer.seals.length, 1, 'the second flashblock sealed the block')
+  assert.ok([...observer.built, ...observer.seals].every((s) => s >= 0 && s < 60), 'times in seconds')
+  assert.deepEqual(observer.journaled, [], 'empty flashblocks are not journaled')
+})
