@@ -10,6 +10,8 @@ import { devAccounts } from '../node/dev-genesis.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
 import { openNode } from './node-config.ts'
+import { makeLogger } from './logging.ts'
+import { errorFields } from '../primitives/logger.ts'
 import { serveEndpoints, splitList } from './serve.ts'
 import { startFlashblocksServer, type RunningStreamServer } from '../rpc/transport/flashblocks-ws.ts'
 import { startMetricsServer, type RunningMetricsServer } from '../rpc/transport/metrics-server.ts'
@@ -31,11 +33,22 @@ function printDevAccounts(node: FlashNode): void {
 async function start(args: string[]): Promise<void> {
   const { options, given } = parseCommandLine('start', args)
   const endpoints = endpointsFromOptions(options, given) // checked before the data directory is touched
-  const { node, created } = await openNode(options, 'start')
+  const log = makeLogger(options['log-level'], options['log-format'])
+  const { node, created } = await openNode(options, 'start', log)
+  // A failed tick leaves the open block neither journaled nor consistent: stop, and let a restart resume it
+  // from the journal (every published flashblock is there) rather than build on it.
+  node.sequencer?.on('error', (err) => {
+    log.error(errorFields(err), 'sequencer failed: stopping (a restart resumes the open block from its journal)')
+    process.exit(70)
+  })
   await node.start()
   let servers
   try {
-    servers = await serveEndpoints(node, endpoints, { revertCode: options['revert-code'], debug: options.debug })
+    servers = await serveEndpoints(node, endpoints, {
+      revertCode: options['revert-code'],
+      debug: options.debug,
+      log: (message, err) => log.error(errorFields(err), message),
+    })
   } catch (e) {
     await node.close()
     throw e

@@ -1,5 +1,6 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
+import type { Logger } from '../primitives/logger.ts'
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type SequencerConfig } from '../node/create-node.ts'
 import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
@@ -30,7 +31,7 @@ function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
   }
 }
 
-export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import'): Promise<{ node: FlashNode; created: boolean }> {
+export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import', log?: Logger): Promise<{ node: FlashNode; created: boolean }> {
   const existing = storedGenesis(options.datadir)
   const genesis = existing === undefined || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
   const node = await createNode({
@@ -46,6 +47,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
     // Metrics are for a serving node; init and import record none.
     metrics: command === 'start' && !options['no-metrics'],
+    ...(log !== undefined ? { log } : {}),
   })
   return { node, created: existing === undefined }
 }

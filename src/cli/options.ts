@@ -107,6 +107,20 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'FILE',
   },
+  'log-level': {
+    kind: 'string',
+    default: 'info',
+    help: 'least severe log entries written (standard error): debug (every flashblock), info (every sealed block), warn, error',
+    commands: ['start', 'init', 'import'],
+    placeholder: 'debug|info|warn|error',
+  },
+  'log-format': {
+    kind: 'string',
+    default: 'auto',
+    help: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, json otherwise',
+    commands: ['start', 'init', 'import'],
+    placeholder: 'json|pretty|auto',
+  },
   sealing: {
     kind: 'string',
     default: 'auto',

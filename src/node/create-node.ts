@@ -22,6 +22,8 @@ import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
+import { ActivityLog, allObservers } from './activity-log.ts'
+import type { Logger } from '../primitives/logger.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
@@ -77,6 +79,8 @@ export interface NodeConfig {
   readonly stream?: Partial<StreamSettings>
   /** Prometheus metrics (node/metrics.ts; GET /metrics). Default on; false: none recorded. */
   readonly metrics?: boolean
+  /** Where the node logs its work (node/activity-log.ts) and its failures; absent: nowhere. */
+  readonly log?: Logger
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -160,9 +164,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const sequencing =
     config.sequencer === undefined
       ? undefined
-      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics)
+      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics, config.log)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
-  const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream })
+  const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream }, ...(config.log !== undefined ? [config.log] : []))
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
     config.executionWorkers > 0
@@ -240,10 +244,14 @@ function sequencingFor(
   recovery: SenderRecovery | undefined,
   openOptions: OpenOptions,
   metrics: NodeMetrics | undefined,
+  log: Logger | undefined,
 ): Sequencing {
   const scheduler = config.scheduler ?? realScheduler
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
   const feed = new PreconfirmedStore(kv)
+  const activity = log === undefined ? undefined : new ActivityLog(log, feed, pool)
+  const observers = [metrics, activity].filter((o): o is NonNullable<typeof o> => o !== undefined)
+  const observer = observers.length === 0 ? undefined : observers.length === 1 ? observers[0]! : allObservers(...observers)
   const admission = new PoolAdmission(kv, rules, pool, feed, recovery, metrics === undefined ? undefined : (result) => metrics.admitted(result))
   const sequencer = new Sequencer(
     rules,
@@ -254,7 +262,7 @@ function sequencingFor(
     new PoolPort(pool),
     scheduler,
     config,
-    { open: openOptions, feed, ...(metrics !== undefined ? { observer: metrics } : {}) },
+    { open: openOptions, feed, ...(observer !== undefined ? { observer } : {}) },
   )
   return {
     feed,

@@ -24,6 +24,7 @@ import { brotliCompress as brotliCompressCb, constants as zlib } from 'node:zlib
 import type { FeedEventSource, FeedListener, SealedBlock } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { failpoint } from '../primitives/failpoints.ts'
+import { errorFields, type Logger, SILENT_LOGGER } from '../primitives/logger.ts'
 import type { KvStore } from '../storage/db.ts'
 import { MessageBuilder, type StreamMessage } from './message-builder.ts'
 import { SequenceNumbers } from './sequence.ts'
@@ -96,6 +97,9 @@ export class PublishedMessage {
   }
 }
 
+/** Without a logger, internal errors still reach the console; warnings go nowhere. */
+const CONSOLE_ERRORS: Logger = { ...SILENT_LOGGER, error: (fields, message) => console.error(message, fields) }
+
 type Pending = { kind: 'flashblock'; snapshot: PreconfirmedSnapshot } | { kind: 'sealed'; block: SealedBlock }
 
 interface Subscriber {
@@ -124,7 +128,7 @@ export class FlashblockPublisher {
     private readonly feed: FeedEventSource,
     kv: KvStore,
     private readonly settings: StreamSettings = DEFAULT_STREAM_SETTINGS,
-    private readonly log: (message: string, err: unknown) => void = (m, e) => console.error(m, e),
+    private readonly log: Logger = CONSOLE_ERRORS,
   ) {
     this.sequences = new SequenceNumbers(kv)
     this.builder = new MessageBuilder(() => this.sequences.take())
@@ -203,7 +207,7 @@ export class FlashblockPublisher {
       while (this.queue.length > 0 && !this.closed) this.publish(this.queue.shift()!)
     } catch (err) {
       // A message that cannot be built leaves the stream without a consistent block: end it, not the node.
-      this.log('flashblock stream stopped', err)
+      this.log.error(errorFields(err), 'flashblock stream stopped')
       for (const sub of this.subscribers) sub.sink.close(CLOSE.internal, 'stream stopped: internal error')
       this.close()
     }
@@ -286,6 +290,7 @@ export class FlashblockPublisher {
   }
 
   private cut(sub: Subscriber, why: string): void {
+    this.log.warn({ why, subscribers: this.subscribers.size - 1 }, 'flashblock stream subscriber too slow: disconnected')
     this.subscribers.delete(sub)
     sub.sink.close(CLOSE.tooSlow, `too slow: ${why}`)
   }

@@ -15,8 +15,8 @@ export interface NodeProcess {
   /** Resolves with the exit signal or code once the process has ended. */
   readonly exited: Promise<string>
   stderr(): string
-  /** Resolves with the first capture group of `pattern` once the standard output matches it. */
-  printed(pattern: RegExp): Promise<string>
+  /** Resolves with the first capture group of `pattern` once the standard output (or error) matches it. */
+  printed(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<string>
   kill9(): Promise<string>
   stop(): Promise<void>
 }
@@ -46,17 +46,19 @@ export async function spawnNode(t: TestContext, args: string[], env: Record<stri
       reject(new Error(`node exited (${how}) before listening: ${err}`))
     })
   })
-  const printed = (pattern: RegExp) =>
+  const printed = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout') =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the node did not print ${pattern} in 60 s: ${out}`)), 60_000)
+      const text = () => (stream === 'stdout' ? out : err)
+      const timer = setTimeout(() => reject(new Error(`the node did not print ${pattern} in 60 s: ${text()}`)), 60_000)
       const check = (): void => {
-        const m = pattern.exec(out)
+        const m = pattern.exec(text())
         if (m === null) return
         clearTimeout(timer)
-        child.stdout!.off('data', check)
+        child[stream]!.off('data', check)
         resolve(m[1] ?? m[0])
       }
-      child.stdout!.on('data', check)
+      // After the listener that collects the text: it sees each chunk once collected.
+      child[stream]!.on('data', check)
       check()
     })
   const kill9 = async () => {
