@@ -41,6 +41,7 @@ const YIELD_EVERY_MS = 8
 export type StateRootFn = (diff: StateDiff) => Promise<Uint8Array>
 
 export class JournaledState implements StateManagerInterface {
+  /** A written account, or null for a deleted one; never undefined, so `get` alone tells written from not. */
   private readonly accounts = new Map<string, Account | null>()
   private readonly storage = new Map<string, Map<string, Uint8Array>>()
   private readonly wiped = new Set<string>()
@@ -93,23 +94,16 @@ export class JournaledState implements StateManagerInterface {
   }
 
   readAccount(key: string, address: Uint8Array): Account | undefined {
-    if (this.accounts.has(key)) {
-      const a = this.accounts.get(key)
-      return a === null || a === undefined ? undefined : a
-    }
-    return this.base.getAccount(address)
+    const a = this.accounts.get(key)
+    if (a === undefined) return this.base.getAccount(address)
+    return a === null ? undefined : a
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
     await this.pace()
     const key = address.toString()
-    let account: Account | undefined
-    if (this.accounts.has(key)) {
-      const a = this.accounts.get(key)
-      account = a === null || a === undefined ? undefined : copyAccount(a)
-    } else {
-      account = this.base.getAccount(address.bytes)
-    }
+    const a = this.accounts.get(key)
+    const account = a === undefined ? this.base.getAccount(address.bytes) : a === null ? undefined : copyAccount(a)
     if (account !== undefined && this.maskedSender?.key === key && this.maskedSender.hiding) account.codeHash = KECCAK256_NULL
     return account
   }
@@ -152,11 +146,9 @@ export class JournaledState implements StateManagerInterface {
    * the caller may change, synchronously. Unlike getAccount it ignores allowContractSender's masking.
    */
   accountCopy(key: string, address: Uint8Array): Account | undefined {
-    if (this.accounts.has(key)) {
-      const a = this.accounts.get(key)
-      return a === null || a === undefined ? undefined : copyAccount(a)
-    }
-    return this.base.getAccount(address)
+    const a = this.accounts.get(key)
+    if (a === undefined) return this.base.getAccount(address)
+    return a === null ? undefined : copyAccount(a)
   }
 
   /** Stores `account` (taking ownership: no copy), or deletes the account (null), as putAccount/deleteAccount. */
@@ -269,8 +261,9 @@ export class JournaledState implements StateManagerInterface {
         else this.accounts.delete(e.key)
         return
       case 'slot': {
-        const slots = this.storage.get(e.key)
-        if (slots === undefined) return
+        // The write made its address's map before recording this; every later change to that map (a wipe)
+        // was recorded after it and so has been undone first: the map is there again.
+        const slots = this.storage.get(e.key)!
         if (e.had) slots.set(e.slot, e.prev!)
         else slots.delete(e.slot)
         return

@@ -20,12 +20,10 @@ export class OverlayReader implements StateReader {
   ) {}
 
   getAccount(address: Uint8Array): Account | undefined {
-    const key = bytesToHex(address)
-    if (this.diff.accounts.has(key)) {
-      const a = this.diff.accounts.get(key)
-      return a === null || a === undefined ? undefined : copyAccount(a)
-    }
-    return this.base.getAccount(address)
+    // The diff maps an address to an account or to null (deleted), never to undefined.
+    const a = this.diff.accounts.get(bytesToHex(address))
+    if (a === undefined) return this.base.getAccount(address)
+    return a === null ? undefined : copyAccount(a)
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
