@@ -5,15 +5,12 @@
  * for one of its metrics through its HTTP API. Without the package the tests say so and do not run.
  */
 
-import { test, type TestContext } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
-import { serve } from '../../src/cli/serve.ts'
-import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
-import { testGenesis } from '../support/dev-chain.ts'
+import { servedManualNode } from '../support/sequencing-node.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { rpc } from '../support/node-process.ts'
 import { freePort, needsTool } from '../support/debian-tool.ts'
@@ -21,24 +18,8 @@ import { freePort, needsTool } from '../support/debian-tool.ts'
 /** prom-client's default metric names promtool lints (counters' naming rule on its gauges): known noise. */
 const DEFAULT_NAMES = /^(nodejs|process)_[a-z_]+ /
 
-async function servedNode(t: TestContext): Promise<string> {
-  const node = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()) },
-  })
-  await node.start()
-  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'] })
-  t.after(async () => {
-    await server.close()
-    await node.close()
-  })
-  return server.url
-}
-
 test('promtool check metrics finds nothing on a flashnode_ series', needsTool('promtool', 'prometheus'), async (t) => {
-  const url = await servedNode(t)
+  const { url } = await servedManualNode(t)
   await rpc(url, 'eth_chainId')
   await rpc(url, 'flashnode_flashblock')
   await rpc(url, 'evm_mine')
@@ -52,7 +33,7 @@ test('promtool check metrics finds nothing on a flashnode_ series', needsTool('p
 })
 
 test('a real Prometheus server scrapes the node and answers a query for its head block', { ...needsTool('prometheus', 'prometheus'), timeout: 60_000 }, async (t) => {
-  const url = await servedNode(t)
+  const { url } = await servedManualNode(t)
   await rpc(url, 'evm_mine')
   await rpc(url, 'evm_mine')
   const dir = tempDir(t)

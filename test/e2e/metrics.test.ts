@@ -7,40 +7,16 @@
  * clock.
  */
 
-import { test, type TestContext } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket from 'ws'
 import { parseExposition, samplesOf, type Family } from '../support/prometheus-text.ts'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode, type NodeConfig } from '../../src/node/create-node.ts'
-import { serve } from '../../src/cli/serve.ts'
-import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
+import { servedManualNode } from '../support/sequencing-node.ts'
 import { bytesToHex } from '@ethereumjs/util'
-import { signedTx, testGenesis } from '../support/dev-chain.ts'
-import { tempDir } from '../support/temp-dir.ts'
+import { signedTx } from '../support/dev-chain.ts'
 import { rpc } from '../support/node-process.ts'
 
 type Families = Map<string, Family>
-
-async function manualNodeServed(
-  t: TestContext,
-  serveOpts: Partial<Parameters<typeof serve>[1]> = {},
-  nodeOpts: Partial<NodeConfig> = {},
-): Promise<{ node: FlashNode; url: string }> {
-  const node = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()) },
-    ...nodeOpts,
-  })
-  await node.start()
-  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'], ...serveOpts })
-  t.after(async () => {
-    await server.close()
-    await node.close()
-  })
-  return { node, url: server.url }
-}
 
 async function scrape(url: string): Promise<Families> {
   const res = await fetch(`${url}/metrics`)
@@ -88,7 +64,7 @@ async function raw(url: string, body: unknown): Promise<number> {
 }
 
 test('calls are counted by method, transport and outcome; an unknown name adds no series; durations are histograms', async (t) => {
-  const { url } = await manualNodeServed(t)
+  const { url } = await servedManualNode(t)
   const before = await scrape(url)
   for (let i = 0; i < 3; i++) await rpc(url, 'eth_chainId')
   await wsCalls(url, 'eth_chainId', 2)
@@ -121,7 +97,7 @@ test('calls are counted by method, transport and outcome; an unknown name adds n
 })
 
 test('pool, flashblock and head levels follow a flashblock and a seal', async (t) => {
-  const { node, url } = await manualNodeServed(t)
+  const { node, url } = await servedManualNode(t)
   const before = await scrape(url)
   assert.equal(value(before, 'flashnode_txpool_transactions', { state: 'pending' }), 0)
   const transfer = (from: number, nonce: bigint) =>
@@ -162,18 +138,18 @@ test('pool, flashblock and head levels follow a flashblock and a seal', async (t
 })
 
 test('rate-limit refusals are counted; a public endpoint does not serve /metrics', async (t) => {
-  const { url } = await manualNodeServed(t, { rateLimit: { requestsPerSecond: 0.001, burst: 2 } })
+  const { url } = await servedManualNode(t, { rateLimit: { requestsPerSecond: 0.001, burst: 2 } })
   let refused = 0
   for (let i = 0; i < 5; i++) if ((await raw(url, { jsonrpc: '2.0', id: i, method: 'eth_chainId' })) === 429) refused++
   assert.equal(refused, 3)
   assert.equal(value(await scrape(url), 'flashnode_rpc_rate_limited_total'), 3)
 
-  const publicEndpoint = await manualNodeServed(t, { profile: 'public' })
+  const publicEndpoint = await servedManualNode(t, { profile: 'public' })
   assert.equal((await fetch(`${publicEndpoint.url}/metrics`)).status, 404)
 })
 
 test('an EVM job stopped at its time limit is counted; the execution queue depth is exposed', async (t) => {
-  const { url } = await manualNodeServed(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
+  const { url } = await servedManualNode(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
   const loop = '0x00000000000000000000000000000000000000cc'
   const before = await scrape(url)
   await assert.rejects(

@@ -8,6 +8,7 @@ import type { TestContext } from 'node:test'
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode, type NodeConfig } from '../../src/node/create-node.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import { createEthMethods } from '../../src/rpc/methods/index.ts'
+import { serve, type ServeOptions } from '../../src/cli/serve.ts'
 import { RawJson } from '../../src/rpc/transport/messages.ts'
 import { testGenesis } from './dev-chain.ts'
 import { tempDir } from './temp-dir.ts'
@@ -16,16 +17,30 @@ export async function manualNode(
   t: TestContext,
   sequencer: Partial<NonNullable<NodeConfig['sequencer']>> = {},
   dataDir = tempDir(t),
+  config: Partial<NodeConfig> = {},
 ): Promise<FlashNode> {
   const node = await createNode({
     ...DEFAULT_NODE_SETTINGS,
     dataDir,
     genesis: testGenesis(),
     sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()), ...sequencer },
+    ...config,
   })
   t.after(() => node.close())
   await node.start()
   return node
+}
+
+/** A manual node behind a real server on an ephemeral loopback port; both are stopped when the test ends. */
+export async function servedManualNode(
+  t: TestContext,
+  serveOpts: Partial<ServeOptions> = {},
+  config: Partial<NodeConfig> = {},
+): Promise<{ node: FlashNode; url: string }> {
+  const node = await manualNode(t, {}, tempDir(t), config)
+  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'], ...serveOpts })
+  t.after(() => server.close())
+  return { node, url: server.url }
 }
 
 /** Calls one JSON-RPC method of the node's method table in-process; the answer as a client would parse it. */

@@ -11,9 +11,9 @@
  */
 
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
+import { listenOn } from './listen.ts'
 import type { StreamSink } from '../../stream/publisher.ts'
 import { isHostAllowed } from './host-check.ts'
 
@@ -93,14 +93,9 @@ export async function startFlashblocksServer(
     if (!isHostAllowed(req.headers.host, opts.allowedHosts)) return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     upgradeToStream(wss, source, req, socket, head)
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port, opts.host, () => resolve())
-  })
-  const { port } = server.address() as AddressInfo
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host
+  const authority = await listenOn(server, opts.host, opts.port)
   return {
-    url: `ws://${host}:${port}${FLASHBLOCKS_PATH}`,
+    url: `ws://${authority}${FLASHBLOCKS_PATH}`,
     close: async () => {
       for (const client of wss.clients) client.terminate()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -5,8 +5,8 @@
  */
 
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { isHostAllowed } from './host-check.ts'
+import { listenOn } from './listen.ts'
 
 export interface RunningMetricsServer {
   readonly url: string
@@ -34,14 +34,9 @@ export async function startMetricsServer(
       () => plain(500, 'metrics unavailable\n'),
     )
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port, opts.host, () => resolve())
-  })
-  const { port } = server.address() as AddressInfo
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host
+  const authority = await listenOn(server, opts.host, opts.port)
   return {
-    url: `http://${host}:${port}/metrics`,
+    url: `http://${authority}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())
