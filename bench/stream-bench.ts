@@ -10,14 +10,12 @@
  * process in batches every 40 ms, pre-signed before the run.
  */
 
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
 import { NonceBook, quantile, sendAll, TxFactory } from './txs.ts'
 import type { StreamProbeConfig, StreamProbeResult } from './stream-probe.ts'
+import { startProbe } from './probe-process.ts'
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'stream-probe.ts')
 const SENDERS = 256
@@ -28,35 +26,6 @@ const BATCH_EVERY_MS = 40
 /** At least this long a stream (~100 messages with transactions). */
 const STREAM_MS = 20_000
 const DRAIN_MS = 1_500
-
-/** Starts the probe; resolves `ready` once its subscribers are connected and `result` with its figures. */
-function startProbe(cfg: StreamProbeConfig, timeoutMs: number): { ready: Promise<void>; result: Promise<StreamProbeResult> } {
-  const dir = mkdtempSync(join(tmpdir(), 'flashnode-stream-'))
-  const file = join(dir, 'config.json')
-  writeFileSync(file, JSON.stringify(cfg))
-  const child = spawn(process.execPath, ['--import', 'tsx', PROBE, `@${file}`], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  let onReady: () => void = () => undefined
-  const ready = new Promise<void>((resolve) => (onReady = resolve))
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString()
-    if (stdout.startsWith('ready\n')) onReady()
-  })
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  const result = new Promise<StreamProbeResult>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      clearTimeout(killer)
-      rmSync(dir, { recursive: true, force: true })
-      const line = stdout.trim().split('\n').pop() ?? ''
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as StreamProbeResult)
-      else reject(new Error(`stream probe exited ${code}: ${stderr.trim().slice(-500)}`))
-    })
-  })
-  return { ready: Promise.race([ready, result.then(() => undefined)]), result }
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)))
 
@@ -73,7 +42,8 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
         const runMs = Math.max(STREAM_MS, durationMs)
         const perBatch = Math.round((TX_PER_S * BATCH_EVERY_MS) / 1000)
         const txs = factory.batch('erc20', perBatch * Math.ceil(runMs / BATCH_EVERY_MS), nonces, node)
-        const probe = startProbe({ url: node.url, subscribers: SUBSCRIBERS, brotli: BROTLI_SUBSCRIBERS, runMs, drainMs: DRAIN_MS }, runMs + DRAIN_MS + 60_000)
+        const config: StreamProbeConfig = { url: node.url, subscribers: SUBSCRIBERS, brotli: BROTLI_SUBSCRIBERS, runMs, drainMs: DRAIN_MS }
+        const probe = startProbe<StreamProbeResult>(PROBE, config, runMs + DRAIN_MS + 60_000)
         await probe.ready
         const started = performance.now()
         for (let i = 0; i * perBatch < txs.length; i++) {

@@ -23,15 +23,13 @@
  * block.
  */
 
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PeerName } from './nodes.ts'
 import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
 import { NonceBook, quantile, TxFactory } from './txs.ts'
 import type { Detector, VisibilityConfig, VisibilityResult } from './visibility-probe.ts'
+import { startProbe } from './probe-process.ts'
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'visibility-probe.ts')
 const SENDERS = 256
@@ -56,25 +54,7 @@ function schedule(windowMs: number, seed: number): number[] {
 }
 
 function runProbe(cfg: VisibilityConfig, timeoutMs: number): Promise<VisibilityResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'flashnode-visibility-'))
-  const file = join(dir, 'config.json')
-  writeFileSync(file, JSON.stringify(cfg))
-  const child = spawn(process.execPath, ['--import', 'tsx', PROBE, `@${file}`], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  return new Promise<VisibilityResult>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      clearTimeout(killer)
-      rmSync(dir, { recursive: true, force: true })
-      const line = stdout.trim().split('\n').pop() ?? ''
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as VisibilityResult)
-      else reject(new Error(`visibility probe exited ${code}: ${stderr.trim().slice(-500)}`))
-    })
-  })
+  return startProbe<VisibilityResult>(PROBE, cfg, timeoutMs).result
 }
 
 function cases({ chain }: ScenarioContext): BenchCase[] {
