@@ -47,6 +47,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
     // Metrics are for a serving node; init and import record none.
     metrics: command === 'start' && !options['no-metrics'],
+    ...(options['ready-max-age'] !== undefined ? { readyMaxAgeMs: options['ready-max-age'] } : {}),
     ...(log !== undefined ? { log } : {}),
   })
   return { node, created: existing === undefined }

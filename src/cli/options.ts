@@ -143,6 +143,12 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'N',
   },
+  'ready-max-age': {
+    kind: 'integer',
+    help: 'GET /readyz answers 503 when the newest flashblock is older than this (ms; default five flashblock intervals, at least 1000); GET /healthz is 200 while the process serves',
+    commands: ['start'],
+    placeholder: 'MS',
+  },
   'flashblocks-history': {
     kind: 'integer',
     default: 10,

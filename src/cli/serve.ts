@@ -83,6 +83,7 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     // Every endpoint's calls are counted; the exposition is not served on a public endpoint.
     ...(node.metrics !== undefined ? { observer: node.metrics } : {}),
     ...(node.metrics !== undefined && profile !== 'public' ? { metrics: () => node.metrics!.exposition() } : {}),
+    readiness: () => node.readiness(),
   })
   node.metrics?.addConnections(() => server.connections())
   return Object.assign(server, { name, profile, preconfirmations: api.preconfirmations })

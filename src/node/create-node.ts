@@ -22,6 +22,7 @@ import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
+import { defaultReadyMaxAgeMs, FlashblockReadiness, type ReadinessState } from './readiness.ts'
 import { ActivityLog, allObservers } from './activity-log.ts'
 import type { Logger } from '../primitives/logger.ts'
 import { PoolAdmission } from './admission.ts'
@@ -81,6 +82,8 @@ export interface NodeConfig {
   readonly metrics?: boolean
   /** Where the node logs its work (node/activity-log.ts) and its failures; absent: nowhere. */
   readonly log?: Logger
+  /** Not ready (GET /readyz 503) when the newest flashblock is older than this (auto sealing only). */
+  readonly readyMaxAgeMs?: number
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -114,6 +117,8 @@ export interface FlashNode {
   readonly pool?: TxPool
   /** The node's metrics, unless turned off. */
   readonly metrics?: NodeMetrics
+  /** Whether it should get traffic now (GET /readyz), and why. */
+  readiness(): ReadinessState
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
   close(): Promise<void>
@@ -194,6 +199,15 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
   if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
+  const scheduler = config.sequencer?.scheduler ?? realScheduler
+  const readiness =
+    sequencing !== undefined && config.sequencer?.mode === 'auto'
+      ? new FlashblockReadiness(sequencing.feed, () => scheduler.now(), config.readyMaxAgeMs ?? defaultReadyMaxAgeMs(config.sequencer.flashblockIntervalMs))
+      : undefined
+  const openState: ReadinessState = {
+    ready: true,
+    reason: sequencing === undefined ? 'serving the stored chain (no sequencer)' : 'manual sealing: flashblocks come when asked',
+  }
   let started = false
   return {
     api,
@@ -204,6 +218,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
     ...(stream !== undefined ? { stream } : {}),
     ...(metrics !== undefined ? { metrics } : {}),
+    readiness: () => readiness?.state() ?? openState,
     async start() {
       if (sequencing === undefined || started) return
       started = true

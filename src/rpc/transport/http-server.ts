@@ -10,7 +10,8 @@
  * Owns the HTTP rules: POST `/` carries JSON-RPC (Content-Type application/json, charset allowed, else 415;
  * body over `maxBodyBytes` → 413 and the connection closes without reading the rest); GET/HEAD `/` with an
  * empty body is a health check (200 `{"status":"ok"}`); GET/HEAD `/metrics`, when the server is given
- * `metrics`, is the Prometheus text exposition; OPTIONS is a CORS preflight (204) only when CORS
+ * `metrics`, is the Prometheus text exposition; GET/HEAD `/healthz` is 200 while the process serves, and
+ * `/readyz` 200 `{"status":"ready"}` or 503 `{"status":"not ready","reason":…}` as `readiness` says; OPTIONS is a CORS preflight (204) only when CORS
  * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
  * an IP literal or a configured host (`*` allows all), else 403 `invalid host specified`. Every response is
  * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
@@ -77,10 +78,21 @@ export interface HttpServerOptions {
   readonly onRequest?: (info: HttpRequestInfo) => void
   /** Told of every JSON-RPC call answered, over HTTP and WebSocket, and of rate-limit refusals. */
   readonly observer?: RpcObserver
+  /**
+   * GET `/readyz`: whether this node should get traffic now, and if not why (503 with the reason). Absent:
+   * always ready. GET `/healthz` answers 200 whenever the process serves.
+   */
+  readonly readiness?: () => Readiness
   /** GET `/metrics`: the Prometheus text exposition (its content type and body). 404 when absent. */
   readonly metrics?: () => Promise<{ contentType: string; body: string }>
   /** Where unexpected errors go; console.error when absent. */
   readonly log?: (message: string, err: unknown) => void
+}
+
+export interface Readiness {
+  readonly ready: boolean
+  /** Why not (or what was checked), for the operator and the load balancer's log. */
+  readonly reason: string
 }
 
 export interface HttpRequestInfo {
@@ -116,6 +128,7 @@ interface Config {
   readonly onRequest: ((info: HttpRequestInfo) => void) | undefined
   readonly observer: PayloadObserver | undefined
   readonly metrics: HttpServerOptions['metrics']
+  readonly readiness: HttpServerOptions['readiness']
   readonly log: (message: string, err: unknown) => void
 }
 
@@ -138,6 +151,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     onRequest: opts.onRequest,
     observer: opts.observer?.forTransport('http'),
     metrics: opts.metrics,
+    readiness: opts.readiness,
     log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
   }
   const host = opts.host ?? '127.0.0.1'
@@ -310,8 +324,14 @@ async function serve(
     return sendJson(res, 503, errorMessage(null, { code: RPC_CODES.limitExceeded, message }))
   }
   if (!isHostAllowed(req.headers.host, config.allowedHosts)) return refuse(res, 403, 'invalid host specified')
-  if (pathOf(req) === METRICS_PATH && config.metrics !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
-    return sendMetrics(res, config.metrics)
+  const path = pathOf(req)
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    if (path === METRICS_PATH && config.metrics !== undefined) return sendMetrics(res, config.metrics)
+    if (path === '/healthz') return sendJson(res, 200, HEALTH_BODY)
+    if (path === '/readyz') {
+      const r = config.readiness?.() ?? { ready: true, reason: 'serving' }
+      return sendJson(res, r.ready ? 200 : 503, JSON.stringify({ status: r.ready ? 'ready' : 'not ready', reason: r.reason }))
+    }
   }
   if (pathOf(req) !== '/') return refuse(res, 404, 'not found')
   applyCors(req, res, config.corsOrigins)
