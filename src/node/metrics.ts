@@ -17,6 +17,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { PreconfirmedFeed } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { SequencerObserver } from '../sequencer/sequencer.ts'
+import { CallStats } from './call-stats.ts'
 
 /** The reports of rpc/'s transports (rpc/transport/observer.ts, which rpc/ owns; the shapes match it). */
 interface PayloadObserver {
@@ -50,8 +51,7 @@ const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 export class NodeMetrics implements SequencerObserver {
   readonly registry = new Registry()
   private readonly connectionSources = new Set<() => number>()
-  private readonly requests: Counter<'method' | 'transport' | 'outcome'>
-  private readonly duration: Histogram<'method'>
+  private readonly calls: CallStats
   private readonly rateLimited: Counter
   private readonly flashblocks: Counter
   private readonly flashblockTransactions: Histogram
@@ -68,19 +68,7 @@ export class NodeMetrics implements SequencerObserver {
   constructor(sources: MetricSources) {
     const registers = [this.registry]
     const now = sources.now ?? Date.now
-    this.requests = new Counter({
-      name: 'flashnode_rpc_requests_total',
-      help: 'JSON-RPC calls answered, by method (unknown: a name the endpoint does not serve), transport and outcome',
-      labelNames: ['method', 'transport', 'outcome'],
-      registers,
-    })
-    this.duration = new Histogram({
-      name: 'flashnode_rpc_request_duration_seconds',
-      help: 'Time to answer one JSON-RPC call, by method',
-      labelNames: ['method'],
-      buckets: SECONDS_BUCKETS,
-      registers,
-    })
+    this.calls = new CallStats(SECONDS_BUCKETS, this.registry)
     this.rateLimited = new Counter({
       name: 'flashnode_rpc_rate_limited_total',
       help: 'Payloads refused by an endpoint rate limit (HTTP 429, or its error over WebSocket)',
@@ -272,27 +260,16 @@ export class NodeMetrics implements SequencerObserver {
   }
 
   private observerFor(transport: 'http' | 'ws'): PayloadObserver {
-    // Each method's series are looked up once (prom-client hashes the labels on every call otherwise); the
-    // method names are the endpoint's own, so the map stays as small as the method table.
-    const series = new Map<string, { ok: { inc(): void }; error: { inc(): void }; seconds: { observe(v: number): void } }>()
-    const seriesOf = (method: string) => {
-      let s = series.get(method)
-      if (s === undefined) {
-        s = {
-          ok: this.requests.labels({ method, transport, outcome: 'ok' }),
-          error: this.requests.labels({ method, transport, outcome: 'error' }),
-          seconds: this.duration.labels({ method }),
-        }
-        series.set(method, s)
-      }
-      return s
-    }
+    // Each method's stats are looked up once; the method names are the endpoint's own (or `unknown`), so
+    // the map stays as small as the method table.
+    const series = new Map<string, ReturnType<CallStats['of']>>()
+    const calls = this.calls
     const rateLimited = this.rateLimited
     return {
       call(method: string, outcome: 'ok' | 'error', seconds: number): void {
-        const s = seriesOf(method)
-        s[outcome].inc()
-        s.seconds.observe(seconds)
+        let stats = series.get(method)
+        if (stats === undefined) series.set(method, (stats = calls.of(method)))
+        calls.record(stats, transport, outcome, seconds)
       },
       refused(status: number): void {
         if (status === 429) rateLimited.inc()
