@@ -20,7 +20,7 @@ const secp256k1 = require('secp256k1') as typeof import('secp256k1')
 
 const people = Array.from({ length: 8 }, (_, i) => makeKey(i))
 const [alice, bob, carol] = [people[0]!, people[1]!, people[2]!]
-const who = new Map(people.map((k, i) => [k.hex, `k${i}`]))
+const who = new Map<string, string>(people.map((k, i) => [k.hex, `k${i}`]))
 
 /**
  * A pool with room for two gapped transactions overall: a third evicts the cheapest or is refused. The
