@@ -316,10 +316,10 @@ export class TxPool {
   private topExcluding(heap: IndexedHeap<SenderTxs>, exclude: Hex): SenderTxs | undefined {
     const top = heap.peek()
     if (top === undefined || top.key !== exclude) return top
-    // The second in a binary heap is one of the root's children.
+    // The second in a binary heap is one of the root's children (the first is filled first).
     const [, a, b] = heap.values()
-    if (a === undefined || b === undefined) return a ?? b
-    return evictsBefore(a.tail()!, b.tail()!, this.baseFee) ? a : b
+    if (b === undefined) return a
+    return evictsBefore(a!.tail()!, b.tail()!, this.baseFee) ? a : b
   }
 
   private evict(s: SenderTxs, reason: DropReason): void {
