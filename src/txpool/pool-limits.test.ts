@@ -68,13 +68,16 @@ test('full executable slots: a sender at its guaranteed slots displaces another 
   assert.deepEqual(dropped, ['alice1 evicted'])
 })
 
-test('the whole pool full as well as the executable slots: the cheapest tail anywhere gives way, here a gapped one', () => {
-  const { add, dropped } = setup({ globalSlots: 2, globalQueue: 1, accountSlots: 1 })
-  add(alice, 0, 5n)
+test('the whole pool full as well as the executable slots: the cheapest tail anywhere goes first, then an executable one', () => {
+  const { pool, add, dropped } = setup({ globalSlots: 3, globalQueue: 1, accountSlots: 1 })
+  add(carol, 0, 5n)
+  add(carol, 1, 4n) // carol is over her one guaranteed slot
   add(bob, 0, 5n)
-  add(dave, 2, 2n)
-  add(alice, 1, 5n)
-  assert.deepEqual(dropped, ['dave2 evicted'])
+  add(dave, 2, 2n) // the cheapest, gapped; the pool is now full
+  const b = add(bob, 1, 5n)
+  assert.deepEqual(dropped, ['dave2 evicted', 'carol1 evicted'])
+  assert.equal(b.status, 'pending')
+  assert.deepEqual(pool.stats(), { pending: 3, queued: 0, senders: 2 })
 })
 
 test('executable slots exactly full, but the newcomer\'s sender is under its guaranteed slots: admitted without eviction', () => {
