@@ -1,7 +1,8 @@
 /**
  * Preparing a transaction for a fork whose rules differ from the everyday ones gives what decoding inline
  * gives (the same sender and gas figures, or a refusal both ways): before Spurious Dragon (no EIP-155), before
- * Berlin (no typed transactions), and with EIP-7976 (other calldata floor) or EIP-2780 (other base gas) active.
+ * Berlin (no typed transactions), and with EIP-7976 (other calldata floor) or EIP-2780 (other base gas) active;
+ * and, on Osaka too, a gas × fee cap one past what the library allows.
  */
 
 import { test } from 'node:test'
@@ -10,7 +11,7 @@ import type { Common } from '@ethereumjs/common'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
 import { materialize, parseTx } from './decode.ts'
 import { prepareTx } from './prepared.ts'
-import { CHAIN_ID, GENESIS, GWEI, TO, forks, keys, sign, transfer, unprotectedLegacy } from './test-kit.ts'
+import { CHAIN_ID, GENESIS, GWEI, TO, forks, keys, sign, signFields, transfer, unprotectedLegacy } from './test-kit.ts'
 
 const config = (GENESIS as unknown as { config: Record<string, unknown> }).config
 /** The test chain with every fork from `from` on moved to block 1000. */
@@ -27,6 +28,7 @@ function withEips(eips: number[]): Common {
 }
 
 const commons: Array<[string, Common]> = [
+  ['Osaka', forks.osaka],
   ['before Spurious Dragon', rulesFrom('eip155Block').at(1n, 0n)],
   ['before Berlin', rulesFrom('berlinBlock').at(1n, 0n)],
   ['Osaka with EIP-7976', withEips([7976])],
@@ -41,6 +43,8 @@ function samples(): Array<[string, Uint8Array]> {
     ['legacy unprotected', unprotectedLegacy(b, 3n)],
     ['access-list type, empty list', sign({ type: 1, nonce: 2n, gasPrice: 2n * GWEI, gasLimit: 60_000n, to: TO, chainId: CHAIN_ID, data }, b, forks.berlin)],
     ['1559 call', transfer(a, 0, { data, gas: 60_000n })],
+    // gas × fee cap exactly 2^256: one more than the library allows.
+    ['fee overflow by one', signFields(2, [CHAIN_ID, 0n, GWEI, 2n ** 236n, 2n ** 20n, TO, 2n, new Uint8Array(), []], a)],
   ]
 }
 
