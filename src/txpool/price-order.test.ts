@@ -23,12 +23,12 @@ const [alice, bob, carol] = [people[0]!, people[1]!, people[2]!]
 const who = new Map<string, string>(people.map((k, i) => [k.hex, `k${i}`]))
 
 /**
- * A pool with room for two gapped transactions overall: a third evicts the cheapest or is refused. The
+ * A pool with room for two gapped transactions overall (or as many as given): one more evicts the cheapest or is refused. The
  * transactions below all carry nonce 1 against state nonce 0 (gapped, hence evictable).
  */
-function onePlacePool() {
+function onePlacePool(globalQueue = 2) {
   let now = 0
-  const pool = new TxPool({ now: () => now, config: { globalQueue: 2 } })
+  const pool = new TxPool({ now: () => now, config: { globalQueue } })
   const state = new FakeState(people)
   const dropped: Array<[string, DropReason]> = []
   pool.events.on('dropped', (hash, reason) => dropped.push([hash, reason]))
@@ -81,6 +81,18 @@ test('equal prices in every respect: the newer transaction is evicted first; a c
     (e: unknown) => e instanceof Error && e.message === 'transaction underpriced',
   )
   assert.equal(pool.stats().queued, 2)
+})
+
+test('equal prices: evictions go newest first, one after another', () => {
+  const { pool, add, dropped } = onePlacePool(3)
+  const older = add(transfer(people[0]!, 1, { feeCap: 3n * GWEI, tip: 2n * GWEI }))
+  const middle = add(transfer(people[1]!, 1, { feeCap: 3n * GWEI, tip: 2n * GWEI }))
+  const newest = add(transfer(people[2]!, 1, { feeCap: 3n * GWEI, tip: 2n * GWEI }))
+  // Both newcomers pay more, so each evicts the cheapest: of three equal prices the newest, then the next newest.
+  add(transfer(people[3]!, 1, { feeCap: 9n * GWEI, tip: 2n * GWEI }))
+  add(transfer(people[4]!, 1, { feeCap: 9n * GWEI, tip: 2n * GWEI }))
+  assert.deepEqual(dropped, [[newest.hash, 'evicted'], [middle.hash, 'evicted']])
+  assert.ok(pool.has(older.hash))
 })
 
 function orderPool() {
