@@ -157,3 +157,21 @@ test('replacing a blob transaction: the blob fee cap must rise strictly, even wh
   )
   assert.ok(pool.add(blobTx({ ...higherFees, blobFeeCap: 6n }), state, cancun).replaced !== undefined)
 })
+
+test('a fee of exactly the tx fee cap (1 ether) is admitted', () => {
+  // 100,000 gas at 10^13 wei: exactly 1 ether.
+  const raw = signFields(2, [CHAIN_ID, 0n, 1n, 10n ** 13n, 100_000n, TO, 1n, new Uint8Array(), []], alice)
+  assert.equal(admit(raw).status, 'pending')
+})
+
+test('a transaction of exactly the size limit is admitted; one byte over is refused', () => {
+  const raw = transfer(alice, 0)
+  assert.equal(admit(raw, { config: { maxTxSize: raw.length } }).status, 'pending')
+  refused(raw, `oversized data: transaction size ${raw.length}, limit ${raw.length - 1}`, { config: { maxTxSize: raw.length - 1 } })
+})
+
+test('the init code limit applies to creations only: a call may carry more data', () => {
+  const data = new Uint8Array(49_153).fill(1)
+  const raw = signFields(2, [CHAIN_ID, 0n, GWEI, 2n * GWEI, 2_100_000n, TO, 0n, data, []], alice)
+  assert.equal(admit(raw).status, 'pending')
+})

@@ -11,7 +11,8 @@ import type { Common } from '@ethereumjs/common'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
 import { materialize, parseTx } from './decode.ts'
 import { prepareTx } from './prepared.ts'
-import { CHAIN_ID, GENESIS, GWEI, TO, forks, keys, sign, signFields, transfer, unprotectedLegacy } from './test-kit.ts'
+import { TxPool } from './pool.ts'
+import { CHAIN_ID, FakeState, GENESIS, GWEI, TO, forks, keys, sign, signFields, transfer, unprotectedLegacy } from './test-kit.ts'
 
 const config = (GENESIS as unknown as { config: Record<string, unknown> }).config
 /** The test chain with every fork from `from` on moved to block 1000. */
@@ -77,4 +78,13 @@ test('prepared and inline agree on forks with other rules', () => {
   }
   // The forks above do change outcomes (else this test would not test the direct path's refusals).
   assert.ok(differing >= 4, `${differing} outcomes differ from plain Osaka`)
+})
+
+test('an access-list transaction before Berlin is refused, naming the fork it waits for', () => {
+  const raw = sign({ type: 1, nonce: 0n, gasPrice: 2n * GWEI, gasLimit: 30_000n, to: TO, chainId: CHAIN_ID }, keys[0]!, forks.berlin)
+  const common = rulesFrom('berlinBlock').at(1n, 0n)
+  assert.throws(
+    () => new TxPool().add(raw, new FakeState(), { common, baseFee: 0n, blockGasLimit: 30_000_000n }),
+    (e: unknown) => e instanceof Error && e.message === 'transaction type not supported: type 1 rejected, pool not yet in Berlin',
+  )
 })
