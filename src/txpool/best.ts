@@ -24,6 +24,7 @@ export class BestTxs implements Iterable<PooledTx> {
   private readonly heap: IndexedHeap<Cursor>
   private readonly bySender = new Map<Hex, Cursor>()
 
+  /** `runs`: each sender's executable transactions in nonce order, never empty (the pool skips empty ones). */
   constructor(
     runs: Iterable<{ readonly key: Hex; readonly txs: readonly PooledTx[] }>,
     private readonly baseFee: bigint,
@@ -32,7 +33,6 @@ export class BestTxs implements Iterable<PooledTx> {
   ) {
     this.heap = new IndexedHeap<Cursor>((a, b) => ranksBefore(a.txs[a.i]!, b.txs[b.i]!, baseFee))
     for (const run of runs) {
-      if (run.txs.length === 0) continue
       const cursor: Cursor = { key: run.key, txs: run.txs, i: 0, heapIndex: -1 }
       if (!this.payable(run.txs[0]!)) continue
       this.bySender.set(run.key, cursor)

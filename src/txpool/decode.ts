@@ -258,7 +258,7 @@ function listAt(list: NestedUint8Array, i: number): NestedUint8Array {
 function uintAt(list: NestedUint8Array, i: number, maxBytes: number): bigint {
   const b = bytesAt(list, i)
   if (b.length > maxBytes || (b.length > 0 && b[0] === 0)) throw undecodable()
-  return b.length === 0 ? 0n : bytesToBigInt(b)
+  return bytesToBigInt(b) // empty is 0
 }
 
 /** The recipient, or undefined for a creation (an empty field). */
@@ -381,31 +381,25 @@ function parseBlobWrapper(raw: Uint8Array, outer: NestedUint8Array): ParsedTx {
   return parseTyped(3, raw, listAt(outer, 0), keccak256(preimage), sidecar)
 }
 
-/** The encoded bytes of the first item of the list that starts at raw[1] (already validated by RLP.decode). */
+/**
+ * The encoded bytes of the first item of the list that starts at raw[1]: both are lists (`RLP.decode` already
+ * checked the encoding, and the caller that the first item is a list).
+ */
 function innerListBytes(raw: Uint8Array): Uint8Array {
-  const outerHeader = headerLength(raw, 1)
-  const start = 1 + outerHeader
-  const end = start + headerLength(raw, start) + payloadLength(raw, start)
-  return raw.subarray(start, end)
+  const start = 1 + listHeaderLength(raw, 1)
+  return raw.subarray(start, start + listHeaderLength(raw, start) + listPayloadLength(raw, start))
 }
 
-function headerLength(b: Uint8Array, at: number): number {
+/** The header of the RLP list at b[at]: one byte, followed by the payload's length for payloads over 55 bytes. */
+function listHeaderLength(b: Uint8Array, at: number): number {
   const p = b[at]!
-  if (p >= 0xf8) return 1 + (p - 0xf7)
-  if (p >= 0xc0) return 1
-  if (p >= 0xb8) return 1 + (p - 0xb7)
-  return p >= 0x80 ? 1 : 0
+  return p > 0xf7 ? 1 + (p - 0xf7) : 1
 }
 
-function payloadLength(b: Uint8Array, at: number): number {
+function listPayloadLength(b: Uint8Array, at: number): number {
   const p = b[at]!
-  if (p >= 0xf8 || (p >= 0xb8 && p < 0xc0)) {
-    const n = p >= 0xf8 ? p - 0xf7 : p - 0xb7
-    let len = 0
-    for (let i = 1; i <= n; i++) len = len * 256 + b[at + i]!
-    return len
-  }
-  if (p >= 0xc0) return p - 0xc0
-  if (p >= 0x80) return p - 0x80
-  return 1
+  if (p <= 0xf7) return p - 0xc0
+  let len = 0
+  for (let i = 1; i <= p - 0xf7; i++) len = len * 256 + b[at + i]!
+  return len
 }

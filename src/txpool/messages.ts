@@ -82,11 +82,11 @@ export const undecodable = (): FlashnodeError =>
   new FlashnodeError('invalidParams', 'failed to decode signed transaction')
 
 /**
- * Go's `fmt.Sprintf("%.2f", x)`: correct rounding of the double's exact value, ties to even (JS `toFixed`
- * rounds exact ties up), and plain digits however large (JS switches to exponent form at 1e21).
+ * Go's `fmt.Sprintf("%.2f", x)` for a finite x (a fee in ether: at most about 2e78): correct rounding of the
+ * double's exact value, ties to even (JS `toFixed` rounds exact ties up), and plain digits however large (JS
+ * switches to exponent form at 1e21).
  */
 export function goFixed2(x: number): string {
-  if (!Number.isFinite(x)) return x > 0 ? '+Inf' : x < 0 ? '-Inf' : 'NaN'
   if (Math.abs(x) >= 1e21) return `${BigInt(x)}.00` // a double this large is an integer
   // An exact tie (x*100 = k + 1/2) needs x = j/8 with j odd: 25 must divide the numerator of k/200 for a
   // double to hold it. Multiplying by 8 is exact, so this test is too.

@@ -132,8 +132,7 @@ export class TxPool {
   pendingNonce(sender: Uint8Array | string, stateNonce: bigint): bigint {
     const s = this.senders.get(keyOf(sender))
     if (s === undefined) return stateNonce
-    const next = s.consecutiveFrom(stateNonce)
-    return next > stateNonce ? next : stateNonce
+    return s.consecutiveFrom(stateNonce) // never below stateNonce
   }
 
   /** Executable transactions, best effective tip first, never a sender's nonce n+1 before n. */
@@ -176,7 +175,7 @@ export class TxPool {
         const s = this.senders.get(tx.senderHex)!
         const p0 = s.pendingCount
         const q0 = s.queuedCount
-        if (s.pendingCount > 0 && s.stateNonce === tx.nonce) s.shiftIncluded()
+        if (s.stateNonce === tx.nonce) s.shiftIncluded() // the head, which is executable
         else s.remove(tx.nonce)
         this.forget(tx, 'included')
         this.settle(s, p0, q0)
@@ -317,31 +316,28 @@ export class TxPool {
   private topExcluding(heap: IndexedHeap<SenderTxs>, exclude: Hex): SenderTxs | undefined {
     const top = heap.peek()
     if (top === undefined || top.key !== exclude) return top
-    // The second in a binary heap is one of the root's children.
+    // The second in a binary heap is one of the root's children (the first is filled first).
     const [, a, b] = heap.values()
-    if (a === undefined || b === undefined) return a ?? b
-    return evictsBefore(a.tail()!, b.tail()!, this.baseFee) ? a : b
+    if (b === undefined) return a
+    return evictsBefore(a!.tail()!, b.tail()!, this.baseFee) ? a : b
   }
 
   private evict(s: SenderTxs, reason: DropReason): void {
     const p0 = s.pendingCount
     const q0 = s.queuedCount
-    const tx = s.popTail()
-    if (tx !== undefined) this.forget(tx, reason)
+    this.forget(s.popTail(), reason) // a sender in an eviction index, or at its queue limit, holds some
     this.settle(s, p0, q0)
   }
 
   private refresh(s: SenderTxs, state: StateReader, blockGasLimit: bigint | undefined): void {
     const account = state.getAccount(s.address)
     this.resync(s, account?.nonce ?? 0n)
-    if (s.size === 0) return
     const balance = account?.balance ?? 0n
     const p0 = s.pendingCount
     const q0 = s.queuedCount
     const tooBig = (tx: PooledTx) => blockGasLimit !== undefined && tx.gasLimit > blockGasLimit
-    const { dropped, promoted } = s.filter((tx) => tx.cost > balance || tooBig(tx))
+    const dropped = s.filter((tx) => tx.cost > balance || tooBig(tx))
     for (const tx of dropped) this.forget(tx, tooBig(tx) ? 'gasLimit' : 'insufficientFunds')
-    this.promoted(s, promoted)
     this.settle(s, p0, q0)
   }
 
@@ -363,7 +359,8 @@ export class TxPool {
 
   private enforceGlobalLimits(): void {
     const cfg = this.config
-    while (this.queuedTotal > cfg.globalQueue && this.queuedTails.size > 0) this.evict(this.queuedTails.peek()!, 'evicted')
+    // A sender with gapped transactions is always in queuedTails; one with executable ones only beyond accountSlots.
+    while (this.queuedTotal > cfg.globalQueue) this.evict(this.queuedTails.peek()!, 'evicted')
     while (this.pendingTotal > cfg.globalSlots && this.pendingTails.size > 0) this.evict(this.pendingTails.peek()!, 'evicted')
   }
 

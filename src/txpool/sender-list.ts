@@ -57,8 +57,9 @@ export class SenderTxs implements HeapItem {
     return tx !== undefined && tx.nonce === nonce ? tx : undefined
   }
 
+  /** For a transaction of this sender's (its nonce is at least `stateNonce`, by the invariant). */
   isPending(tx: PooledTx): boolean {
-    return tx.nonce >= this.stateNonce && tx.nonce < this.nextNonce()
+    return tx.nonce < this.nextNonce()
   }
 
   /** A copy of the executable run. */
@@ -106,38 +107,33 @@ export class SenderTxs implements HeapItem {
     return { replaced, promoted: this.extend() }
   }
 
-  /** Removes the transaction with this nonce; later executable ones become gapped. */
-  remove(nonce: bigint): PooledTx | undefined {
+  /**
+   * Removes the transaction with this nonce (one the sender holds: the pool removes only what it holds);
+   * later executable ones become gapped.
+   */
+  remove(nonce: bigint): void {
     const i = this.lowerBound(nonce)
-    const tx = this.txs[i]
-    if (tx === undefined || tx.nonce !== nonce) return undefined
-    if (i === 0 && this.pendingCount > 0) {
-      // Removing the head leaves a gap at stateNonce: nothing stays executable.
-      this.txs.shift()
-      this.pendingCount = 0
-      this.pendingCost = 0n
-    } else {
-      this.txs.splice(i, 1)
-      if (i < this.pendingCount) this.truncatePending(i)
-    }
-    return tx
+    this.txs.splice(i, 1)
+    // Removing the head (i = 0) leaves a gap at stateNonce: nothing stays executable.
+    if (i < this.pendingCount) this.truncatePending(i)
   }
 
-  /** The head was executed: it leaves, the state nonce moves past it, the rest stays executable. */
-  shiftIncluded(): PooledTx | undefined {
-    const head = this.txs[0]
-    if (head === undefined || this.pendingCount === 0) return undefined
-    this.txs.shift()
+  /**
+   * The head was executed: it leaves, the state nonce moves past it, the rest stays executable. Only for a
+   * head that is executable (its nonce is `stateNonce`).
+   */
+  shiftIncluded(): PooledTx {
+    const head = this.txs.shift()!
     this.pendingCount--
     this.pendingCost -= head.cost
     this.stateNonce = head.nonce + 1n
     return head
   }
 
-  /** Removes and returns the tail. */
-  popTail(): PooledTx | undefined {
-    const tx = this.txs.pop()
-    if (tx !== undefined && this.pendingCount > this.txs.length) {
+  /** Removes and returns the tail (of a sender with transactions). */
+  popTail(): PooledTx {
+    const tx = this.txs.pop()!
+    if (this.pendingCount > this.txs.length) {
       this.pendingCount = this.txs.length
       this.pendingCost -= tx.cost
     }
@@ -146,10 +142,10 @@ export class SenderTxs implements HeapItem {
 
   /**
    * Moves to a new state nonce: drops the transactions below it (returned as `stale`) and recomputes the
-   * executable run (`promoted`: the ones that were gapped and no longer are).
+   * executable run (`promoted`: the ones that were gapped and no longer are). Only for a changed state nonce
+   * (the pool checks).
    */
   resync(stateNonce: bigint): { stale: PooledTx[]; promoted: PooledTx[] } {
-    if (stateNonce === this.stateNonce) return { stale: [], promoted: [] }
     const cut = this.lowerBound(stateNonce)
     const stale = cut > 0 ? this.txs.splice(0, cut) : []
     const wasPending = new Set(this.txs.slice(0, Math.max(0, this.pendingCount - cut)))
@@ -160,18 +156,19 @@ export class SenderTxs implements HeapItem {
     return { stale, promoted }
   }
 
-  /** Drops every transaction matching `drop`, then recomputes the executable run. */
-  filter(drop: (tx: PooledTx) => boolean): { dropped: PooledTx[]; promoted: PooledTx[] } {
+  /**
+   * Drops every transaction matching `drop` (returned), then recomputes the executable run, which can only
+   * shrink: dropping never closes a gap.
+   */
+  filter(drop: (tx: PooledTx) => boolean): PooledTx[] {
     const dropped: PooledTx[] = []
     const kept: PooledTx[] = []
     for (const tx of this.txs) (drop(tx) ? dropped : kept).push(tx)
-    if (dropped.length === 0) return { dropped, promoted: [] }
-    const wasPending = new Set(this.txs.slice(0, this.pendingCount))
     this.txs = kept
     this.pendingCount = 0
     this.pendingCost = 0n
-    const promoted = this.extend().filter((tx) => !wasPending.has(tx))
-    return { dropped, promoted }
+    this.extend()
+    return dropped
   }
 
   /** Removes every gapped transaction (highest nonce first). */
@@ -188,7 +185,7 @@ export class SenderTxs implements HeapItem {
       this.pendingCount++
       next++
     }
-    return start === this.pendingCount ? [] : txs.slice(start, this.pendingCount)
+    return txs.slice(start, this.pendingCount)
   }
 
   private truncatePending(at: number): void {
