@@ -111,14 +111,14 @@ export const OPTIONS = {
     kind: 'string',
     default: 'info',
     help: 'least severe log entries written (standard error): debug (every flashblock), info (every sealed block), warn, error',
-    commands: ['start', 'init', 'import'],
+    commands: ['start'],
     placeholder: 'debug|info|warn|error',
   },
   'log-format': {
     kind: 'string',
     default: 'auto',
     help: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, json otherwise',
-    commands: ['start', 'init', 'import'],
+    commands: ['start'],
     placeholder: 'json|pretty|auto',
   },
   sealing: {
