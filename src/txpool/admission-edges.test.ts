@@ -7,19 +7,13 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import { RLP, type Input } from '@ethereumjs/rlp'
-import { createBlob4844Tx } from '@ethereumjs/tx'
-import { computeVersionedHash } from '@ethereumjs/util'
 import { FlashnodeError } from '../errors/errors.ts'
-import { bytesToHex } from '../primitives/hex.ts'
 import type { PoolConfig } from './config.ts'
 import { TxPool } from './pool.ts'
 import type { PendingEnv } from './validate.ts'
-import { CHAIN_ID, FakeState, GWEI, TO, env, forks, keys, signFields, transfer } from './test-kit.ts'
+import { CHAIN_ID, FakeState, GWEI, TO, env, forks, keys, signFields, KZG_INFINITY, signedBlobTx, transfer } from './test-kit.ts'
 
-const require = createRequire(import.meta.url)
-const secp256k1 = require('secp256k1') as typeof import('secp256k1')
 
 const alice = keys[0]!
 
@@ -86,33 +80,8 @@ test('a replacement must raise the fee cap and the tip strictly, even where 10% 
   }
 })
 
-const infinity = (() => {
-  const p = new Uint8Array(48)
-  p[0] = 0xc0
-  return p
-})()
-
-/** A Cancun blob transfer from alice in network form: one all-zero blob (commitment and proof: the point at infinity). */
-function blobTx(o: { feeCap?: bigint; tip?: bigint; blobFeeCap?: bigint } = {}): Uint8Array {
-  const unsigned = createBlob4844Tx(
-    {
-      chainId: CHAIN_ID,
-      nonce: 0n,
-      maxFeePerGas: o.feeCap ?? 10n * GWEI,
-      maxPriorityFeePerGas: o.tip ?? GWEI,
-      maxFeePerBlobGas: o.blobFeeCap ?? 100n,
-      gasLimit: 21_000n,
-      to: TO,
-      blobs: [new Uint8Array(131_072)],
-      kzgCommitments: [infinity],
-      kzgProofs: [infinity],
-      blobVersionedHashes: [computeVersionedHash(bytesToHex(infinity), 1)],
-    },
-    { common: forks.cancun },
-  )
-  const sig = secp256k1.ecdsaSign(unsigned.getHashedMessageToSign(), alice.secret)
-  return unsigned.addSignature(BigInt(sig.recid), sig.signature.slice(0, 32), sig.signature.slice(32)).serializeNetworkWrapper()
-}
+/** A Cancun blob transfer from alice in network form (test-kit's signedBlobTx). */
+const blobTx = (o: { feeCap?: bigint; tip?: bigint; blobFeeCap?: bigint } = {}): Uint8Array => signedBlobTx(alice, o)
 
 /** `raw`'s wrapper with its sidecar items replaced (the signature covers the inner transaction only). */
 function rewrap(raw: Uint8Array, sidecar: (items: Input[]) => Input[]): Uint8Array {
@@ -131,7 +100,7 @@ test('blob count: exactly the configured limit is admitted', () => {
 })
 
 test('blob commitments must match the blob hashes in number', () => {
-  const raw = rewrap(blobTx(), ([blobs, commitments, proofs]) => [blobs!, [...(commitments as Input[]), infinity], proofs!])
+  const raw = rewrap(blobTx(), ([blobs, commitments, proofs]) => [blobs!, [...(commitments as Input[]), KZG_INFINITY], proofs!])
   refused(raw, 'invalid number of 2 blob commitments compared to 1 blob hashes', { env: cancun })
 })
 

@@ -17,7 +17,7 @@ import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { decodeTx, parseTx } from './decode.ts'
 import { TxPool } from './pool.ts'
-import { CHAIN_ID, FakeState, GWEI, TO, env, forks, keys, signFields, transfer } from './test-kit.ts'
+import { CHAIN_ID, env, FakeState, forks, GWEI, keys, KZG_INFINITY, signFields, TO, transfer } from './test-kit.ts'
 
 const require = createRequire(import.meta.url)
 const secp256k1 = require('secp256k1') as typeof import('secp256k1')
@@ -146,8 +146,6 @@ test('a canonical blob transaction (no sidecar) decodes into the library\'s blob
 /** A Cancun blob transaction in network form with one blob of `fill` bytes and the point at infinity as its
  * commitment and proof (right only for an all-zero blob), and an access list entry of `addressLength` bytes. */
 function blobWrapper(fill: number, addressLength = 20): Uint8Array {
-  const infinity = new Uint8Array(48)
-  infinity[0] = 0xc0
   const unsigned = createBlob4844Tx(
     {
       chainId: CHAIN_ID,
@@ -158,9 +156,9 @@ function blobWrapper(fill: number, addressLength = 20): Uint8Array {
       gasLimit: 30_000n,
       to: TO,
       blobs: [new Uint8Array(131_072).fill(fill)],
-      kzgCommitments: [infinity],
-      kzgProofs: [infinity],
-      blobVersionedHashes: [computeVersionedHash(bytesToHex(infinity), 1)],
+      kzgCommitments: [KZG_INFINITY],
+      kzgProofs: [KZG_INFINITY],
+      blobVersionedHashes: [computeVersionedHash(bytesToHex(KZG_INFINITY), 1)],
     },
     { common: forks.cancun },
   )

@@ -6,16 +6,10 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-import { createBlob4844Tx } from '@ethereumjs/tx'
-import { computeVersionedHash } from '@ethereumjs/util'
 import { FlashnodeError } from '../errors/errors.ts'
-import { bytesToHex } from '../primitives/hex.ts'
 import { TxPool, type DropReason } from './pool.ts'
-import { CHAIN_ID, FakeState, GWEI, TO, env, forks, keys, transfer } from './test-kit.ts'
+import { CHAIN_ID, FakeState, GWEI, TO, env, forks, keys, signedBlobTx, transfer } from './test-kit.ts'
 
-const require = createRequire(import.meta.url)
-const secp256k1 = require('secp256k1') as typeof import('secp256k1')
 
 const [alice, bob] = [keys[0]!, keys[1]!]
 
@@ -43,32 +37,8 @@ test('a transaction whose gas equals the block gas limit is admitted and kept; o
   assert.deepEqual(dropped, [[full.hash, 'gasLimit']], 'a lower block gas limit drops it')
 })
 
-/**
- * A Cancun blob transfer from alice with nonce 0 carrying one all-zero blob (whose KZG commitment and proof are
- * both the point at infinity), so that no proof has to be computed.
- */
-function blobTx(feeCap: bigint, tip: bigint, blobFeeCap: bigint): Uint8Array {
-  const infinity = new Uint8Array(48)
-  infinity[0] = 0xc0
-  const unsigned = createBlob4844Tx(
-    {
-      chainId: CHAIN_ID,
-      nonce: 0n,
-      maxFeePerGas: feeCap,
-      maxPriorityFeePerGas: tip,
-      maxFeePerBlobGas: blobFeeCap,
-      gasLimit: 21_000n,
-      to: TO,
-      blobs: [new Uint8Array(131_072)],
-      kzgCommitments: [infinity],
-      kzgProofs: [infinity],
-      blobVersionedHashes: [computeVersionedHash(bytesToHex(infinity), 1)],
-    },
-    { common: forks.cancun },
-  )
-  const sig = secp256k1.ecdsaSign(unsigned.getHashedMessageToSign(), alice.secret)
-  return unsigned.addSignature(BigInt(sig.recid), sig.signature.slice(0, 32), sig.signature.slice(32)).serializeNetworkWrapper()
-}
+/** A Cancun blob transfer from alice (test-kit's signedBlobTx). */
+const blobTx = (feeCap: bigint, tip: bigint, blobFeeCap: bigint): Uint8Array => signedBlobTx(alice, { feeCap, tip, blobFeeCap })
 
 test('replacing a blob transaction needs the 10% bump on its blob fee cap too', () => {
   const pool = new TxPool()

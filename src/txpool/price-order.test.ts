@@ -7,16 +7,10 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-import { createBlob4844Tx } from '@ethereumjs/tx'
-import { computeVersionedHash } from '@ethereumjs/util'
-import { bytesToHex } from '../primitives/hex.ts'
 import { decodeTx } from './decode.ts'
 import { TxPool, type DropReason } from './pool.ts'
-import { CHAIN_ID, FakeState, GWEI, TO, env, forks, makeKey, transfer, type Key } from './test-kit.ts'
+import { CHAIN_ID, FakeState, GWEI, TO, env, forks, makeKey, signedBlobTx, transfer, type Key } from './test-kit.ts'
 
-const require = createRequire(import.meta.url)
-const secp256k1 = require('secp256k1') as typeof import('secp256k1')
 
 const people = Array.from({ length: 8 }, (_, i) => makeKey(i))
 const [alice, bob, carol] = [people[0]!, people[1]!, people[2]!]
@@ -130,29 +124,8 @@ test('best(): skipping a sender that has nothing (left) to offer changes nothing
   assert.deepEqual(names(it), ['k1'])
 })
 
-/** A Cancun blob transfer carrying one all-zero blob (commitment and proof: the point at infinity). */
-function blobTx(key: Key, blobFeeCap: bigint): Uint8Array {
-  const infinity = new Uint8Array(48)
-  infinity[0] = 0xc0
-  const unsigned = createBlob4844Tx(
-    {
-      chainId: CHAIN_ID,
-      nonce: 0n,
-      maxFeePerGas: 10n * GWEI,
-      maxPriorityFeePerGas: 5n * GWEI,
-      maxFeePerBlobGas: blobFeeCap,
-      gasLimit: 21_000n,
-      to: TO,
-      blobs: [new Uint8Array(131_072)],
-      kzgCommitments: [infinity],
-      kzgProofs: [infinity],
-      blobVersionedHashes: [computeVersionedHash(bytesToHex(infinity), 1)],
-    },
-    { common: forks.cancun },
-  )
-  const sig = secp256k1.ecdsaSign(unsigned.getHashedMessageToSign(), key.secret)
-  return unsigned.addSignature(BigInt(sig.recid), sig.signature.slice(0, 32), sig.signature.slice(32)).serializeNetworkWrapper()
-}
+/** A Cancun blob transfer (tip 5 gwei) with the given blob fee cap. */
+const blobTx = (key: Key, blobFeeCap: bigint): Uint8Array => signedBlobTx(key, { tip: 5n * GWEI, blobFeeCap })
 
 test('best(): a blob transaction is offered only while its blob fee cap covers the blob base fee', () => {
   const pool = new TxPool()

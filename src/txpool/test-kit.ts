@@ -6,8 +6,8 @@
 
 import { createRequire } from 'node:module'
 import { RLP, type Input } from '@ethereumjs/rlp'
-import { createTx, type TypedTxData } from '@ethereumjs/tx'
-import { Account } from '@ethereumjs/util'
+import { createBlob4844Tx, createTx, type TypedTxData } from '@ethereumjs/tx'
+import { Account, computeVersionedHash } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Common } from '@ethereumjs/common'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
@@ -100,6 +100,38 @@ export function sign(data: TypedTxData, key: Key, common: Common = forks.osaka):
 }
 
 export const TO = `0x${'11'.repeat(20)}` as const
+
+/** The point at infinity: the KZG commitment and proof of an all-zero blob (no proof to compute). */
+export const KZG_INFINITY = (() => {
+  const p = new Uint8Array(48)
+  p[0] = 0xc0
+  return p
+})()
+
+/**
+ * A signed Cancun blob transfer with nonce 0, in network form, carrying one all-zero blob (commitment and
+ * proof: the point at infinity). Fee cap 10 gwei, tip 1 gwei and blob fee cap 100 unless given.
+ */
+export function signedBlobTx(key: Key, o: { feeCap?: bigint; tip?: bigint; blobFeeCap?: bigint } = {}): Uint8Array {
+  const unsigned = createBlob4844Tx(
+    {
+      chainId: CHAIN_ID,
+      nonce: 0n,
+      maxFeePerGas: o.feeCap ?? 10n * GWEI,
+      maxPriorityFeePerGas: o.tip ?? GWEI,
+      maxFeePerBlobGas: o.blobFeeCap ?? 100n,
+      gasLimit: 21_000n,
+      to: TO,
+      blobs: [new Uint8Array(131_072)],
+      kzgCommitments: [KZG_INFINITY],
+      kzgProofs: [KZG_INFINITY],
+      blobVersionedHashes: [computeVersionedHash(bytesToHex(KZG_INFINITY), 1)],
+    },
+    { common: forks.cancun },
+  )
+  const sig = secp256k1.ecdsaSign(unsigned.getHashedMessageToSign(), key.secret)
+  return unsigned.addSignature(BigInt(sig.recid), sig.signature.slice(0, 32), sig.signature.slice(32)).serializeNetworkWrapper()
+}
 
 export interface TransferOptions {
   feeCap?: bigint
