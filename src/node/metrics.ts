@@ -260,17 +260,10 @@ export class NodeMetrics implements SequencerObserver {
   }
 
   private observerFor(transport: 'http' | 'ws'): PayloadObserver {
-    // Each method's stats are looked up once; the method names are the endpoint's own (or `unknown`), so
-    // the map stays as small as the method table.
-    const series = new Map<string, ReturnType<CallStats['of']>>()
     const calls = this.calls
     const rateLimited = this.rateLimited
     return {
-      call(method: string, outcome: 'ok' | 'error', seconds: number): void {
-        let stats = series.get(method)
-        if (stats === undefined) series.set(method, (stats = calls.of(method)))
-        calls.record(stats, transport, outcome, seconds)
-      },
+      call: (method, outcome, seconds) => calls.record(method, transport, outcome, seconds),
       refused(status: number): void {
         if (status === 429) rateLimited.inc()
       },
