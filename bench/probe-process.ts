@@ -13,6 +13,8 @@ export interface ProbeRun<T> {
   /** Resolves when the probe prints `ready` (or ends). */
   readonly ready: Promise<void>
   readonly result: Promise<T>
+  /** Ends it now (its result then rejects, unless it had already ended). */
+  kill(): void
 }
 
 export function startProbe<T>(script: string, config: unknown, timeoutMs: number): ProbeRun<T> {
@@ -40,5 +42,12 @@ export function startProbe<T>(script: string, config: unknown, timeoutMs: number
       else reject(new Error(`${script} exited ${code}: ${stderr.trim().slice(-500)}`))
     })
   })
-  return { ready: Promise.race([ready, result.then(() => undefined, () => undefined)]), result }
+  return {
+    ready: Promise.race([ready, result.then(() => undefined, () => undefined)]),
+    result,
+    kill: () => {
+      result.catch(() => undefined)
+      child.kill('SIGKILL')
+    },
+  }
 }

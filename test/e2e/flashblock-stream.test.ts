@@ -154,6 +154,11 @@ test('resume after a sequence number gets every kept message after it; older or 
   const resumed = new Consumer(t, `${node.streamUrl}?after=${from}`)
   await resumed.until(last)
   assert.deepEqual(resumed.payloads, all.payloads.filter((p) => p.metadata.sequence > from), 'everything after the resume point, in order')
+  // No Brotli subscriber was connected when these were published: they are compressed now, for this one.
+  const resumedBrotli = new Consumer(t, `${node.streamUrl}?after=${from}&compression=brotli`)
+  await resumedBrotli.until(last)
+  assert.ok(resumedBrotli.binary.every((b) => b))
+  assert.deepEqual(resumedBrotli.payloads, resumed.payloads, 'the same kept messages, compressed on request')
   const caughtUp = new Consumer(t, `${node.streamUrl}?after=${last}`)
   await caughtUp.opened()
   await tick(node)
