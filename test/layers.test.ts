@@ -19,6 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['rpc'],
   ['node'],
+  ['follower'],
   ['sequencer', 'simulate', 'stream'],
   ['preconf', 'txpool'],
   ['execution'],

@@ -119,6 +119,8 @@ export interface NodeApi {
 
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>
+  /** A sealed block's RLP encoding (the pending block has none until it is sealed). */
+  rawBlock(block: BlockId): Promise<Uint8Array | null>
   /**
    * One block's receipts in order, all with the same context. For a pre-confirmed block (context.preconfirmed) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
    */

@@ -20,6 +20,8 @@ import { TxPool, type PoolConfig } from '../txpool/index.ts'
 import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
+import { Follower, type SealedBlockSource } from '../follower/follower.ts'
+import { concatBytes } from '@ethereumjs/util'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
 import { defaultReadyMaxAgeMs, FlashblockReadiness, type ReadinessState } from './readiness.ts'
@@ -74,6 +76,11 @@ export interface NodeConfig {
   readonly sealHashingWorker?: boolean
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
   readonly sequencer?: SequencerConfig
+  /**
+   * Follow a sequencer (follower/): no pool, no sequencer; pre-confirmed state comes from the sequencer's
+   * stream, applied by `node.follower`, and blocks the stream cannot give from `sealed`. Excludes `sequencer`.
+   */
+  readonly follow?: { readonly sealed: SealedBlockSource }
   /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
   readonly simulate?: Partial<SimulateSettings>
   /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
@@ -112,6 +119,8 @@ export interface FlashNode {
   readonly feed?: PreconfirmedFeed
   /** Present when the node sequences. */
   readonly sequencer?: Sequencer
+  /** The producer of a following node (present with `follow`): it applies the sequencer's stream. */
+  readonly follower?: Follower
   /** The flashblock stream (docs/stream.md), present when the node sequences. */
   readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
@@ -166,6 +175,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       : undefined
   const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
   const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
+  if (config.follow !== undefined && config.sequencer !== undefined) {
+    await kv.close()
+    throw new Error('a node either sequences or follows a sequencer, not both')
+  }
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow.sealed, config.log)
   const sequencing =
     config.sequencer === undefined
       ? undefined
@@ -191,8 +205,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const write = sequencing?.write
   const shared = { ...(write !== undefined ? { write } : {}), ...(results !== undefined ? { results } : {}) }
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
-  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(sequencing !== undefined ? { feed: sequencing.feed } : {}) })
-  const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
+  const feed = sequencing?.feed ?? following?.feed
+  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(feed !== undefined ? { feed } : {}) })
+  const sealedApi = feed === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
   if (metrics !== undefined && sequencing !== undefined) {
     metrics.listenToFeed(sequencing.feed)
     metrics.watchPool(() => sequencing.admission.pool.stats())
@@ -216,6 +231,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     chain,
     writer,
     ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
+    ...(following !== undefined ? { feed: following.feed, follower: following.follower } : {}),
     ...(stream !== undefined ? { stream } : {}),
     ...(metrics !== undefined ? { metrics } : {}),
     readiness: () => readiness?.state() ?? openState,
@@ -291,6 +307,24 @@ function sequencingFor(
       blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
     },
   }
+}
+
+/** The feed and its producer on a following node: the follower, committing through the chain writer. */
+function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, writer: ChainWriter, sealed: SealedBlockSource, log: Logger | undefined): { feed: PreconfirmedStore; follower: Follower } {
+  const feed = new PreconfirmedStore(kv)
+  const follower = new Follower({
+    rules,
+    kv,
+    head: () => chain.header(chain.head())!,
+    commit: (executed) => writer.commit(executed),
+    importBlocks: async (rlps) => {
+      await writer.importRlp(concatBytes(...rlps))
+    },
+    writer: feed,
+    sealed,
+    ...(log !== undefined ? { log } : {}),
+  })
+  return { feed, follower }
 }
 
 function headOf(chain: ChainReader): { number: bigint; timestamp: bigint } {

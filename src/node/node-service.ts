@@ -203,6 +203,12 @@ export class NodeService implements NodeApi {
     return block === undefined ? null : (this.chain.block(block.number) ?? null)
   }
 
+  async rawBlock(blockId: BlockId): Promise<Uint8Array | null> {
+    const block = this.resolver.tryResolve(blockId)
+    if (block === undefined || block.snapshot !== undefined) return null
+    return this.chain.store.blockRlp(block.number) ?? null
+  }
+
   async getBlockReceipts(blockId: BlockId): Promise<readonly LocatedReceipt[] | null> {
     const block = this.resolver.tryResolve(blockId)
     if (block === undefined) return null
