@@ -69,9 +69,21 @@ export class Follower {
   private lastSequence: number | null = null
   private chain: Promise<unknown> = Promise.resolve()
   private readonly log: Logger
+  private readonly observers = new Set<FollowerObserver>()
 
   constructor(private readonly deps: FollowerDeps) {
     this.log = deps.log ?? SILENT_LOGGER
+    if (deps.observer !== undefined) this.observers.add(deps.observer)
+  }
+
+  private tell<K extends keyof FollowerObserver>(event: K, ...args: Parameters<NonNullable<FollowerObserver[K]>>): void {
+    for (const o of this.observers) (o[event] as ((...a: typeof args) => void) | undefined)?.(...args)
+  }
+
+  /** Adds an observer (metrics, logs, tests); returns the way to remove it. */
+  observe(observer: FollowerObserver): () => void {
+    this.observers.add(observer)
+    return () => this.observers.delete(observer)
   }
 
   /** The sequence of the last message handled (null before the first). */
@@ -96,7 +108,7 @@ export class Follower {
       await this.deps.importBlocks(rlps)
       done += rlps.length
     }
-    if (done > 0) this.deps.observer?.caughtUp?.(done, this.deps.head().number)
+    if (done > 0) this.tell('caughtUp', done, this.deps.head().number)
     return done
   }
 
@@ -104,17 +116,17 @@ export class Follower {
     const message = decodeMessage(raw)
     const last = this.lastSequence
     if (last !== null && message.sequence <= last) {
-      this.deps.observer?.duplicate?.(message.sequence)
+      this.tell('duplicate', message.sequence)
       return 'duplicate'
     }
     if (last !== null && message.previousSequence !== null && message.previousSequence !== last) {
-      this.deps.observer?.gap?.(last + 1, message.sequence)
+      this.tell('gap', last + 1, message.sequence)
       this.log.warn({ expected: last + 1, got: message.sequence, previous: message.previousSequence }, 'flashblock stream gap: resuming')
       return { resume: last }
     }
     const outcome = await this.take(message)
     this.lastSequence = message.sequence
-    if (outcome !== 'skipped') this.deps.observer?.applied?.(message)
+    if (outcome !== 'skipped') this.tell('applied', message)
     return outcome
   }
 
@@ -142,7 +154,7 @@ export class Follower {
           return 'sealed'
         } catch (err) {
           if (!(err instanceof SealMismatch)) throw err
-          this.deps.observer?.sealMismatch?.(err)
+          this.tell('sealMismatch', err)
           this.log.error({ block: Number(err.blockNumber), field: err.field, expected: err.expected, got: err.got }, 'sealed block does not match the stream: refetching it')
         }
       }
