@@ -169,6 +169,12 @@ export const OPTIONS = {
     help: 'record no Prometheus metrics (GET /metrics on every endpoint but public ones; docs/operations.md)',
     commands: ['start'],
   },
+  follow: {
+    kind: 'string',
+    help: "follow the sequencer at this JSON-RPC URL instead of sequencing: no pool; its flashblock stream applied without re-executing, blocks checked at each seal, missing blocks fetched; transactions forwarded to it. Same genesis as the sequencer's. --ready-max-age is then the age past which pending answers latest",
+    commands: ['start'],
+    placeholder: 'URL',
+  },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>

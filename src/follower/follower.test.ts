@@ -34,7 +34,7 @@ function sealedOf(sequencer: FlashNode): SealedBlockSource {
 }
 
 async function followerOf(t: TestContext, sequencer: FlashNode): Promise<FlashNode> {
-  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: sealedOf(sequencer) } })
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: sealedOf(sequencer), maxAgeMs: 600_000 } })
   t.after(() => node.close())
   return node
 }

@@ -21,6 +21,12 @@ import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { Follower, type SealedBlockSource } from '../follower/follower.ts'
+import type { SequencerClient } from '../follower/sequencer-client.ts'
+import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
+import { FreshFeed } from '../preconf/fresh-feed.ts'
+import { ForwardingAdmission } from './forwarding-admission.ts'
+import { FlashnodeError } from '../errors/errors.ts'
+import { bytesToHex } from '../primitives/hex.ts'
 import { concatBytes } from '@ethereumjs/util'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
@@ -80,7 +86,7 @@ export interface NodeConfig {
    * Follow a sequencer (follower/): no pool, no sequencer; pre-confirmed state comes from the sequencer's
    * stream, applied by `node.follower`, and blocks the stream cannot give from `sealed`. Excludes `sequencer`.
    */
-  readonly follow?: { readonly sealed: SealedBlockSource }
+  readonly follow?: FollowConfig
   /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
   readonly simulate?: Partial<SimulateSettings>
   /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
@@ -91,6 +97,18 @@ export interface NodeConfig {
   readonly log?: Logger
   /** Not ready (GET /readyz 503) when the newest flashblock is older than this (auto sealing only). */
   readonly readyMaxAgeMs?: number
+}
+
+/** What a following node needs of its sequencer. */
+export interface FollowConfig {
+  /** Its sealed chain (catch-up, refetching a block that did not check out). */
+  readonly sealed: SealedBlockSource
+  /** Where transactions go (absent: the follower takes none). */
+  readonly sequencer?: SequencerClient
+  /** Its flashblock stream (ws://…/flashblocks); absent: messages are handed to `node.follower` by the caller. */
+  readonly streamUrl?: string
+  /** `pending` answers `latest`, and the node is not ready, once the newest flashblock is older (ms). */
+  readonly maxAgeMs?: number
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -179,7 +197,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     await kv.close()
     throw new Error('a node either sequences or follows a sequencer, not both')
   }
-  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow.sealed, config.log)
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log)
   const sequencing =
     config.sequencer === undefined
       ? undefined
@@ -202,10 +220,10 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
         )
       : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
   const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined
-  const write = sequencing?.write
+  const write = sequencing?.write ?? following?.write
   const shared = { ...(write !== undefined ? { write } : {}), ...(results !== undefined ? { results } : {}) }
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
-  const feed = sequencing?.feed ?? following?.feed
+  const feed = sequencing?.feed ?? following?.fresh
   const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(feed !== undefined ? { feed } : {}) })
   const sealedApi = feed === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
   if (metrics !== undefined && sequencing !== undefined) {
@@ -218,7 +236,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const readiness =
     sequencing !== undefined && config.sequencer?.mode === 'auto'
       ? new FlashblockReadiness(sequencing.feed, () => scheduler.now(), config.readyMaxAgeMs ?? defaultReadyMaxAgeMs(config.sequencer.flashblockIntervalMs))
-      : undefined
+      : following !== undefined
+        ? new FlashblockReadiness(following.feed, () => Date.now(), following.fresh.maxAgeMs)
+        : undefined
   const openState: ReadinessState = {
     ready: true,
     reason: sequencing === undefined ? 'serving the stored chain (no sequencer)' : 'manual sealing: flashblocks come when asked',
@@ -236,6 +256,12 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     ...(metrics !== undefined ? { metrics } : {}),
     readiness: () => readiness?.state() ?? openState,
     async start() {
+      if (following !== undefined && !started) {
+        started = true
+        if (config.follow?.sequencer !== undefined) await sameChain(config.follow.sequencer, chain)
+        following.stream?.start()
+        return
+      }
       if (sequencing === undefined || started) return
       started = true
       // Serve once the admission and seal workers have loaded (~1 s for tsx and the libraries), so that the
@@ -247,6 +273,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     },
     async close() {
       await sequencing?.sequencer.stop()
+      await following?.stream?.stop()
       stream?.close()
       metrics?.close()
       await recovery?.close()
@@ -309,9 +336,22 @@ function sequencingFor(
   }
 }
 
-/** The feed and its producer on a following node: the follower, committing through the chain writer. */
-function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, writer: ChainWriter, sealed: SealedBlockSource, log: Logger | undefined): { feed: PreconfirmedStore; follower: Follower } {
+interface Following {
+  readonly feed: PreconfirmedStore
+  /** What readers see: the feed without a snapshot older than the age limit. */
+  readonly fresh: FreshFeed
+  readonly follower: Follower
+  readonly stream?: StreamClient
+  readonly write?: WriteSide
+}
+
+/** The age limit of a follower's newest flashblock when none is configured (five 200 ms intervals, at least 1 s). */
+const FOLLOWER_MAX_AGE_MS = defaultReadyMaxAgeMs(DEFAULT_SEQUENCER.flashblockIntervalMs)
+
+/** The feed and its producer on a following node (the follower, committing through the chain writer), its stream and forwarding. */
+function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, writer: ChainWriter, follow: FollowConfig, log: Logger | undefined): Following {
   const feed = new PreconfirmedStore(kv)
+  const fresh = new FreshFeed(feed, () => Date.now(), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
   const follower = new Follower({
     rules,
     kv,
@@ -321,10 +361,36 @@ function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, write
       await writer.importRlp(concatBytes(...rlps))
     },
     writer: feed,
-    sealed,
+    sealed: follow.sealed,
     ...(log !== undefined ? { log } : {}),
   })
-  return { feed, follower }
+  const stream =
+    follow.streamUrl === undefined
+      ? undefined
+      : new StreamClient({ url: follow.streamUrl, ...DEFAULT_STREAM_CLIENT, ...(log !== undefined ? { log } : {}) }, follower)
+  const notHere = async (): Promise<never> => {
+    throw new FlashnodeError('methodNotFound', 'a follower does not produce blocks: ask its sequencer')
+  }
+  const write: WriteSide | undefined =
+    follow.sequencer === undefined
+      ? undefined
+      : {
+          admission: new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now()),
+          events: new NodeEvents(fresh, chain),
+          producer: { seal: notHere, flashblock: notHere },
+          syncTimeoutMs: DEFAULT_SEQUENCER.syncTimeoutMs,
+          blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
+        }
+  return { feed, fresh, follower, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
+}
+
+/** Refuses to follow a sequencer of another chain (another genesis). */
+async function sameChain(sequencer: SequencerClient, chain: ChainReader): Promise<void> {
+  const theirs = (await sequencer.call('eth_getBlockByNumber', ['0x0', false])) as { hash?: string } | null
+  const ours = bytesToHex(chain.header(0n)!.hash())
+  if (theirs?.hash !== ours) {
+    throw new Error(`the sequencer at ${sequencer.url} has another genesis (${theirs?.hash ?? 'none'}, this data directory's is ${ours}): start the follower with the sequencer's genesis and an empty --datadir`)
+  }
 }
 
 function headOf(chain: ChainReader): { number: bigint; timestamp: bigint } {

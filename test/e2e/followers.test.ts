@@ -1,0 +1,101 @@
+/**
+ * Followers as a user runs them: real processes on loopback, started through the CLI. A sequencer sealing
+ * by hand (`flashnode start --sealing manual`: flashnode_flashblock and evm_mine) and followers (`flashnode
+ * start --follow URL`): viem sends through a follower; every transaction shows pre-confirmed through `pending` on the
+ * followers; after sealing, blocks, receipts, balances and storage are equal on all nodes at every block; a
+ * follower started empty after the chain has blocks catches up; one killed with kill -9 mid-stream and
+ * restarted catches up and agrees. Nothing sleeps for a tick: each step waits for what it needs to see.
+ */
+
+import { test, type TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import { createWalletClient, http, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { devAccounts } from '../../src/node/dev-genesis.ts'
+import { rpc, spawnNode, type NodeProcess } from '../support/node-process.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
+
+const ACCOUNTS = devAccounts(3)
+const RECEIVER = '0x00000000000000000000000000000000000000bb'
+
+/** Polls `check` until it holds (a condition, not a time). */
+async function until<T>(what: string, check: () => Promise<T | undefined>, limitMs = 30_000): Promise<T> {
+  const end = Date.now() + limitMs
+  for (;;) {
+    const got = await check().catch(() => undefined)
+    if (got !== undefined) return got
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setImmediate(r))
+  }
+}
+
+const head = async (url: string): Promise<bigint> => BigInt(await rpc<string>(url, 'eth_blockNumber'))
+
+/** A follower process; its pending state stays fresh for a minute (the sequencer here is sealed by hand). */
+async function follower(t: TestContext, sequencer: NodeProcess, dataDir = tempDir(t)): Promise<NodeProcess> {
+  return spawnNode(t, ['--datadir', dataDir, '--follow', sequencer.url, '--ready-max-age', '60000', '--log-level', 'warn'])
+}
+
+/** Everything a client reads of sealed block `n` (and the state after it) on a node. */
+async function sealedView(url: string, n: bigint): Promise<unknown> {
+  const id = `0x${n.toString(16)}`
+  const out: Record<string, unknown> = {
+    block: await rpc(url, 'eth_getBlockByNumber', [id, true]),
+    receipts: await rpc(url, 'eth_getBlockReceipts', [id]),
+  }
+  for (const a of [RECEIVER, ...ACCOUNTS.map((x) => x.address)]) {
+    out[`${a} balance`] = await rpc(url, 'eth_getBalance', [a, id])
+    out[`${a} nonce`] = await rpc(url, 'eth_getTransactionCount', [a, id])
+  }
+  return out
+}
+
+async function agreeUpTo(urls: readonly string[], last: bigint): Promise<void> {
+  for (let n = 1n; n <= last; n++) {
+    const [first, ...rest] = await Promise.all(urls.map((u) => sealedView(u, n)))
+    for (const other of rest) assert.deepEqual(other, first, `block ${n}`)
+  }
+}
+
+test('followers: sends through a follower, pre-confirmed on every follower, equal sealed blocks, a late follower and a kill -9', { timeout: 240_000 }, async (t) => {
+  // Manual sealing: a flashblock or a block comes only when asked, so "pre-confirmed, not sealed" is a state
+  // the test holds, not a moment it hopes to catch.
+  const sequencer = await spawnNode(t, ['--datadir', tempDir(t), '--sealing', 'manual', '--log-level', 'warn'])
+  const flashblock = () => rpc(sequencer.url, 'flashnode_flashblock')
+  const mine = () => rpc(sequencer.url, 'evm_mine')
+  const firstDir = tempDir(t)
+  const first = await follower(t, sequencer, firstDir)
+  const wallet = createWalletClient({ account: privateKeyToAccount(ACCOUNTS[1]!.privateKey as Hex), chain: VIEM_DEV_CHAIN, transport: http(first.url, { retryCount: 0 }) })
+  const hashes: Hex[] = []
+  for (let i = 0; i < 5; i++) hashes.push(await wallet.sendTransaction({ to: RECEIVER, value: 1000n + BigInt(i), gas: 21_000n }))
+  const before = await head(sequencer.url)
+  await flashblock()
+  for (const h of hashes) await until(`receipt of ${h} on the follower`, async () => (await rpc(first.url, 'eth_getTransactionReceipt', [h])) ?? undefined)
+  assert.equal(await head(sequencer.url), before, 'pre-confirmed, not sealed')
+  assert.equal(await head(first.url), before)
+  assert.equal(await rpc(first.url, 'eth_getTransactionCount', [ACCOUNTS[1]!.address, 'pending']), '0x5')
+  assert.deepEqual(await rpc(first.url, 'eth_getBlockByNumber', ['pending', true]), await rpc(sequencer.url, 'eth_getBlockByNumber', ['pending', true]))
+  await mine()
+  await mine()
+
+  // A follower started empty after the chain has blocks: it catches up, then follows.
+  const late = await follower(t, sequencer)
+  const sealedSoFar = await head(sequencer.url)
+  await until('the late follower to catch up', async () => ((await head(late.url)) >= sealedSoFar ? true : undefined))
+
+  // kill -9 the first follower, send more through the late one, restart the first on its database.
+  await first.kill9()
+  const wallet2 = createWalletClient({ account: privateKeyToAccount(ACCOUNTS[2]!.privateKey as Hex), chain: VIEM_DEV_CHAIN, transport: http(late.url, { retryCount: 0 }) })
+  for (let i = 0; i < 3; i++) hashes.push(await wallet2.sendTransaction({ to: RECEIVER, value: 7n, gas: 21_000n }))
+  await flashblock()
+  for (const h of hashes.slice(5)) await until(`receipt of ${h} on the late follower`, async () => (await rpc(late.url, 'eth_getTransactionReceipt', [h])) ?? undefined)
+  const restarted = await follower(t, sequencer, firstDir)
+  for (const h of hashes.slice(5)) await until(`receipt of ${h} on the restarted follower`, async () => (await rpc(restarted.url, 'eth_getTransactionReceipt', [h])) ?? undefined)
+  await mine()
+
+  const last = await head(sequencer.url)
+  for (const url of [late.url, restarted.url]) await until(`block ${last} on ${url}`, async () => ((await head(url)) >= last ? true : undefined))
+  await agreeUpTo([sequencer.url, late.url, restarted.url], last)
+  assert.equal(BigInt(await rpc<string>(restarted.url, 'eth_getBalance', [RECEIVER, 'latest'])), 5n * 1000n + 10n + 21n)
+})
