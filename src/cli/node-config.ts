@@ -12,6 +12,7 @@ function followConfig(options: ParsedOptions): FollowConfig | undefined {
   const url = options.follow
   if (url === undefined) return undefined
   if (options['read-only']) throw new UsageError('--follow and --read-only exclude each other')
+  if (options['ready-max-behind'] < 0) throw new UsageError('--ready-max-behind must be 0 or more')
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -28,6 +29,7 @@ function followConfig(options: ParsedOptions): FollowConfig | undefined {
     sequencer,
     streamUrl: stream.toString(),
     ...(options['ready-max-age'] !== undefined ? { maxAgeMs: options['ready-max-age'] } : {}),
+    maxBlocksBehind: BigInt(options['ready-max-behind']),
   }
 }
 

@@ -149,6 +149,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'MS',
   },
+  'ready-max-behind': {
+    kind: 'integer',
+    default: 2,
+    help: 'with --follow: GET /readyz answers 503 while the follower lacks more than this many of the sequencer\'s sealed blocks',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'flashblocks-history': {
     kind: 'integer',
     default: 10,

@@ -160,3 +160,23 @@ test('duplicates are ignored, a missed message asks to resume, and a late follow
   assert.equal(await late.follower!.receive(more[1]), 'applied')
   assert.deepEqual(await view(late, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
 })
+
+test('eth_syncing tells the truth while a follower catches up', { timeout: 120_000 }, async (t) => {
+  const sequencer = await busySequencer(t)
+  const open = (newMessages(sequencer, { sequence: -1 }) as { metadata: { block_number: number } }[]).filter((m) => m.metadata.block_number === 3)
+  let release: () => void = () => undefined
+  const gate = new Promise<void>((r) => (release = r))
+  const direct = sealedOf(sequencer)
+  const gated: SealedBlockSource = { head: direct.head, blocks: async (from, to) => (await gate, direct.blocks(from, to)) }
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: gated, maxAgeMs: 600_000, maxBlocksBehind: 1n } })
+  t.after(() => node.close())
+  assert.equal(await rpc(node, 'eth_syncing', []), false)
+  const applied = node.follower!.receive(open[0])
+  await new Promise((r) => setImmediate(r))
+  assert.deepEqual(await rpc(node, 'eth_syncing', []), { startingBlock: '0x0', currentBlock: '0x0', highestBlock: '0x2' })
+  assert.deepEqual(node.readiness(), { ready: false, reason: '2 blocks behind the sequencer (limit 1): catching up' })
+  release()
+  assert.equal(await applied, 'applied')
+  assert.equal(await rpc(node, 'eth_syncing', []), false)
+  assert.equal(node.readiness().ready, true)
+})

@@ -67,6 +67,10 @@ export type Outcome = 'applied' | 'sealed' | 'duplicate' | 'skipped' | { readonl
 export class Follower {
   private open: ReplicaBlock | undefined
   private lastSequence: number | null = null
+  /** The newest block the sequencer is known to have sealed (from its messages, or a catch-up's target). */
+  private sequencerHead = 0n
+  /** This node's head when it last fell behind (eth_syncing's startingBlock). */
+  private fellBehindAt: bigint | undefined
   private chain: Promise<unknown> = Promise.resolve()
   private readonly log: Logger
   private readonly observers = new Set<FollowerObserver>()
@@ -86,6 +90,16 @@ export class Follower {
     return () => this.observers.delete(observer)
   }
 
+  /**
+   * Where this node stands against its sequencer: its head, the sequencer's newest sealed block as known
+   * here, and the head it had when it fell behind (undefined when not behind).
+   */
+  progress(): { readonly head: bigint; readonly sequencerHead: bigint; readonly startingBlock: bigint | undefined } {
+    const head = this.deps.head().number
+    if (head >= this.sequencerHead) this.fellBehindAt = undefined
+    return { head, sequencerHead: this.sequencerHead > head ? this.sequencerHead : head, startingBlock: this.fellBehindAt }
+  }
+
   /** The sequence of the last message handled (null before the first). */
   get sequence(): number | null {
     return this.lastSequence
@@ -100,7 +114,8 @@ export class Follower {
 
   /** Fetches and imports the sequencer's sealed blocks after this node's head, up to `to`. */
   async catchUp(to: bigint): Promise<number> {
-    const batch = BigInt(this.deps.catchUpBatch ?? 64)
+    const batch = BigInt(this.deps.catchUpBatch ?? 32)
+    this.knowSequencerHead(to)
     let done = 0
     for (let head = this.deps.head().number; head < to; head = this.deps.head().number) {
       const last = head + batch < to ? head + batch : to
@@ -112,8 +127,16 @@ export class Follower {
     return done
   }
 
+  private knowSequencerHead(n: bigint): void {
+    if (n <= this.sequencerHead) return
+    this.sequencerHead = n
+    const head = this.deps.head().number
+    if (n > head) this.fellBehindAt ??= head
+  }
+
   private async handle(raw: unknown): Promise<Outcome> {
     const message = decodeMessage(raw)
+    this.knowSequencerHead(message.closing !== undefined ? message.blockNumber : message.blockNumber - 1n)
     const last = this.lastSequence
     if (last !== null && message.sequence <= last) {
       this.tell('duplicate', message.sequence)

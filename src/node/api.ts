@@ -59,9 +59,10 @@ export interface FeeHistory {
   readonly reward?: readonly (readonly bigint[])[]
 }
 
-export interface SyncStatus {
-  readonly syncing: false
-}
+/** eth_syncing: false, or (a follower behind its sequencer) where it started, stands and is heading. */
+export type SyncStatus =
+  | { readonly syncing: false }
+  | { readonly syncing: true; readonly startingBlock: bigint; readonly currentBlock: bigint; readonly highestBlock: bigint }
 
 /** A pre-confirmed flashblock as subscribers see it: the accumulated pending block and what it added. */
 export interface FlashblockEvent {

@@ -25,12 +25,13 @@ import type { SequencerClient } from '../follower/sequencer-client.ts'
 import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
 import { FreshFeed } from '../preconf/fresh-feed.ts'
 import { ForwardingAdmission } from './forwarding-admission.ts'
+import type { SyncStatus } from './api.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { concatBytes } from '@ethereumjs/util'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
-import { defaultReadyMaxAgeMs, FlashblockReadiness, type ReadinessState } from './readiness.ts'
+import { defaultReadyMaxAgeMs, FlashblockReadiness, FollowerReadiness, type ReadinessState } from './readiness.ts'
 import { ActivityLog, allObservers } from './activity-log.ts'
 import type { Logger } from '../primitives/logger.ts'
 import { PoolAdmission } from './admission.ts'
@@ -109,6 +110,8 @@ export interface FollowConfig {
   readonly streamUrl?: string
   /** `pending` answers `latest`, and the node is not ready, once the newest flashblock is older (ms). */
   readonly maxAgeMs?: number
+  /** Not ready while more sealed blocks behind the sequencer (default 2). */
+  readonly maxBlocksBehind?: bigint
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -224,8 +227,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const shared = { ...(write !== undefined ? { write } : {}), ...(results !== undefined ? { results } : {}) }
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
   const feed = sequencing?.feed ?? following?.fresh
-  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(feed !== undefined ? { feed } : {}) })
-  const sealedApi = feed === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
+  const syncing = following === undefined ? undefined : { syncing: () => syncStatusOf(following.follower) }
+  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(feed !== undefined ? { feed } : {}), ...syncing })
+  const sealedApi = feed === undefined ? api : new NodeService(kv, chain, rules, settings, executor, { ...shared, ...syncing })
   if (metrics !== undefined && sequencing !== undefined) {
     metrics.listenToFeed(sequencing.feed)
     metrics.watchPool(() => sequencing.admission.pool.stats())
@@ -237,7 +241,18 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     sequencing !== undefined && config.sequencer?.mode === 'auto'
       ? new FlashblockReadiness(sequencing.feed, () => scheduler.now(), config.readyMaxAgeMs ?? defaultReadyMaxAgeMs(config.sequencer.flashblockIntervalMs))
       : following !== undefined
-        ? new FlashblockReadiness(following.feed, () => Date.now(), following.fresh.maxAgeMs)
+        ? new FollowerReadiness(
+            {
+              connected: () => following.stream?.connected ?? true,
+              flashblockAge: () => following.fresh.age(),
+              blocksBehind: () => {
+                const p = following.follower.progress()
+                return p.sequencerHead - p.head
+              },
+            },
+            following.fresh.maxAgeMs,
+            config.follow?.maxBlocksBehind ?? 2n,
+          )
         : undefined
   const openState: ReadinessState = {
     ready: true,
@@ -382,6 +397,13 @@ function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, write
           blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
         }
   return { feed, fresh, follower, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
+}
+
+/** eth_syncing on a follower: syncing while its head is behind the sequencer's newest sealed block. */
+function syncStatusOf(follower: Follower): SyncStatus {
+  const p = follower.progress()
+  if (p.startingBlock === undefined || p.head >= p.sequencerHead) return { syncing: false }
+  return { syncing: true, startingBlock: p.startingBlock, currentBlock: p.head, highestBlock: p.sequencerHead }
 }
 
 /** Refuses to follow a sequencer of another chain (another genesis). */

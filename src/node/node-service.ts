@@ -85,6 +85,8 @@ export interface NodeInputs {
   readonly write?: WriteSide
   /** eth_call results per immutable target. */
   readonly results?: ResultCache
+  /** Where the node stands against the chain it follows (a follower); absent: never syncing. */
+  readonly syncing?: () => SyncStatus
 }
 
 export class NodeService implements NodeApi {
@@ -96,6 +98,7 @@ export class NodeService implements NodeApi {
   private readonly pending: PreconfirmedFeed | undefined
   private readonly write: WriteSide | undefined
   private readonly results: ResultCache | undefined
+  private readonly syncStatus: (() => SyncStatus) | undefined
 
   readonly preconfirmations: boolean
 
@@ -110,6 +113,7 @@ export class NodeService implements NodeApi {
     this.pending = inputs.feed
     this.write = inputs.write
     this.results = inputs.results
+    this.syncStatus = inputs.syncing
     this.preconfirmations = this.pending !== undefined
     this.chainId = settings.chainId
     this.networkId = settings.networkId
@@ -130,7 +134,7 @@ export class NodeService implements NodeApi {
   }
 
   syncing(): SyncStatus {
-    return { syncing: false }
+    return this.syncStatus?.() ?? { syncing: false }
   }
 
   async getBalance(address: Uint8Array, block: BlockId): Promise<bigint> {

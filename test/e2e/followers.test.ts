@@ -99,3 +99,39 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
   await agreeUpTo([sequencer.url, late.url, restarted.url], last)
   assert.equal(BigInt(await rpc<string>(restarted.url, 'eth_getBalance', [RECEIVER, 'latest'])), 5n * 1000n + 10n + 21n)
 })
+
+const readyz = async (url: string): Promise<{ status: number; reason: string }> => {
+  const res = await fetch(`${url.replace(/\/$/, '')}/readyz`)
+  return { status: res.status, reason: ((await res.json()) as { reason: string }).reason }
+}
+
+test('the sequencer stopped and restarted: followers are not ready meanwhile, then resume without divergence', { timeout: 240_000 }, async (t) => {
+  const sequencerDir = tempDir(t)
+  let sequencer = await spawnNode(t, ['--datadir', sequencerDir, '--sealing', 'manual', '--log-level', 'warn'])
+  const port = new URL(sequencer.url).port
+  const f = await follower(t, sequencer)
+  const wallet = createWalletClient({ account: privateKeyToAccount(ACCOUNTS[1]!.privateKey as Hex), chain: VIEM_DEV_CHAIN, transport: http(f.url, { retryCount: 0 }) })
+  const sent = [await wallet.sendTransaction({ to: RECEIVER, value: 1n, gas: 21_000n })]
+  await rpc(sequencer.url, 'flashnode_flashblock')
+  await until('the follower to see it pre-confirmed', async () => (await rpc(f.url, 'eth_getTransactionReceipt', [sent[0]])) ?? undefined)
+  assert.equal((await readyz(f.url)).status, 200)
+
+  await sequencer.stop()
+  const down = await until('the follower to report not ready', async () => {
+    const r = await readyz(f.url)
+    return r.status === 503 ? r : undefined
+  })
+  assert.match(down.reason, /not connected/)
+
+  // Restarted on the same port and data directory: it resumes its open block from its journal.
+  sequencer = await spawnNode(t, ['--datadir', sequencerDir, '--sealing', 'manual', '--log-level', 'warn', '--port', port])
+  await until('the follower to be ready again', async () => ((await readyz(f.url)).status === 200 ? true : undefined))
+  sent.push(await wallet.sendTransaction({ to: RECEIVER, value: 2n, gas: 21_000n }))
+  await rpc(sequencer.url, 'flashnode_flashblock')
+  await until('the second transaction pre-confirmed on the follower', async () => (await rpc(f.url, 'eth_getTransactionReceipt', [sent[1]])) ?? undefined)
+  assert.deepEqual(await rpc(f.url, 'eth_getBlockByNumber', ['pending', true]), await rpc(sequencer.url, 'eth_getBlockByNumber', ['pending', true]))
+  await rpc(sequencer.url, 'evm_mine')
+  const last = await head(sequencer.url)
+  await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined))
+  await agreeUpTo([sequencer.url, f.url], last)
+})
