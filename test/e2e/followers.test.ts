@@ -15,6 +15,8 @@ import { devAccounts } from '../../src/node/dev-genesis.ts'
 import { rpc, spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
+import { startFaultRelay } from '../support/fault-relay.ts'
+import { fuzzSeed, reproduce, Rng } from '../support/rng.ts'
 
 const ACCOUNTS = devAccounts(3)
 const RECEIVER = '0x00000000000000000000000000000000000000bb'
@@ -134,4 +136,30 @@ test('the sequencer stopped and restarted: followers are not ready meanwhile, th
   const last = await head(sequencer.url)
   await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined))
   await agreeUpTo([sequencer.url, f.url], last)
+})
+
+test('a relay that drops, duplicates, delays and reorders stream messages causes no divergence', { timeout: 240_000 }, async (t) => {
+  const seed = fuzzSeed()
+  t.diagnostic(`seed ${seed}: ${reproduce('test/e2e/followers.test.ts', seed)}`)
+  const sequencer = await spawnNode(t, ['--datadir', tempDir(t), '--sealing', 'manual', '--log-level', 'warn'])
+  const relay = await startFaultRelay(t, sequencer.url, new Rng(seed), { drop: 0.08, duplicate: 0.08, reorder: 0.08, delay: 0.08 })
+  const f = await spawnNode(t, ['--datadir', tempDir(t), '--follow', relay.url, '--ready-max-age', '60000', '--log-level', 'error'])
+  const wallets = [1, 2].map((i) => createWalletClient({ account: privateKeyToAccount(ACCOUNTS[i]!.privateKey as Hex), chain: VIEM_DEV_CHAIN, transport: http(sequencer.url, { retryCount: 0 }) }))
+  for (let round = 0; round < 24; round++) {
+    for (const w of wallets) await w.sendTransaction({ to: RECEIVER, value: BigInt(round + 1), gas: 21_000n })
+    await rpc(sequencer.url, 'flashnode_flashblock')
+    if (round % 4 === 3) await rpc(sequencer.url, 'evm_mine')
+  }
+  await rpc(sequencer.url, 'flashnode_flashblock')
+  const last = await head(sequencer.url)
+  await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined), 60_000)
+  await agreeUpTo([sequencer.url, f.url], last)
+  const pending = await rpc(sequencer.url, 'eth_getBlockByNumber', ['pending', true])
+  await until('the same pending block on the follower', async () => {
+    const theirs = await rpc(f.url, 'eth_getBlockByNumber', ['pending', true])
+    return JSON.stringify(theirs) === JSON.stringify(pending) ? true : undefined
+  }, 60_000)
+  t.diagnostic(`relay: ${JSON.stringify(relay.done)}`)
+  assert.ok(relay.done.dropped > 0 && relay.done.duplicated > 0 && relay.done.reordered > 0, 'the faults happened')
+  assert.ok(relay.done.subscriptions > 1, 'the follower resumed after gaps')
 })
