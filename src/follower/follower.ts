@@ -38,6 +38,8 @@ export interface SealedBlockSource {
 /** What the follower tells its observers (metrics, logs). */
 export interface FollowerObserver {
   applied?(message: DecodedMessage): void
+  /** What became of a message (gaps are told by `gap`). */
+  handled?(outcome: 'applied' | 'sealed' | 'duplicate' | 'skipped'): void
   duplicate?(sequence: number): void
   gap?(expected: number, got: number): void
   sealMismatch?(error: SealMismatch): void
@@ -140,6 +142,7 @@ export class Follower {
     const last = this.lastSequence
     if (last !== null && message.sequence <= last) {
       this.tell('duplicate', message.sequence)
+      this.tell('handled', 'duplicate')
       return 'duplicate'
     }
     if (last !== null && message.previousSequence !== null && message.previousSequence !== last) {
@@ -150,10 +153,11 @@ export class Follower {
     const outcome = await this.take(message)
     this.lastSequence = message.sequence
     if (outcome !== 'skipped') this.tell('applied', message)
+    this.tell('handled', outcome)
     return outcome
   }
 
-  private async take(message: DecodedMessage): Promise<Outcome> {
+  private async take(message: DecodedMessage): Promise<'applied' | 'sealed' | 'skipped'> {
     const head = this.deps.head()
     if (message.blockNumber <= head.number) {
       this.open = undefined

@@ -25,13 +25,14 @@ import type { SequencerClient } from '../follower/sequencer-client.ts'
 import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
 import { FreshFeed } from '../preconf/fresh-feed.ts'
 import { ForwardingAdmission } from './forwarding-admission.ts'
+import { followerMetrics } from './follower-metrics.ts'
 import type { SyncStatus } from './api.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { concatBytes } from '@ethereumjs/util'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
-import { defaultReadyMaxAgeMs, FlashblockReadiness, FollowerReadiness, type ReadinessState } from './readiness.ts'
+import { defaultReadyMaxAgeMs, FlashblockReadiness, FollowerReadiness, type FollowerState, type ReadinessState } from './readiness.ts'
 import { ActivityLog, allObservers } from './activity-log.ts'
 import type { Logger } from '../primitives/logger.ts'
 import { PoolAdmission } from './admission.ts'
@@ -200,7 +201,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     await kv.close()
     throw new Error('a node either sequences or follows a sequencer, not both')
   }
-  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log)
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log, metrics)
   const sequencing =
     config.sequencer === undefined
       ? undefined
@@ -242,14 +243,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       ? new FlashblockReadiness(sequencing.feed, () => scheduler.now(), config.readyMaxAgeMs ?? defaultReadyMaxAgeMs(config.sequencer.flashblockIntervalMs))
       : following !== undefined
         ? new FollowerReadiness(
-            {
-              connected: () => following.stream?.connected ?? true,
-              flashblockAge: () => following.fresh.age(),
-              blocksBehind: () => {
-                const p = following.follower.progress()
-                return p.sequencerHead - p.head
-              },
-            },
+            following.progress,
             following.fresh.maxAgeMs,
             config.follow?.maxBlocksBehind ?? 2n,
           )
@@ -358,13 +352,23 @@ interface Following {
   readonly follower: Follower
   readonly stream?: StreamClient
   readonly write?: WriteSide
+  /** What readiness and the metrics read. */
+  readonly progress: FollowerState
 }
 
 /** The age limit of a follower's newest flashblock when none is configured (five 200 ms intervals, at least 1 s). */
 const FOLLOWER_MAX_AGE_MS = defaultReadyMaxAgeMs(DEFAULT_SEQUENCER.flashblockIntervalMs)
 
 /** The feed and its producer on a following node (the follower, committing through the chain writer), its stream and forwarding. */
-function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, writer: ChainWriter, follow: FollowConfig, log: Logger | undefined): Following {
+function followerFor(
+  kv: LmdbStore,
+  rules: ChainRules,
+  chain: ChainReader,
+  writer: ChainWriter,
+  follow: FollowConfig,
+  log: Logger | undefined,
+  metrics: NodeMetrics | undefined,
+): Following {
   const feed = new PreconfirmedStore(kv)
   const fresh = new FreshFeed(feed, () => Date.now(), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
   const follower = new Follower({
@@ -379,10 +383,23 @@ function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, write
     sealed: follow.sealed,
     ...(log !== undefined ? { log } : {}),
   })
-  const stream =
+  const progress = {
+    connected: () => stream?.connected ?? true,
+    flashblockAge: () => fresh.age(),
+    blocksBehind: () => {
+      const p = follower.progress()
+      return p.sequencerHead - p.head
+    },
+  }
+  const counted = metrics === undefined ? undefined : followerMetrics(metrics.registry, progress)
+  if (counted !== undefined) follower.observe(counted.observer)
+  const stream: StreamClient | undefined =
     follow.streamUrl === undefined
       ? undefined
-      : new StreamClient({ url: follow.streamUrl, ...DEFAULT_STREAM_CLIENT, ...(log !== undefined ? { log } : {}) }, follower)
+      : new StreamClient(
+          { url: follow.streamUrl, ...DEFAULT_STREAM_CLIENT, ...(log !== undefined ? { log } : {}), ...(counted !== undefined ? { onConnect: () => counted.subscribed() } : {}) },
+          follower,
+        )
   const notHere = async (): Promise<never> => {
     throw new FlashnodeError('methodNotFound', 'a follower does not produce blocks: ask its sequencer')
   }
@@ -390,13 +407,13 @@ function followerFor(kv: LmdbStore, rules: ChainRules, chain: ChainReader, write
     follow.sequencer === undefined
       ? undefined
       : {
-          admission: new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now()),
+          admission: new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now(), counted?.forwarded),
           events: new NodeEvents(fresh, chain),
           producer: { seal: notHere, flashblock: notHere },
           syncTimeoutMs: DEFAULT_SEQUENCER.syncTimeoutMs,
           blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
         }
-  return { feed, fresh, follower, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
+  return { feed, fresh, follower, progress, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
 }
 
 /** eth_syncing on a follower: syncing while its head is behind the sequencer's newest sealed block. */

@@ -36,6 +36,8 @@ export class ForwardingAdmission implements TransactionAdmission {
     private readonly rules: ChainRules,
     private readonly pending: PendingSource,
     private readonly now: () => number,
+    /** Told of every forwarded transaction's result. */
+    private readonly onResult?: (result: 'accepted' | 'refused' | 'unreachable') => void,
     private readonly rememberMs = 60_000,
   ) {}
 
@@ -48,11 +50,13 @@ export class ForwardingAdmission implements TransactionAdmission {
     try {
       answer = await this.sequencer.call('eth_sendRawTransaction', [bytesToHex(raw)])
     } catch (err) {
+      this.onResult?.(err instanceof SequencerRefused ? 'refused' : 'unreachable')
       if (err instanceof SequencerRefused) throw new FlashnodeError('transactionRejected', err.message, { code: err.code, ...(err.data !== undefined ? { data: err.data } : {}) })
       if (err instanceof SequencerUnreachable) throw new FlashnodeError('internal', `the sequencer did not take the transaction: ${err.message}`, { cause: err })
       throw err
     }
     if (typeof answer !== 'string') throw new FlashnodeError('internal', `the sequencer answered ${JSON.stringify(answer)} for a transaction`)
+    this.onResult?.('accepted')
     const at = this.now()
     const entry = this.forwarded.get(tx.senderHex)
     if (entry === undefined || entry.next <= tx.nonce || at - entry.at > this.rememberMs) this.forwarded.set(tx.senderHex, { next: tx.nonce + 1n, at })

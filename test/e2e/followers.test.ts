@@ -17,6 +17,7 @@ import { tempDir } from '../support/temp-dir.ts'
 import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 import { startFaultRelay } from '../support/fault-relay.ts'
 import { fuzzSeed, reproduce, Rng } from '../support/rng.ts'
+import { parseExposition, samplesOf } from '../support/prometheus-text.ts'
 
 const ACCOUNTS = devAccounts(3)
 const RECEIVER = '0x00000000000000000000000000000000000000bb'
@@ -30,6 +31,12 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, limit
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setImmediate(r))
   }
+}
+
+/** A JSON-RPC call's whole answer (result or error), as a client receives it. */
+async function rawCall(url: string, method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  return (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
 }
 
 const head = async (url: string): Promise<bigint> => BigInt(await rpc<string>(url, 'eth_blockNumber'))
@@ -78,6 +85,14 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
   assert.equal(await head(first.url), before)
   assert.equal(await rpc(first.url, 'eth_getTransactionCount', [ACCOUNTS[1]!.address, 'pending']), '0x5')
   assert.deepEqual(await rpc(first.url, 'eth_getBlockByNumber', ['pending', true]), await rpc(sequencer.url, 'eth_getBlockByNumber', ['pending', true]))
+  // A refusal comes back as the sequencer gave it: the same code, message and data for the same bytes.
+  const raw = await wallet.signTransaction({ to: RECEIVER, value: 1n, gas: 21_000n, nonce: 0, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+  const refusedThere = await rawCall(sequencer.url, 'eth_sendRawTransaction', [raw])
+  const refusedHere = await rawCall(first.url, 'eth_sendRawTransaction', [raw])
+  assert.ok(refusedThere.error !== undefined)
+  assert.deepEqual(refusedHere.error, refusedThere.error)
+  const forwarded = parseExposition(await (await fetch(`${first.url}/metrics`)).text()).get('flashnode_follower_forwarded_transactions_total')!
+  assert.deepEqual([samplesOf(forwarded, { result: 'accepted' })[0]?.value, samplesOf(forwarded, { result: 'refused' })[0]?.value], [5, 1])
   await mine()
   await mine()
 
@@ -124,6 +139,11 @@ test('the sequencer stopped and restarted: followers are not ready meanwhile, th
     return r.status === 503 ? r : undefined
   })
   assert.match(down.reason, /not connected/)
+  // A transaction sent meanwhile gets a clear error, within the forwarding deadline (5 s), never a hang.
+  const started = Date.now()
+  const lost = await rawCall(f.url, 'eth_sendRawTransaction', [await wallet.signTransaction({ to: RECEIVER, value: 3n, gas: 21_000n, nonce: 1, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })])
+  assert.match(lost.error?.message ?? '', /the sequencer did not take the transaction: sequencer at .* unreachable/)
+  assert.ok(Date.now() - started < 6_000)
 
   // Restarted on the same port and data directory: it resumes its open block from its journal.
   sequencer = await spawnNode(t, ['--datadir', sequencerDir, '--sealing', 'manual', '--log-level', 'warn', '--port', port])
@@ -162,4 +182,15 @@ test('a relay that drops, duplicates, delays and reorders stream messages causes
   t.diagnostic(`relay: ${JSON.stringify(relay.done)}`)
   assert.ok(relay.done.dropped > 0 && relay.done.duplicated > 0 && relay.done.reordered > 0, 'the faults happened')
   assert.ok(relay.done.subscriptions > 1, 'the follower resumed after gaps')
+
+  // Its metrics tell the same story.
+  const metrics = parseExposition(await (await fetch(`${f.url}/metrics`)).text())
+  const value = (name: string, labels: Record<string, string> = {}): number => samplesOf(metrics.get(name)!, labels).reduce((n, s) => n + s.value, 0)
+  assert.equal(value('flashnode_follower_subscriptions_total'), relay.done.subscriptions, 'one subscription counted per relay subscription')
+  assert.ok(value('flashnode_follower_gaps_total') > 0)
+  assert.ok(value('flashnode_follower_messages_total', { outcome: 'duplicate' }) > 0)
+  assert.ok(value('flashnode_follower_messages_total', { outcome: 'sealed' }) > 0)
+  assert.equal(value('flashnode_follower_seal_mismatches_total'), 0)
+  assert.equal(value('flashnode_follower_blocks_behind'), 0)
+  assert.equal(value('flashnode_follower_stream_connected'), 1)
 })
