@@ -195,7 +195,8 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
   if (metrics !== undefined && sequencing !== undefined) {
     metrics.listenToFeed(sequencing.feed)
-    metrics.watchPool(() => sequencing.admission.pool.stats())
+    const pool = sequencing.admission.pool
+    metrics.watchPool(() => pool.stats(), { pending: pool.config.globalSlots, queued: pool.config.globalQueue })
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
   if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
