@@ -169,6 +169,12 @@ export const OPTIONS = {
     help: 'record no Prometheus metrics (GET /metrics on every endpoint but public ones; docs/operations.md)',
     commands: ['start'],
   },
+  'no-ui': {
+    kind: 'boolean',
+    default: false,
+    help: 'do not serve the live view (GET / from a browser: the open block, sealed blocks, pool and pre-confirmation latency as they happen) nor GET /status; without it both are served on every endpoint but public ones (docs/operations.md)',
+    commands: ['start'],
+  },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>
