@@ -110,15 +110,15 @@ export const OPTIONS = {
   'log-level': {
     kind: 'string',
     default: 'info',
-    help: 'least severe log entries written (standard error): debug (every flashblock), info (every sealed block), warn, error',
-    commands: ['start'],
+    help: 'least severe log entries written (standard error): debug (every flashblock), info (every sealed block; import: its progress), warn, error',
+    commands: ['start', 'import'],
     placeholder: 'debug|info|warn|error',
   },
   'log-format': {
     kind: 'string',
     default: 'auto',
-    help: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, json otherwise',
-    commands: ['start'],
+    help: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, json otherwise (import shows a progress bar on a terminal, log lines otherwise)',
+    commands: ['start', 'import'],
     placeholder: 'json|pretty|auto',
   },
   sealing: {
