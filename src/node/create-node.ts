@@ -201,6 +201,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     metrics.listenToFeed(sequencing.feed)
     const pool = sequencing.admission.pool
     metrics.watchPool(() => pool.stats(), { pending: pool.config.globalSlots, queued: pool.config.globalQueue })
+    metrics.sequencing(config.sequencer!.mode === 'auto' ? config.sequencer!.flashblockIntervalMs / 1000 : 0)
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
   if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())

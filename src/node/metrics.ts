@@ -197,6 +197,15 @@ export class NodeMetrics implements SequencerObserver {
     })
   }
 
+  /** The sequencer's configured flashblock interval (0: manual sealing), for alerts that compare with it. */
+  sequencing(intervalSeconds: number): void {
+    new Gauge({
+      name: 'flashnode_flashblock_interval_seconds',
+      help: 'Configured time between flashblocks; 0 when sealing is manual (flashblocks only when asked)',
+      registers: [this.registry],
+    }).set(intervalSeconds)
+  }
+
   /** Reads the pool's levels at scrape time (flashnode_txpool_transactions) beside its fixed capacity. */
   watchPool(stats: () => { pending: number; queued: number }, capacity: { pending: number; queued: number }): void {
     new Gauge({

@@ -104,6 +104,7 @@ test('GET /status: the open block, flashblocks with build times, seals, pool, st
     await node.sequencer!.idle()
   }
 
+  assert.match(await (await fetch(`${url}/metrics`)).text(), /^flashnode_flashblock_interval_seconds 0\.2$/m, 'auto sealing: its interval, for the alerts')
   const first = await status()
   assert.deepEqual(first.node, { chainId: 31337, client: first.node.client, sealing: 'auto', flashblockIntervalMs: 200, flashblocksPerBlock: perBlock })
   assert.equal(first.head.number, 0)
