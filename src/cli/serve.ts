@@ -87,7 +87,7 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     ...(node.metrics !== undefined ? { observer: node.metrics } : {}),
     ...(node.metrics !== undefined && profile !== 'public' ? { metrics: () => node.metrics!.exposition() } : {}),
     readiness: () => node.readiness(),
-    ...((opts.ui ?? profile !== 'public') ? { page: liveViewPage(), status: () => node.status() } : {}),
+    ...((opts.ui ?? profile !== 'public') ? { page: liveViewPage(), status: () => node.status(api.preconfirmations) } : {}),
   })
   node.metrics?.addConnections(() => server.connections())
   return Object.assign(server, { name, profile, preconfirmations: api.preconfirmations })

@@ -121,8 +121,8 @@ export interface FlashNode {
   readonly metrics?: NodeMetrics
   /** Whether it should get traffic now (GET /readyz), and why. */
   readiness(): ReadinessState
-  /** What GET /status and the live view show (node/node-status.ts). */
-  status(): NodeStatus
+  /** What GET /status and the live view show (node/node-status.ts); without pre-confirmations: sealed state only. */
+  status(preconfirmations?: boolean): NodeStatus
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
   close(): Promise<void>
@@ -225,8 +225,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     ...(stream !== undefined ? { stream } : {}),
     ...(metrics !== undefined ? { metrics } : {}),
     readiness: () => readiness?.state() ?? openState,
-    status: () =>
+    status: (preconfirmations = true) =>
       nodeStatus({
+        preconfirmations: preconfirmations && sequencing !== undefined,
         chainId: rules.chainId,
         clientVersion: CLIENT_VERSION,
         chain,

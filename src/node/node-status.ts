@@ -3,7 +3,9 @@
  * operator sees it, in plain JSON values (numbers, 0x-hex strings), built when asked from what the node
  * already holds: the chain head, the open block (the feed's newest snapshot), the pool's levels, the
  * stream's subscribers and the live recorder's recent flashblocks, seals and latencies (live-status.ts).
- * Pieces a node does not have are null (a read-only node has no open block, no pool, no stream).
+ * Pieces a node does not have are null (a read-only node has no open block, no pool, no stream); the
+ * document for an endpoint without pre-confirmations leaves out what is pre-confirmed (the open block, the
+ * flashblocks, the latencies), as that endpoint's methods do.
  */
 
 import { bytesToHex } from '../primitives/hex.ts'
@@ -22,6 +24,8 @@ export interface StatusSources {
   readonly live?: LiveStatus
   /** Node clock, ms. */
   readonly now: () => number
+  /** False: the document of an endpoint that serves sealed state only. */
+  readonly preconfirmations: boolean
 }
 
 export interface NodeStatus {
@@ -44,7 +48,7 @@ export interface NodeStatus {
 
 export function nodeStatus(s: StatusSources): NodeStatus {
   const head = s.chain.header(s.chain.head())!
-  const open = s.feed?.snapshot()
+  const open = s.preconfirmations ? s.feed?.snapshot() : undefined
   const live = s.live?.status()
   const pool = s.pool?.stats()
   return {
@@ -69,8 +73,8 @@ export function nodeStatus(s: StatusSources): NodeStatus {
         : { number: Number(open.header.number), flashblocks: open.index, transactions: open.transactions.length, gasUsed: Number(open.gasUsed), gasLimit: Number(open.header.gasLimit) },
     pool: pool === undefined ? null : { pending: pool.pending, queued: pool.queued, capacity: s.pool!.capacity },
     stream: s.stream === undefined ? null : { subscribers: s.stream.subscriberCount() },
-    flashblocks: live?.flashblocks ?? [],
+    flashblocks: s.preconfirmations ? live?.flashblocks ?? [] : [],
     sealed: live?.sealed ?? [],
-    latency: live?.latency ?? null,
+    latency: s.preconfirmations ? live?.latency ?? null : null,
   }
 }

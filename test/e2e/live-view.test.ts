@@ -54,6 +54,7 @@ test('a browser GET / gets the page; every other request answers as without the 
     endpoint('view'),
     endpoint('public', { profile: 'public' }),
     endpoint('off', { ui: false }),
+    endpoint('sealed', { preconfirmations: false }),
   ])
   const view = endpoints.get('view')!.url
   const page = await get(view, '/', BROWSER_ACCEPT)
@@ -86,6 +87,10 @@ test('a browser GET / gets the page; every other request answers as without the 
   const status = await getPath(view, '/status')
   assert.equal(status.status, 200)
   assert.equal(status.type, 'application/json')
+  assert.equal((JSON.parse(status.text) as NodeStatus).open?.flashblocks, 0, 'the open block')
+  const sealedOnly = JSON.parse((await getPath(endpoints.get('sealed')!.url, '/status')).text) as NodeStatus
+  assert.deepEqual({ open: sealedOnly.open, flashblocks: sealedOnly.flashblocks, latency: sealedOnly.latency }, { open: null, flashblocks: [], latency: null }, 'an endpoint without pre-confirmations: nothing pre-confirmed in its status')
+  assert.equal(sealedOnly.head.number, 0)
 })
 
 test('GET /status: the open block, flashblocks with build times, seals, pool, stream subscribers and latencies on the node clock', { timeout: 60_000 }, async (t) => {
