@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url'
 /** Top to bottom; a layer may import from the layers below it. docs/architecture.md says what each owns. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
-  ['rpc'],
+  ['rpc', 'ui'],
   ['node'],
   ['follower'],
   ['sequencer', 'simulate', 'stream'],

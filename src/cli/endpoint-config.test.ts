@@ -22,9 +22,9 @@ test('a config file with two endpoints, defaults filled in', () => {
     {
       name: 'public', host: '0.0.0.0', port: 8545, profile: 'public',
       rateLimit: { requestsPerSecond: 20, burst: 200 }, allowedHosts: ['rpc.example.com'], cors: ['*'],
-      limits: { maxConnections: 10, maxBatchItems: 50 }, websocket: false, preconfirmations: false,
+      limits: { maxConnections: 10, maxBatchItems: 50 }, websocket: false, preconfirmations: false, ui: false,
     },
-    { name: 'dedicated', host: '127.0.0.1', port: 8546, profile: 'dedicated', allowedHosts: ['localhost'], limits: {}, websocket: true, preconfirmations: true },
+    { name: 'dedicated', host: '127.0.0.1', port: 8546, profile: 'dedicated', allowedHosts: ['localhost'], limits: {}, websocket: true, preconfirmations: true, ui: true },
   ])
   assert.equal(parseEndpointsConfig({ endpoints: [{ name: 'p', port: 1, profile: 'public', rateLimit: false }] }, 'f')[0]!.rateLimit, false)
 })
@@ -50,6 +50,7 @@ test('every error names the file and the field', () => {
     [one({ name: 'b', port: 2, cors: [''] }), /endpoints\[1\]\.cors: must be a list of non-empty strings/],
     [one({ name: 'b', port: 2, websocket: 'yes' }), /endpoints\[1\]\.websocket: must be true or false/],
     [one({ name: 'b', port: 2, preconfirmations: 'off' }), /endpoints\[1\]\.preconfirmations: must be true or false, got "off"/],
+    [one({ name: 'b', port: 2, ui: 1 }), /endpoints\[1\]\.ui: must be true or false, got 1/],
     [one({ name: 'ok', port: 2 }), /endpoints\[1\]\.name: "ok" is used by an earlier endpoint/],
     [one({ name: 'b', port: 1 }), /endpoints\[1\]\.port: 127\.0\.0\.1:1 is used by an earlier endpoint/],
     [one('x'), /endpoints\[1\]: must be an object/],
@@ -96,8 +97,10 @@ test('flags describe the single endpoint; with --config they are refused', () =>
   }
   assert.deepEqual(flags(['--port', '0', '--profile', 'public', '--rate-limit', '5', '--cors', 'a,b']), [{
     name: 'default', host: '127.0.0.1', port: 0, profile: 'public', rateLimit: { requestsPerSecond: 5, burst: 50 },
-    allowedHosts: ['localhost'], cors: ['a', 'b'], limits: {}, websocket: true, preconfirmations: true,
+    allowedHosts: ['localhost'], cors: ['a', 'b'], limits: {}, websocket: true, preconfirmations: true, ui: false,
   }])
+  assert.equal(flags([])[0]!.ui, true, 'the live view: on by default')
+  assert.equal(flags(['--no-ui'])[0]!.ui, false)
   assert.equal(flags(['--no-preconfirmations'])[0]!.preconfirmations, false)
   assert.throws(() => flags(['--config', 'x.json', '--no-preconfirmations']), /--no-preconfirmations cannot be combined with --config/)
   assert.equal(flags(['--profile', 'public', '--rate-limit', '0'])[0]!.rateLimit, false)
@@ -107,4 +110,19 @@ test('flags describe the single endpoint; with --config they are refused', () =>
   assert.deepEqual(flags(['--idle-timeout', '90000'])[0]!.limits, { idleTimeoutMs: 90_000 })
   assert.throws(() => flags(['--idle-timeout', '0']), /--idle-timeout must be at least 1 ms, got 0/)
   assert.throws(() => flags(['--config', 'x.json', '--idle-timeout', '1000']), /--idle-timeout cannot be combined with --config/)
+})
+
+test('the live view: on but on public endpoints, a per-endpoint choice in a config file, and --no-ui turns it off everywhere', (t) => {
+  const parsed = parseEndpointsConfig({ endpoints: [{ name: 'p', port: 1, profile: 'public' }, { name: 'pu', port: 2, profile: 'public', ui: true }, { name: 'd', port: 3, ui: false }, { name: 'e', port: 4 }] }, 'f')
+  assert.deepEqual(parsed.map((e) => e.ui), [false, true, false, true])
+  const dir = mkdtempSync(join(tmpdir(), 'flashnode-config-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'endpoints.json')
+  writeFileSync(file, JSON.stringify({ endpoints: [{ name: 'a', port: 0, profile: 'public', ui: true }, { name: 'b', port: 0 }] }))
+  const withFlag = (args: string[]) => {
+    const { options, given } = parseCommandLine('start', args)
+    return endpointsFromOptions(options, given).map((e) => e.ui)
+  }
+  assert.deepEqual(withFlag(['--config', file]), [true, true])
+  assert.deepEqual(withFlag(['--config', file, '--no-ui']), [false, false])
 })

@@ -35,6 +35,8 @@ export interface EndpointConfig {
   readonly websocket: boolean
   /** False: the endpoint serves sealed state only (pending reads latest, no pre-confirmed receipts...). */
   readonly preconfirmations: boolean
+  /** The live view (GET / from a browser) and GET /status. */
+  readonly ui: boolean
 }
 
 type Fields = { -readonly [K in keyof EndpointConfig]?: EndpointConfig[K] }
@@ -182,6 +184,15 @@ export const FIELDS: readonly Field[] = [
       out.preconfirmations = raw as boolean
     },
   },
+  {
+    name: 'ui',
+    shape: 'boolean',
+    help: 'serve the live view (GET / from a browser) and GET /status (default: true, false on public endpoints; --no-ui turns it off on every endpoint)',
+    parse(raw, at, out) {
+      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
+      out.ui = raw as boolean
+    },
+  },
 ]
 
 function parseEndpoint(raw: unknown, at: string): EndpointConfig {
@@ -207,6 +218,7 @@ function parseEndpoint(raw: unknown, at: string): EndpointConfig {
     limits: out.limits ?? {},
     websocket: out.websocket ?? true,
     preconfirmations: out.preconfirmations ?? true,
+    ui: out.ui ?? (out.profile ?? DEFAULT_PROFILE) !== 'public',
   }
 }
 
@@ -292,7 +304,8 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
   if (options.config !== undefined) {
     const clash = ENDPOINT_FLAGS.find((flag) => given.has(flag))
     if (clash !== undefined) throw new UsageError(`--${clash} cannot be combined with --config: set it per endpoint in the file`)
-    return readEndpointsConfig(options.config)
+    const endpoints = readEndpointsConfig(options.config)
+    return options['no-ui'] ? endpoints.map((e) => ({ ...e, ui: false })) : endpoints
   }
   if (!isProfileName(options.profile)) throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, got "${options.profile}"`)
   const rate = options['rate-limit']
@@ -312,6 +325,7 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
     limits: given.has('idle-timeout') ? { idleTimeoutMs: idle } : {},
     websocket: true,
     preconfirmations: !options['no-preconfirmations'],
+    ui: !options['no-ui'] && options.profile !== 'public',
   }]
 }
 

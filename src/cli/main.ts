@@ -6,6 +6,8 @@
  */
 
 import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { startProgress, type Progress } from './progress.ts'
 import { devAccounts } from '../node/dev-genesis.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
@@ -113,18 +115,19 @@ async function init(args: string[]): Promise<void> {
 async function importBlocks(args: string[]): Promise<void> {
   const { options, positionals } = parseCommandLine('import', args)
   if (positionals.length === 0) throw new UsageError('import needs at least one file of RLP-encoded blocks')
+  // Progress: a bar on a terminal (standard error), log lines otherwise.
+  const log = makeLogger(options['log-level'], options['log-format'])
   const { node } = await openNode(options, 'import')
   try {
     for (const file of positionals) {
       const started = performance.now()
-      let lastPrint = 0
-      const result = await node.writer.importRlp(new Uint8Array(readFileSync(file)), (p) => {
-        const now = performance.now()
-        if (now - lastPrint > 1000) {
-          lastPrint = now
-          console.log(`  ${file}: imported ${p.imported} blocks, head ${p.head}`)
-        }
+      const bytes = new Uint8Array(readFileSync(file))
+      let progress: Progress | undefined
+      const result = await node.writer.importRlp(bytes, (p) => {
+        progress ??= startProgress({ job: `import ${basename(file)}`, total: p.total, unit: 'blocks', terminal: process.stderr, log })
+        progress.update(p.imported + p.skipped)
       })
+      progress?.finish()
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       console.log(`${file}: imported ${result.imported}, skipped ${result.skipped} known, head ${result.head} (${seconds} s)`)
     }

@@ -110,15 +110,15 @@ export const OPTIONS = {
   'log-level': {
     kind: 'string',
     default: 'info',
-    help: 'least severe log entries written (standard error): debug (every flashblock), info (every sealed block), warn, error',
-    commands: ['start'],
+    help: 'least severe log entries written (standard error): debug (every flashblock), info (every sealed block; import: its progress), warn, error',
+    commands: ['start', 'import'],
     placeholder: 'debug|info|warn|error',
   },
   'log-format': {
     kind: 'string',
     default: 'auto',
-    help: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, json otherwise',
-    commands: ['start'],
+    help: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, json otherwise (import shows a progress bar on a terminal, log lines otherwise)',
+    commands: ['start', 'import'],
     placeholder: 'json|pretty|auto',
   },
   sealing: {
@@ -174,6 +174,12 @@ export const OPTIONS = {
     kind: 'boolean',
     default: false,
     help: 'record no Prometheus metrics (GET /metrics on every endpoint but public ones; docs/operations.md)',
+    commands: ['start'],
+  },
+  'no-ui': {
+    kind: 'boolean',
+    default: false,
+    help: 'do not serve the live view (GET / from a browser: the open block, sealed blocks, pool and pre-confirmation latency as they happen) nor GET /status; without it both are served on every endpoint but public ones (docs/operations.md)',
     commands: ['start'],
   },
   follow: {

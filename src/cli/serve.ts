@@ -18,6 +18,7 @@ import type { RateLimit } from '../rpc/policy/rate-limiter.ts'
 import type { MethodTable } from '../rpc/registry.ts'
 import { startHttpServer, type RunningHttpServer, type TransportLimits } from '../rpc/transport/http-server.ts'
 import type { EndpointConfig } from './endpoint-config.ts'
+import { liveViewPage } from '../ui/live-view.ts'
 
 export { splitList } from './endpoint-config.ts'
 
@@ -41,6 +42,8 @@ export interface ServeOptions {
   readonly log?: (message: string, err: unknown) => void
   /** False: the endpoint serves sealed state only (node.sealedApi). Default: the node's pre-confirmations. */
   readonly preconfirmations?: boolean
+  /** The live view (GET / from a browser) and GET /status. Default: on, but off on a public endpoint. */
+  readonly ui?: boolean
   /** The method table of this endpoint's facade, when already built (shared by several endpoints). */
   readonly methods?: MethodTable
 }
@@ -84,6 +87,7 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     ...(node.metrics !== undefined ? { observer: node.metrics } : {}),
     ...(node.metrics !== undefined && profile !== 'public' ? { metrics: () => node.metrics!.exposition() } : {}),
     readiness: () => node.readiness(),
+    ...((opts.ui ?? profile !== 'public') ? { page: liveViewPage(), status: () => node.status(api.preconfirmations) } : {}),
   })
   node.metrics?.addConnections(() => server.connections())
   return Object.assign(server, { name, profile, preconfirmations: api.preconfirmations })
@@ -122,6 +126,7 @@ export async function serveEndpoints(
         allowedHosts: e.allowedHosts,
         limits: e.limits,
         websocket: e.websocket,
+        ui: e.ui,
         ...(e.rateLimit !== undefined ? { rateLimit: e.rateLimit } : {}),
         ...(e.cors !== undefined ? { corsOrigins: e.cors } : {}),
       }))

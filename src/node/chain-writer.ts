@@ -22,6 +22,8 @@ export interface ImportProgress {
   readonly imported: number
   readonly skipped: number
   readonly head: bigint
+  /** Blocks in the input, imported or not. */
+  readonly total: number
 }
 
 export class ChainWriter {
@@ -69,17 +71,21 @@ export class ChainWriter {
   /**
    * Imports concatenated RLP blocks. Blocks already in the chain (same hash) are skipped; a block that does
    * not extend the head or fails a check throws InvalidBlockError after earlier blocks were committed.
+   * `onProgress` hears each block once it is imported or skipped.
    */
   async importRlp(bytes: Uint8Array, onProgress?: (p: ImportProgress) => void): Promise<ImportProgress> {
     let imported = 0
     let skipped = 0
     let parent = this.headHeader()
-    for (const rlp of splitRlpStream(bytes)) {
+    const blocks = [...splitRlpStream(bytes)]
+    const total = blocks.length
+    for (const rlp of blocks) {
       const block = decodeBlock(this.rules, rlp)
       const n = block.header.number
       const known = this.chain.numberOfHash(block.hash())
       if (known !== undefined) {
         skipped++
+        onProgress?.({ imported, skipped, head: parent.number, total })
         continue
       }
       if (n !== parent.number + 1n) {
@@ -89,8 +95,8 @@ export class ChainWriter {
       this.commit(executed)
       parent = block.header
       imported++
-      onProgress?.({ imported, skipped, head: n })
+      onProgress?.({ imported, skipped, head: n, total })
     }
-    return { imported, skipped, head: parent.number }
+    return { imported, skipped, head: parent.number, total }
   }
 }

@@ -34,6 +34,8 @@ import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } fro
 import { NodeMetrics } from './metrics.ts'
 import { defaultReadyMaxAgeMs, FlashblockReadiness, FollowerReadiness, type FollowerState, type ReadinessState } from './readiness.ts'
 import { ActivityLog, allObservers } from './activity-log.ts'
+import { LiveStatus } from './live-status.ts'
+import { nodeStatus, type NodeStatus } from './node-status.ts'
 import type { Logger } from '../primitives/logger.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
@@ -150,6 +152,8 @@ export interface FlashNode {
   readonly metrics?: NodeMetrics
   /** Whether it should get traffic now (GET /readyz), and why. */
   readiness(): ReadinessState
+  /** What GET /status and the live view show (node/node-status.ts); without pre-confirmations: sealed state only. */
+  status(preconfirmations?: boolean): NodeStatus
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
   close(): Promise<void>
@@ -233,7 +237,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const sealedApi = feed === undefined ? api : new NodeService(kv, chain, rules, settings, executor, { ...shared, ...syncing })
   if (metrics !== undefined && sequencing !== undefined) {
     metrics.listenToFeed(sequencing.feed)
-    metrics.watchPool(() => sequencing.admission.pool.stats())
+    const pool = sequencing.admission.pool
+    metrics.watchPool(() => pool.stats(), { pending: pool.config.globalSlots, queued: pool.config.globalQueue })
+    metrics.sequencing(config.sequencer!.mode === 'auto' ? config.sequencer!.flashblockIntervalMs / 1000 : 0)
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
   if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
@@ -264,6 +270,23 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     ...(stream !== undefined ? { stream } : {}),
     ...(metrics !== undefined ? { metrics } : {}),
     readiness: () => readiness?.state() ?? openState,
+    status: (preconfirmations = true) =>
+      nodeStatus({
+        preconfirmations: preconfirmations && sequencing !== undefined,
+        chainId: rules.chainId,
+        clientVersion: CLIENT_VERSION,
+        chain,
+        now: () => scheduler.now(),
+        ...(sequencing !== undefined
+          ? {
+              sequencer: config.sequencer!,
+              feed: sequencing.feed,
+              pool: { stats: () => sequencing.admission.pool.stats(), capacity: { pending: sequencing.admission.pool.config.globalSlots, queued: sequencing.admission.pool.config.globalQueue } },
+              live: sequencing.live,
+            }
+          : {}),
+        ...(stream !== undefined ? { stream } : {}),
+      }),
     async start() {
       if (following !== undefined && !started) {
         started = true
@@ -298,6 +321,7 @@ interface Sequencing {
   readonly sequencer: Sequencer
   readonly admission: PoolAdmission
   readonly write: WriteSide
+  readonly live: LiveStatus
 }
 
 /** The feed, then its producer (the sequencer, on the pool's port) and the admission side, all over one pool. */
@@ -317,8 +341,9 @@ function sequencingFor(
   const pool = new TxPool({ config: config.pool ?? {}, now: () => scheduler.now() })
   const feed = new PreconfirmedStore(kv)
   const activity = log === undefined ? undefined : new ActivityLog(log, feed, pool)
-  const observers = [metrics, activity].filter((o): o is NonNullable<typeof o> => o !== undefined)
-  const observer = observers.length === 0 ? undefined : observers.length === 1 ? observers[0]! : allObservers(...observers)
+  const live = new LiveStatus(feed, pool, () => scheduler.now())
+  const observers = [metrics, activity, live].filter((o): o is NonNullable<typeof o> => o !== undefined)
+  const observer = observers.length === 1 ? observers[0]! : allObservers(...observers)
   const admission = new PoolAdmission(kv, rules, pool, feed, recovery, metrics === undefined ? undefined : (result) => metrics.admitted(result))
   const sequencer = new Sequencer(
     rules,
@@ -335,6 +360,7 @@ function sequencingFor(
     feed,
     sequencer,
     admission,
+    live,
     write: {
       admission,
       events: new NodeEvents(feed, chain, pool),

@@ -197,8 +197,17 @@ export class NodeMetrics implements SequencerObserver {
     })
   }
 
-  /** Reads the pool's levels at scrape time (flashnode_txpool_transactions). */
-  watchPool(stats: () => { pending: number; queued: number }): void {
+  /** The sequencer's configured flashblock interval (0: manual sealing), for alerts that compare with it. */
+  sequencing(intervalSeconds: number): void {
+    new Gauge({
+      name: 'flashnode_flashblock_interval_seconds',
+      help: 'Configured time between flashblocks; 0 when sealing is manual (flashblocks only when asked)',
+      registers: [this.registry],
+    }).set(intervalSeconds)
+  }
+
+  /** Reads the pool's levels at scrape time (flashnode_txpool_transactions) beside its fixed capacity. */
+  watchPool(stats: () => { pending: number; queued: number }, capacity: { pending: number; queued: number }): void {
     new Gauge({
       name: 'flashnode_txpool_transactions',
       help: 'Transactions in the pool: pending (executable now) and queued (waiting for a nonce gap)',
@@ -210,16 +219,35 @@ export class NodeMetrics implements SequencerObserver {
         this.set({ state: 'queued' }, now.queued)
       },
     })
+    const limits = new Gauge({
+      name: 'flashnode_txpool_capacity',
+      help: 'Most transactions the pool holds before it evicts or refuses (txpool is full): pending and queued',
+      labelNames: ['state'],
+      registers: [this.registry],
+    })
+    limits.set({ state: 'pending' }, capacity.pending)
+    limits.set({ state: 'queued' }, capacity.queued)
   }
 
-  /** Counts the stream's messages and reads its subscribers at scrape time. */
-  watchStream(stream: { onPublished(listener: () => void): () => void; subscriberCount(): number }): void {
+  /** Counts the stream's messages and reads its subscribers and slow disconnects at scrape time. */
+  watchStream(stream: { onPublished(listener: () => void): () => void; subscriberCount(): number; slowDisconnects(): number }): void {
     new Gauge({
       name: 'flashnode_stream_subscribers',
       help: 'Subscribers connected to the flashblock stream',
       registers: [this.registry],
       collect() {
         this.set(stream.subscriberCount())
+      },
+    })
+    let cut = 0
+    new Counter({
+      name: 'flashnode_stream_slow_disconnects_total',
+      help: 'Flashblock stream subscribers disconnected for reading too slowly',
+      registers: [this.registry],
+      collect() {
+        const now = stream.slowDisconnects()
+        this.inc(now - cut)
+        cut = now
       },
     })
     this.unlisten.push(stream.onPublished(() => this.streamMessages.inc()))

@@ -138,6 +138,8 @@ export class FlashblockPublisher {
   private readonly onFlashblock: FeedListener<'flashblock'>
   private readonly onSealed: FeedListener<'sealed'>
   private readonly listeners = new Set<(m: PublishedMessage) => void>()
+  /** Subscribers cut for reading too slowly (or falling behind what is kept), since the start. */
+  private slowCuts = 0
 
   constructor(
     private readonly feed: FeedEventSource,
@@ -156,6 +158,11 @@ export class FlashblockPublisher {
   /** Subscribers connected now. */
   subscriberCount(): number {
     return this.subscribers.size
+  }
+
+  /** Subscribers disconnected so far for reading too slowly (CLOSE.tooSlow), for the metrics. */
+  slowDisconnects(): number {
+    return this.slowCuts
   }
 
   /** The kept messages (oldest first). */
@@ -314,6 +321,7 @@ export class FlashblockPublisher {
   private cut(sub: Subscriber, why: string): void {
     this.log.warn({ why, subscribers: this.subscribers.size - 1 }, 'flashblock stream subscriber too slow: disconnected')
     this.subscribers.delete(sub)
+    this.slowCuts++
     sub.sink.close(CLOSE.tooSlow, `too slow: ${why}`)
   }
 }

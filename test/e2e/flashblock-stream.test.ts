@@ -210,6 +210,8 @@ test('a subscriber that stops reading is cut with its close code; the others car
   await slow.closed
   assert.equal(cut?.code, CLOSE.tooSlow)
   assert.match(cut?.reason ?? '', /too slow: \d+ bytes queued \(limit 262144\)/)
+  const exposition = await (await fetch(`${url}/metrics`)).text()
+  assert.match(exposition, /^flashnode_stream_slow_disconnects_total 1$/m, 'the cut is counted')
   const last = newest(node)
   await fine.until(last)
   assert.equal(fine.payloads.at(-1)!.metadata.sequence, last, 'the reading subscriber got everything')

@@ -100,6 +100,9 @@ test('pool, flashblock and head levels follow a flashblock and a seal', async (t
   const { node, url } = await servedManualNode(t)
   const before = await scrape(url)
   assert.equal(value(before, 'flashnode_txpool_transactions', { state: 'pending' }), 0)
+  assert.equal(value(before, 'flashnode_txpool_capacity', { state: 'pending' }), node.pool!.config.globalSlots)
+  assert.equal(value(before, 'flashnode_txpool_capacity', { state: 'queued' }), node.pool!.config.globalQueue)
+  assert.equal(value(before, 'flashnode_flashblock_interval_seconds'), 0, 'manual sealing: no interval')
   const transfer = (from: number, nonce: bigint) =>
     rpc(url, 'eth_sendRawTransaction', [bytesToHex(signedTx(node, from, nonce, { to: '0x00000000000000000000000000000000000000aa', value: 1n, gasLimit: 21_000n }).serialize())])
   await transfer(0, 0n)

@@ -31,7 +31,7 @@ export interface EndpointsNodeOptions {
 
 /** An endpoint config with the defaults the config file would fill in. */
 export function endpoint(name: string, fields: Partial<EndpointConfig> = {}): EndpointConfig {
-  return { name, host: '127.0.0.1', port: 0, profile: 'dedicated', allowedHosts: ['localhost'], limits: {}, websocket: true, preconfirmations: true, ...fields }
+  return { name, host: '127.0.0.1', port: 0, profile: 'dedicated', allowedHosts: ['localhost'], limits: {}, websocket: true, preconfirmations: true, ui: fields.profile !== 'public', ...fields }
 }
 
 export async function startEndpoints(t: TestContext, endpoints: EndpointConfig[], opts: EndpointsNodeOptions = {}): Promise<EndpointsNode> {

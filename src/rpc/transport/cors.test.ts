@@ -26,3 +26,12 @@ test('WebSocket origins: none, loopback pages and configured origins pass', () =
   assert.equal(isWebSocketOriginAllowed('https://app.example', ['https://app.example']), true)
   assert.equal(isWebSocketOriginAllowed('https://evil.example', ['*']), true)
 })
+
+test('WebSocket origins: the page\'s own origin (same host and port as the Host header) passes, another does not', () => {
+  assert.equal(isWebSocketOriginAllowed('http://node.example:8545', undefined, 'node.example:8545'), true)
+  assert.equal(isWebSocketOriginAllowed('https://Node.Example:8545', undefined, 'NODE.example:8545'), true)
+  assert.equal(isWebSocketOriginAllowed('http://node.example:8546', undefined, 'node.example:8545'), false, 'another port is another origin')
+  assert.equal(isWebSocketOriginAllowed('http://evil.example:8545', undefined, 'node.example:8545'), false)
+  assert.equal(isWebSocketOriginAllowed('file://node.example:8545', undefined, 'node.example:8545'), false)
+  assert.equal(isWebSocketOriginAllowed('http://node.example:8545', undefined), false, 'no Host: no same-origin')
+})

@@ -4,7 +4,9 @@
  *
  * CORS is off unless origins are configured (`*` allows every origin). Allowed origins are compared
  * case-insensitively, exactly (scheme, host and port). A WebSocket upgrade is accepted when it carries no
- * Origin (not a browser), when its origin is a loopback page (as geth allows `http://localhost`), or when
+ * Origin (not a browser), when its origin is a loopback page (as geth allows `http://localhost`), when it is
+ * the page's own origin (scheme http or https, and the same host:port as the upgrade's Host header: the live
+ * view the node served itself; another site's page cannot claim it, and the Host check has passed), or when
  * the origin is configured.
  */
 
@@ -40,7 +42,7 @@ export function isCorsEnabled(corsOrigins: readonly string[] | undefined): boole
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-export function isWebSocketOriginAllowed(origin: string | undefined, corsOrigins: readonly string[] | undefined): boolean {
+export function isWebSocketOriginAllowed(origin: string | undefined, corsOrigins: readonly string[] | undefined, host?: string): boolean {
   if (origin === undefined) return true
   if (corsOrigins !== undefined && isOriginAllowed(origin, corsOrigins)) return true
   let url: URL
@@ -49,5 +51,6 @@ export function isWebSocketOriginAllowed(origin: string | undefined, corsOrigins
   } catch {
     return false
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  return LOOPBACK_HOSTS.has(url.hostname) || (host !== undefined && url.host === host.toLowerCase())
 }

@@ -9,7 +9,9 @@
  *
  * Owns the HTTP rules: POST `/` carries JSON-RPC (Content-Type application/json, charset allowed, else 415;
  * body over `maxBodyBytes` → 413 and the connection closes without reading the rest); GET/HEAD `/` with an
- * empty body is a health check (200 `{"status":"ok"}`); GET/HEAD `/metrics`, when the server is given
+ * empty body is a health check (200 `{"status":"ok"}`), unless the server has the live view (`page`) and
+ * the request's Accept asks for text/html (a browser): then it is that page; GET/HEAD `/status`, when given,
+ * is the node's status document as JSON; GET/HEAD `/metrics`, when the server is given
  * `metrics`, is the Prometheus text exposition; GET/HEAD `/healthz` is 200 while the process serves, and
  * `/readyz` 200 `{"status":"ready"}` or 503 `{"status":"not ready","reason":…}` as `readiness` says; OPTIONS is a CORS preflight (204) only when CORS
  * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
@@ -44,6 +46,7 @@ import { serveFastLane, type FastLaneOptions, type LaneAnswer, type RequestHead 
 import { errorMessage } from './messages.ts'
 import { closeIfStillIdle } from './idle-close.ts'
 import { readBody } from './read-body.ts'
+import { acceptsHtml } from './accept.ts'
 import { RequestScope } from './request-scope.ts'
 import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
 import type { PayloadObserver, RpcObserver } from './observer.ts'
@@ -83,6 +86,13 @@ export interface HttpServerOptions {
    * always ready. GET `/healthz` answers 200 whenever the process serves.
    */
   readonly readiness?: () => Readiness
+  /**
+   * The live view (src/ui/): sent, with its own headers, to a GET `/` whose Accept asks for text/html.
+   * Absent: such a GET gets the health answer as any other.
+   */
+  readonly page?: { readonly body: Buffer; readonly headers: Readonly<Record<string, string>> }
+  /** GET `/status`: the node's status document as JSON (node/node-status.ts). 404 when absent. */
+  readonly status?: () => unknown
   /** GET `/metrics`: the Prometheus text exposition (its content type and body). 404 when absent. */
   readonly metrics?: () => Promise<{ contentType: string; body: string }>
   /** Where unexpected errors go; console.error when absent. */
@@ -129,6 +139,8 @@ interface Config {
   readonly observer: PayloadObserver | undefined
   readonly metrics: HttpServerOptions['metrics']
   readonly readiness: HttpServerOptions['readiness']
+  readonly page: HttpServerOptions['page']
+  readonly status: HttpServerOptions['status']
   readonly log: (message: string, err: unknown) => void
 }
 
@@ -152,6 +164,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     observer: opts.observer?.forTransport('http'),
     metrics: opts.metrics,
     readiness: opts.readiness,
+    page: opts.page,
+    status: opts.status,
     log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
   }
   const host = opts.host ?? '127.0.0.1'
@@ -328,6 +342,8 @@ async function serve(
   if (req.method === 'GET' || req.method === 'HEAD') {
     if (path === METRICS_PATH && config.metrics !== undefined) return sendMetrics(res, config.metrics)
     if (path === '/healthz') return sendJson(res, 200, HEALTH_BODY)
+    if (path === '/status' && config.status !== undefined) return sendJson(res, 200, JSON.stringify(config.status()))
+    if (path === '/' && config.page !== undefined && acceptsHtml(req.headers.accept)) return sendPage(res, config.page)
     if (path === '/readyz') {
       const r = config.readiness?.() ?? { ready: true, reason: 'serving' }
       return sendJson(res, r.ready ? 200 : 503, JSON.stringify({ status: r.ready ? 'ready' : 'not ready', reason: r.reason }))
@@ -375,6 +391,11 @@ async function serve(
 }
 
 const METRICS_PATH = '/metrics'
+
+function sendPage(res: ServerResponse, page: NonNullable<Config['page']>): void {
+  res.writeHead(200, page.headers)
+  res.end(res.req.method === 'HEAD' ? undefined : page.body)
+}
 
 async function sendMetrics(res: ServerResponse, metrics: NonNullable<Config['metrics']>): Promise<void> {
   const { contentType, body } = await metrics()

@@ -91,7 +91,7 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
       const path = pathOf(req)
       const stream = path === FLASHBLOCKS_PATH ? opts.flashblocks : undefined
       if (path !== '/' && stream === undefined) return refuseUpgrade(socket, 404, 'Not Found', 'not found')
-      if (!isWebSocketOriginAllowed(req.headers.origin, opts.corsOrigins)) {
+      if (!isWebSocketOriginAllowed(req.headers.origin, opts.corsOrigins, req.headers.host)) {
         return refuseUpgrade(socket, 403, 'Forbidden', 'invalid origin')
       }
       if (stream !== undefined) return upgradeToStream(streamWss, stream, req, socket, head)
