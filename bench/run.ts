@@ -18,6 +18,7 @@ import { simulateBench } from './simulate-bench.ts'
 import { SOAK_DEFAULT_MS, soakBench } from './soak-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
 import { streamBench } from './stream-bench.ts'
+import { followerBench } from './follower-bench.ts'
 import { runScenario } from './runner.ts'
 import type { PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
@@ -31,6 +32,7 @@ export const SCENARIOS: readonly Scenario[] = [
   receiptsBench,
   simulateBench,
   streamBench,
+  followerBench,
   soakBench,
 ]
 
