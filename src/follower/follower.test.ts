@@ -75,6 +75,7 @@ test('a follower fed the stream answers pending and every sealed block as the se
   const relay = async () => {
     for (const m of newMessages(sequencer, cursor)) outcomes.push(await follower.follower!.receive(m))
     assert.deepEqual(await view(follower, 'pending', addresses, sent), await view(sequencer, 'pending', addresses, sent))
+    assert.deepEqual(follower.status().open, sequencer.status().open, 'the live view shows the same open block')
   }
   await relay()
   const deploy = await send(sequencer, 0, 0n, { data: initCode(STORE_TWO_CONSTRUCTOR, LOGGER_RUNTIME), gasLimit: 300_000n })

@@ -272,7 +272,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     readiness: () => readiness?.state() ?? openState,
     status: (preconfirmations = true) =>
       nodeStatus({
-        preconfirmations: preconfirmations && sequencing !== undefined,
+        preconfirmations: preconfirmations && (sequencing !== undefined || following !== undefined),
         chainId: rules.chainId,
         clientVersion: CLIENT_VERSION,
         chain,
@@ -284,7 +284,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
               pool: { stats: () => sequencing.admission.pool.stats(), capacity: { pending: sequencing.admission.pool.config.globalSlots, queued: sequencing.admission.pool.config.globalQueue } },
               live: sequencing.live,
             }
-          : {}),
+          : following !== undefined
+            ? { feed: following.fresh, live: following.live }
+            : {}),
         ...(stream !== undefined ? { stream } : {}),
       }),
     async start() {
@@ -380,6 +382,8 @@ interface Following {
   readonly write?: WriteSide
   /** What readiness and the metrics read. */
   readonly progress: FollowerState
+  /** The recent flashblocks and seals GET /status and the live view show. */
+  readonly live: LiveStatus
 }
 
 /** The age limit of a follower's newest flashblock when none is configured (five 200 ms intervals, at least 1 s). */
@@ -439,7 +443,8 @@ function followerFor(
           syncTimeoutMs: DEFAULT_SEQUENCER.syncTimeoutMs,
           blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
         }
-  return { feed, fresh, follower, progress, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
+  const live = new LiveStatus(feed, undefined, () => Date.now())
+  return { feed, fresh, follower, progress, live, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
 }
 
 /** eth_syncing on a follower: syncing while its head is behind the sequencer's newest sealed block. */
