@@ -15,7 +15,10 @@
  *   reconnect. Publishing in order on one connection keeps the stream in the messages' order.
  *
  * On each (re)connection the stream is created if it does not exist (a broker restarted without its store);
- * one that exists is used as it is configured.
+ * one that exists is used as it is configured. A stream whose newest message has a sequence this node has
+ * not reached holds another history (a sequencer started on a new data directory, or a second sequencer of
+ * the same chain id on the broker): nothing is published into it (an error is logged, the messages are
+ * counted as dropped) until its operator deletes or purges it, since its readers find their place by sequence.
  */
 
 import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream'
@@ -63,6 +66,8 @@ export class JetStreamPublisher {
   private failed = 0
   /** Drops since the last message the broker took (a run of drops is warned about once). */
   private dropRun = 0
+  /** The sequence of the stream's newest message when the connection came up. */
+  private brokerLast = 0
 
   constructor(private readonly options: JetStreamPublisherOptions) {
     this.subject = subjectOf(options.chainId)
@@ -100,6 +105,7 @@ export class JetStreamPublisher {
     const js = this.connection.isUp ? this.js : undefined
     if (js === undefined) return this.drop(message, 'the broker is not connected')
     if (this.inFlight >= this.maxInFlight) return this.drop(message, `${this.inFlight} messages await the broker's acknowledgement`)
+    if (message.sequence <= this.brokerLast) return this.otherHistory(message)
     const h = headers()
     h.set(HEADER.sequence, String(message.sequence))
     h.set(HEADER.block, String(message.message.blockNumber))
@@ -127,6 +133,17 @@ export class JetStreamPublisher {
     await this.connection.close()
   }
 
+  private otherHistory(message: PublishedMessage): void {
+    this.dropped++
+    if (this.dropRun++ === 0) {
+      const name = streamName(this.options.chainId)
+      this.log.error(
+        { stream: name, newest: this.brokerLast, sequence: message.sequence },
+        `flashblock stream: the broker's stream holds another history (newer sequences than this sequencer's): nothing published there until it is deleted or purged (nats stream purge ${name})`,
+      )
+    }
+  }
+
   private drop(message: PublishedMessage, why: string): void {
     this.dropped++
     if (this.dropRun++ === 0) this.log.warn({ sequence: message.sequence, why }, 'flashblock stream: dropping messages from the broker path (followers fetch them from the sequencer)')
@@ -139,9 +156,12 @@ export class JetStreamPublisher {
     try {
       const info = await jsm.streams.info(name)
       if (!info.config.subjects?.includes(this.subject)) throw new Error(`the broker's stream ${name} does not hold the subject ${this.subject}`)
+      const newest = info.state.messages === 0 ? null : await jsm.streams.getMessage(name, { last_by_subj: this.subject })
+      this.brokerLast = Number(newest?.header.get(HEADER.sequence) || 0)
     } catch (err) {
       if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamNotFound) throw err
       await jsm.streams.add(streamConfig(this.options.chainId))
+      this.brokerLast = 0
       this.log.info({ stream: name }, 'flashblock stream: created the JetStream stream')
     }
   }
