@@ -3,6 +3,7 @@
 import type { Logger } from '../primitives/logger.ts'
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type FollowConfig, type SequencerConfig } from '../node/create-node.ts'
 import { SequencerClient } from '../follower/sequencer-client.ts'
+import { natsServer } from '../stream/jetstream-layout.ts'
 import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'
@@ -31,6 +32,16 @@ function followConfig(options: ParsedOptions): FollowConfig | undefined {
     ...(options['ready-max-age'] !== undefined ? { maxAgeMs: options['ready-max-age'] } : {}),
     maxBlocksBehind: BigInt(options['ready-max-behind']),
   }
+}
+
+/** --stream nats://HOST:PORT: the JetStream broker, on a sequencer or a follower. */
+function streamBroker(options: ParsedOptions): string | undefined {
+  const url = options.stream
+  if (url === undefined) return undefined
+  if (options['read-only']) throw new UsageError('--stream is for a sequencer or a follower, not with --read-only')
+  const server = natsServer(url)
+  if (server instanceof Error) throw new UsageError(`--stream: ${server.message}`)
+  return url
 }
 
 function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
@@ -72,6 +83,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
     ...(command === 'start' && options.follow !== undefined ? { follow: followConfig(options)! } : {}),
+    ...(command === 'start' && options.stream !== undefined ? { streamBroker: streamBroker(options)! } : {}),
     // Metrics are for a serving node; init and import record none.
     metrics: command === 'start' && !options['no-metrics'],
     ...(options['ready-max-age'] !== undefined ? { readyMaxAgeMs: options['ready-max-age'] } : {}),

@@ -188,6 +188,12 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'URL',
   },
+  stream: {
+    kind: 'string',
+    help: "NATS JetStream fan-out (docs/scaling.md): a sequencer also publishes every flashblock stream message into the broker's stream FLASHNODE_<chain id> (never waiting for it: a message it cannot take is dropped from that path and counted); a follower (with --follow) reads its messages from there, and the ones the broker lacks from the sequencer",
+    commands: ['start'],
+    placeholder: 'nats://HOST:PORT',
+  },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>

@@ -181,3 +181,34 @@ test('eth_syncing tells the truth while a follower catches up', { timeout: 120_0
   assert.equal(await rpc(node, 'eth_syncing', []), false)
   assert.equal(node.readiness().ready, true)
 })
+
+test('a hole nobody can fill: after rejoin the next message is taken afresh and its block fetched sealed at the closing', { timeout: 120_000 }, async (t) => {
+  const sequencer = await busySequencer(t)
+  const follower = await followerOf(t, sequencer)
+  const cursor = { sequence: -1 }
+  const messages = newMessages(sequencer, cursor) as { metadata: { sequence: number; block_number: number } }[]
+  for (const m of messages) await follower.follower!.receive(m)
+  const last = messages.at(-1)!.metadata.sequence
+  assert.equal(follower.follower!.sequence, last)
+  // Two flashblocks and the seal; the first flashblock's message is lost for good.
+  await send(sequencer, 1, 3n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await send(sequencer, 1, 4n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await sequencer.sequencer!.seal()
+  const fresh = newMessages(sequencer, cursor) as { metadata: { block_number: number }; diff: { block_hash: string } }[]
+  const [, second, ...more] = fresh
+  assert.deepEqual(await follower.follower!.receive(second), { resume: last })
+  assert.deepEqual(await follower.follower!.receive(second), { resume: last }, 'still a hole: asked again')
+  follower.follower!.rejoin()
+  assert.equal(await follower.follower!.receive(second), 'skipped', 'taken afresh: mid-block, not applied')
+  const sealedAt = more.findIndex((m) => !/^0x0+$/.test(m.diff.block_hash))
+  for (const m of more.slice(0, sealedAt)) assert.equal(await follower.follower!.receive(m), 'skipped')
+  assert.equal(await follower.follower!.receive(more[sealedAt]), 'sealed', 'the block fetched sealed at its closing')
+  const rest = more.slice(sealedAt + 1)
+  assert.ok(rest.length > 0 && rest.every((m) => m.metadata.block_number === fresh[0]!.metadata.block_number + 1))
+  assert.equal(follower.chain.head(), sequencer.chain.head())
+  assert.deepEqual(await view(follower, 'latest', [RECEIVER], []), await view(sequencer, 'latest', [RECEIVER], []))
+  for (const m of rest) assert.equal(await follower.follower!.receive(m), 'applied', 'the next block followed from its opening')
+  assert.deepEqual(await view(follower, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
+})

@@ -107,6 +107,17 @@ export class Follower {
     return this.lastSequence
   }
 
+  /**
+   * Forgets the last sequence handled, for when the messages after it cannot be had from anywhere: the next
+   * message is taken as a new subscription's first (mid-block, its block is fetched sealed at its closing;
+   * the next opening starts a block afresh), instead of being answered `{ resume }` again.
+   */
+  rejoin(): void {
+    this.chain = this.chain.then(() => {
+      this.lastSequence = null
+    })
+  }
+
   /** Handles one message (its JSON parsed), after every earlier one. */
   receive(message: unknown): Promise<Outcome> {
     const next = this.chain.then(() => this.handle(message))

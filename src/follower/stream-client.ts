@@ -80,6 +80,9 @@ export class StreamClient {
   private connect(): void {
     if (this.stopped) return
     const after = this.afresh ? undefined : (this.follower.sequence ?? undefined)
+    // Afresh (the resume point is gone, or the queue overflowed): the first message does not follow the last
+    // one handled, and must not be answered `{ resume }` again: the follower takes it as a new start.
+    if (this.afresh) this.follower.rejoin()
     this.afresh = false
     const socket = new WebSocket(after === undefined ? this.options.url : `${this.options.url}?after=${after}`, { perMessageDeflate: false })
     this.socket = socket

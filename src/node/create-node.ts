@@ -23,6 +23,8 @@ import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { Follower, type SealedBlockSource } from '../follower/follower.ts'
 import type { SequencerClient } from '../follower/sequencer-client.ts'
 import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
+import { DEFAULT_JETSTREAM_SOURCE, JetStreamSource, sequencerFill } from '../follower/jetstream-source.ts'
+import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
 import { FreshFeed } from '../preconf/fresh-feed.ts'
 import { ForwardingAdmission } from './forwarding-admission.ts'
 import { followerMetrics } from './follower-metrics.ts'
@@ -57,6 +59,8 @@ export interface SequencerConfig extends SequencerSettings {
 
 /** How long `start` waits for worker threads to load before serving without them. */
 const WORKER_LOAD_WAIT_MS = 10_000
+/** How long a sequencer with --stream waits at start for the broker before sequencing without it. */
+const BROKER_CONNECT_WAIT_MS = 3_000
 
 export const DEFAULT_SEQUENCER: SequencerConfig = {
   mode: 'auto',
@@ -95,6 +99,11 @@ export interface NodeConfig {
   readonly simulate?: Partial<SimulateSettings>
   /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
   readonly stream?: Partial<StreamSettings>
+  /**
+   * NATS JetStream (nats://host:port; docs/scaling.md): a sequencer also publishes its stream there, a
+   * follower reads its stream from there (and fills holes from the sequencer's own stream).
+   */
+  readonly streamBroker?: string
   /** Prometheus metrics (node/metrics.ts; GET /metrics). Default on; false: none recorded. */
   readonly metrics?: boolean
   /** Where the node logs its work (node/activity-log.ts) and its failures; absent: nowhere. */
@@ -205,13 +214,15 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     await kv.close()
     throw new Error('a node either sequences or follows a sequencer, not both')
   }
-  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log, metrics)
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log, metrics, config.streamBroker)
   const sequencing =
     config.sequencer === undefined
       ? undefined
       : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics, config.log)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
   const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream }, ...(config.log !== undefined ? [config.log] : []))
+  const broker = stream === undefined || config.streamBroker === undefined ? undefined : new JetStreamPublisher({ url: config.streamBroker, chainId: rules.chainId, ...(config.log !== undefined ? { log: config.log } : {}) })
+  if (broker !== undefined) stream!.onPublished(broker.publish)
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
     config.executionWorkers > 0
@@ -242,6 +253,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     metrics.sequencing(config.sequencer!.mode === 'auto' ? config.sequencer!.flashblockIntervalMs / 1000 : 0)
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
+  if (metrics !== undefined && broker !== undefined) metrics.watchBroker(() => broker.stats())
   if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
   const scheduler = config.sequencer?.scheduler ?? realScheduler
   const readiness =
@@ -302,6 +314,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       // first submissions are not all decoded on the main thread; one that has not loaded within 10 s goes on
       // loading while the node serves (the main thread stands in for it meanwhile).
       await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
+      // The broker's first connection, so the first messages reach it; never longer than a few seconds.
+      broker?.start()
+      if (broker !== undefined) await Promise.race([broker.whenConnected(), delay(BROKER_CONNECT_WAIT_MS, undefined, { ref: false })])
       await sequencing.sequencer.start()
       sequencing.admission.restorePool()
     },
@@ -309,6 +324,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       await sequencing?.sequencer.stop()
       await following?.stream?.stop()
       stream?.close()
+      await broker?.close()
       metrics?.close()
       await recovery?.close()
       await sealHashing?.close()
@@ -378,7 +394,8 @@ interface Following {
   /** What readers see: the feed without a snapshot older than the age limit. */
   readonly fresh: FreshFeed
   readonly follower: Follower
-  readonly stream?: StreamClient
+  /** Where its messages come from: the sequencer's WebSocket stream, or JetStream. */
+  readonly stream?: { start(): void; stop(): Promise<void> }
   readonly write?: WriteSide
   /** What readiness and the metrics read. */
   readonly progress: FollowerState
@@ -398,6 +415,7 @@ function followerFor(
   follow: FollowConfig,
   log: Logger | undefined,
   metrics: NodeMetrics | undefined,
+  broker: string | undefined,
 ): Following {
   const feed = new PreconfirmedStore(kv)
   const fresh = new FreshFeed(feed, () => Date.now(), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
@@ -423,13 +441,23 @@ function followerFor(
   }
   const counted = metrics === undefined ? undefined : followerMetrics(metrics.registry, progress)
   if (counted !== undefined) follower.observe(counted.observer)
-  const stream: StreamClient | undefined =
-    follow.streamUrl === undefined
-      ? undefined
-      : new StreamClient(
-          { url: follow.streamUrl, ...DEFAULT_STREAM_CLIENT, ...(log !== undefined ? { log } : {}), ...(counted !== undefined ? { onConnect: () => counted.subscribed() } : {}) },
+  const logs = log !== undefined ? { log } : {}
+  const stream: (StreamClient | JetStreamSource) | undefined =
+    broker !== undefined
+      ? new JetStreamSource(
+          {
+            url: broker,
+            chainId: rules.chainId,
+            head: () => chain.head(),
+            fill: follow.streamUrl !== undefined ? sequencerFill(follow.streamUrl) : async () => ({ missing: 'no sequencer stream to read from' }),
+            ...DEFAULT_JETSTREAM_SOURCE,
+            ...logs,
+          },
           follower,
         )
+      : follow.streamUrl === undefined
+        ? undefined
+        : new StreamClient({ url: follow.streamUrl, ...DEFAULT_STREAM_CLIENT, ...logs, ...(counted !== undefined ? { onConnect: () => counted.subscribed() } : {}) }, follower)
   const notHere = async (): Promise<never> => {
     throw new FlashnodeError('methodNotFound', 'a follower does not produce blocks: ask its sequencer')
   }
