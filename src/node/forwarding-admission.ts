@@ -41,20 +41,38 @@ export class ForwardingAdmission implements TransactionAdmission {
     private readonly rememberMs = 60_000,
   ) {}
 
+  readonly remote = {
+    transactionStatus: async (hash: Uint8Array): Promise<'Known' | 'Unknown'> => {
+      const answer = (await this.forward('base_transactionStatus', [bytesToHex(hash)], false)) as { status?: unknown } | null
+      return answer?.status === 'Known' ? 'Known' : 'Unknown'
+    },
+    /** The sequencer's sync send; its receipt's hash on success (the follower then answers with its own copy). */
+    submitSync: async (raw: Uint8Array, timeoutMs: number | undefined): Promise<Uint8Array> => {
+      const answer = (await this.forward('eth_sendRawTransactionSync', timeoutMs === undefined ? [bytesToHex(raw)] : [bytesToHex(raw), timeoutMs])) as { transactionHash?: unknown } | null
+      if (typeof answer?.transactionHash !== 'string') throw new FlashnodeError('internal', `the sequencer answered ${JSON.stringify(answer)} for a transaction`)
+      this.onResult?.('accepted')
+      return hexToBytes(answer.transactionHash)
+    },
+  }
+
+  /** One call to the sequencer (`counted`: a transaction, told to onResult); its error (code, message, data) passed on unchanged, or a clear one when it is unreachable. */
+  private async forward(method: string, params: readonly unknown[], counted = true): Promise<unknown> {
+    try {
+      return await this.sequencer.call(method, params)
+    } catch (err) {
+      if (counted) this.onResult?.(err instanceof SequencerRefused ? 'refused' : 'unreachable')
+      if (err instanceof SequencerRefused) throw new FlashnodeError('transactionRejected', err.message, { code: err.code, ...(err.data !== undefined ? { data: err.data } : {}) })
+      if (err instanceof SequencerUnreachable) throw new FlashnodeError('internal', `the sequencer did not take the transaction: ${err.message}`, { cause: err })
+      throw err
+    }
+  }
+
   async submit(raw: Uint8Array): Promise<Uint8Array> {
     // Decoded here first: a malformed transaction gets this node's own geth-worded error without a round trip.
     const snapshot = this.pending.snapshot()
     if (snapshot === undefined) throw new FlashnodeError('internal', 'the follower has not joined its sequencer yet: no pending block')
     const tx = decodeTx(raw, this.rules.at(snapshot.header.number, snapshot.header.timestamp))
-    let answer: unknown
-    try {
-      answer = await this.sequencer.call('eth_sendRawTransaction', [bytesToHex(raw)])
-    } catch (err) {
-      this.onResult?.(err instanceof SequencerRefused ? 'refused' : 'unreachable')
-      if (err instanceof SequencerRefused) throw new FlashnodeError('transactionRejected', err.message, { code: err.code, ...(err.data !== undefined ? { data: err.data } : {}) })
-      if (err instanceof SequencerUnreachable) throw new FlashnodeError('internal', `the sequencer did not take the transaction: ${err.message}`, { cause: err })
-      throw err
-    }
+    const answer = await this.forward('eth_sendRawTransaction', [bytesToHex(raw)])
     if (typeof answer !== 'string') throw new FlashnodeError('internal', `the sequencer answered ${JSON.stringify(answer)} for a transaction`)
     this.onResult?.('accepted')
     const at = this.now()

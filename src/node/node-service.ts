@@ -325,9 +325,12 @@ export class NodeService implements NodeApi {
     const w = this.writeSide()
     const limit = this.pending === undefined ? w.syncTimeoutMs + w.blockTimeMs : w.syncTimeoutMs
     const wait = timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > limit ? limit : timeoutMs
-    const hash = await w.admission.submit(raw)
+    const remote = w.admission.remote
+    // A follower: the sequencer answers (its errors, code 4 and 5 included, unchanged); the receipt is then
+    // this node's own, once the stream brought it (the same receipt, and the client may read it here next).
+    const hash = remote !== undefined ? await remote.submitSync(raw, timeoutMs) : await w.admission.submit(raw)
     const hex = bytesToHex(hash)
-    if (w.admission.status(hash) === 'queued') {
+    if (remote === undefined && w.admission.status(hash) === 'queued') {
       throw new FlashnodeError(
         'executionFailed',
         "The transaction was added to the mempool but wasn't processed due to a missing nonce or insufficient funds. Please double-check your account and try again.",
@@ -362,6 +365,8 @@ export class NodeService implements NodeApi {
   }
 
   async transactionStatus(hash: Uint8Array): Promise<TransactionStatus> {
+    const remote = this.write?.admission.remote
+    if (remote !== undefined) return remote.transactionStatus(hash)
     const sealed = this.chain.store.txLocation(hash) !== undefined
     if (this.write === undefined) return sealed ? 'Known' : 'Unknown'
     return this.write.admission.isKnown(hash, sealed) ? 'Known' : 'Unknown'

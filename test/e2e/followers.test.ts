@@ -93,6 +93,19 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
   assert.deepEqual(refusedHere.error, refusedThere.error)
   const forwarded = parseExposition(await (await fetch(`${first.url}/metrics`)).text()).get('flashnode_follower_forwarded_transactions_total')!
   assert.deepEqual([samplesOf(forwarded, { result: 'accepted' })[0]?.value, samplesOf(forwarded, { result: 'refused' })[0]?.value], [5, 1])
+  // base_transactionStatus and a sync send behind a nonce gap answer as the sequencer does.
+  assert.deepEqual(await rawCall(first.url, 'base_transactionStatus', [hashes[0]]), await rawCall(sequencer.url, 'base_transactionStatus', [hashes[0]]))
+  const gapped = await wallet.signTransaction({ to: RECEIVER, value: 1n, gas: 21_000n, nonce: 9, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+  const syncHere = await rawCall(first.url, 'eth_sendRawTransactionSync', [gapped])
+  assert.equal(syncHere.error?.code, 5, 'the sequencer\'s code 5 (behind a nonce gap), passed through')
+  // A sync send through the follower answers with the receipt once pre-confirmed, and the follower has it.
+  const syncing = rawCall(first.url, 'eth_sendRawTransactionSync', [await wallet.signTransaction({ to: RECEIVER, value: 1n, gas: 21_000n, nonce: 5, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })])
+  await until('the sync send to reach the sequencer', async () => ((await rpc<string>(sequencer.url, 'eth_getTransactionCount', [ACCOUNTS[1]!.address, 'pending'])) === '0x6' ? true : undefined))
+  await flashblock()
+  const receipt = (await syncing).result as { transactionHash: Hex; status: string }
+  assert.equal(receipt.status, '0x1')
+  assert.deepEqual(await rpc(first.url, 'eth_getTransactionReceipt', [receipt.transactionHash]), receipt)
+  hashes.push(receipt.transactionHash)
   await mine()
   await mine()
 
@@ -114,7 +127,7 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
   const last = await head(sequencer.url)
   for (const url of [late.url, restarted.url]) await until(`block ${last} on ${url}`, async () => ((await head(url)) >= last ? true : undefined))
   await agreeUpTo([sequencer.url, late.url, restarted.url], last)
-  assert.equal(BigInt(await rpc<string>(restarted.url, 'eth_getBalance', [RECEIVER, 'latest'])), 5n * 1000n + 10n + 21n)
+  assert.equal(BigInt(await rpc<string>(restarted.url, 'eth_getBalance', [RECEIVER, 'latest'])), 5n * 1000n + 10n + 1n + 21n)
 })
 
 const readyz = async (url: string): Promise<{ status: number; reason: string }> => {
