@@ -1,7 +1,9 @@
 /**
  * Scenario "follower": a follower process (`flashnode start --follow URL`) beside the sequencer the runner
  * started, on loopback. Flashnode only (Anvil has no followers).
- *   - visibility: ~250 ERC-20 transfers/s into the sequencer; the probe (follower-probe.ts, its own process)
+ *   - visibility, twice: the follower reading the sequencer's WebSocket stream, and reading it through NATS
+ *     JetStream (Debian's nats-server, started by the scenario; the sequencer publishes there with --stream).
+ *     ~250 ERC-20 transfers/s into the sequencer; the probe (follower-probe.ts, its own process)
  *     times, per transaction, the follower's newFlashblockTransactions announcement minus the sequencer's:
  *     what following adds to a pre-confirmation's visibility (goal ≤ 15 ms). The follower's peak RSS and CPU
  *     are in the notes.
@@ -25,6 +27,7 @@ import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './
 import type { FollowerProbeConfig, FollowerProbeResult } from './follower-probe.ts'
 import { NonceBook, quantile, sendAll, TxFactory } from './txs.ts'
 import type { BenchChain } from './genesis.ts'
+import { startBroker, type Broker } from './nats.ts'
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'follower-probe.ts')
 const SENDERS = 256
@@ -49,12 +52,15 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, limit
 
 const blockNumber = async (url: string): Promise<number> => Number(await rpcCall<string>(url, 'eth_blockNumber', []))
 
+/** The broker the scenario started (undefined: nats-server is not installed). */
+let broker: Broker | undefined
+
 /** A follower of `sequencer` in a fresh data directory (same genesis); stopped and removed by the caller. */
-async function startFollower(chain: BenchChain, sequencer: RunningNode): Promise<{ node: RunningNode; cleanup: () => Promise<void> }> {
+async function startFollower(chain: BenchChain, sequencer: RunningNode, extraArgs: string[] = []): Promise<{ node: RunningNode; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'flashnode-follower-'))
   const genesisPath = join(dir, 'genesis.json')
   writeFileSync(genesisPath, JSON.stringify(chain.genesis))
-  const node = await startFlashnode({ genesisPath, port: await freePort(), datadir: join(dir, 'data'), extraArgs: ['--follow', sequencer.url.replace(/\/$/, ''), '--log-level', 'warn'] })
+  const node = await startFlashnode({ genesisPath, port: await freePort(), datadir: join(dir, 'data'), extraArgs: ['--follow', sequencer.url.replace(/\/$/, ''), '--log-level', 'warn', ...extraArgs] })
   return {
     node,
     cleanup: async () => {
@@ -72,15 +78,15 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
   const factory = new TxFactory(chain.chainId, chain.token, SENDERS)
   const nonces = new NonceBook()
   const holders = chain.accounts.slice(0, HOLDERS).map((a) => a.address)
-  return [
-    {
-      name: 'follower: a pre-confirmation visible through its pending, delay over the sequencer\'s own (direct stream)',
+  const visibility = (source: string, followerArgs: () => string[]): BenchCase => {
+    return {
+      name: `follower: a pre-confirmation visible through its pending, delay over the sequencer's own (${source})`,
       peers: ['flashnode'],
       unit: '',
       compare: 'p50',
       measure: async ({ node, durationMs }: CaseRun): Promise<Measured> => {
         const runMs = Math.max(STREAM_MS, durationMs)
-        const follower = await startFollower(chain, node)
+        const follower = await startFollower(chain, node, followerArgs())
         try {
           await ready(follower.node.url)
           const perBatch = Math.round((TX_PER_S * BATCH_EVERY_MS) / 1000)
@@ -113,7 +119,14 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
           await follower.cleanup()
         }
       },
-    },
+    }
+  }
+  return [
+    visibility('direct stream', () => []),
+    visibility('through JetStream', () => {
+      if (broker === undefined) throw new Error('nats-server is not installed (Debian package nats-server): no broker to measure')
+      return ['--stream', broker.url]
+    }),
     {
       name: `follower catch-up: started empty on ${CATCH_UP_TXS.toLocaleString('en')} sealed ERC-20 transfers, sealed blocks/s`,
       peers: ['flashnode'],
@@ -180,6 +193,16 @@ export const followerBench: Scenario = {
   title: 'a follower beside its sequencer on loopback: visibility of pre-confirmations, catch-up, reads',
   genesis: { accounts: SENDERS, gasLimit: 200_000_000n },
   mutatesState: true,
+  setup: async () => {
+    broker = await startBroker()
+    return {
+      flashnodeArgs: broker === undefined ? [] : ['--stream', broker.url],
+      teardown: async () => {
+        await broker?.stop()
+        broker = undefined
+      },
+    }
+  },
   notes: () => [
     'visibility: delay = the follower\'s eth_subscribe("newFlashblockTransactions") announcement − the sequencer\'s, for the same transaction, both received by one probe process on loopback; goal p99 ≤ 15 ms',
     'catch-up: from the follower\'s listening line until its head is the sequencer\'s; blocks fetched with debug_getRawBlock in batches and re-executed, every root checked',

@@ -38,6 +38,7 @@ export type Progress = (line: string) => void
 
 export async function runScenario(s: Scenario, settings: RunSettings, progress: Progress): Promise<ScenarioResult> {
   const dir = mkdtempSync(join(tmpdir(), `flashnode-bench-${s.name}-`))
+  const prepared = await s.setup?.()
   try {
     const genesisPath = join(dir, 'genesis.json')
     const chain = writeBenchGenesis(genesisPath, s.genesis)
@@ -90,7 +91,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
         cpSync(pristine, datadir, { recursive: true })
       }
       const noMetrics = peer === 'flashnode-no-metrics' ? ['--no-metrics'] : []
-      return startFlashnode({ genesisPath, port, datadir, peer, extraArgs: [...(s.flashnodeArgs ?? []), ...noMetrics] })
+      return startFlashnode({ genesisPath, port, datadir, peer, extraArgs: [...(s.flashnodeArgs ?? []), ...(prepared?.flashnodeArgs ?? []), ...noMetrics] })
     }
 
     const repetitions = result.repetitions
@@ -133,6 +134,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     }
     return result
   } finally {
+    await prepared?.teardown()
     rmSync(dir, { recursive: true, force: true })
   }
 }
