@@ -26,7 +26,12 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const FLASHNODE_CLI = join(REPO, 'src/cli/main.ts')
 const READY_TIMEOUT_MS = 60_000
 
-export type PeerName = 'anvil' | 'flashnode'
+/**
+ * The nodes a run compares. `flashnode-no-metrics` is Flashnode started with `--no-metrics`, so the cost of
+ * recording metrics shows side by side in one run (`--peers flashnode,flashnode-no-metrics`).
+ */
+export type PeerName = 'anvil' | 'flashnode' | 'flashnode-no-metrics'
+export const PEERS: readonly PeerName[] = ['anvil', 'flashnode', 'flashnode-no-metrics']
 
 export interface RunningNode {
   readonly peer: PeerName
@@ -250,6 +255,8 @@ export interface FlashnodeOptions {
   datadir: string
   extraArgs?: string[]
   readyTimeoutMs?: number
+  /** Default 'flashnode'. */
+  peer?: PeerName
 }
 
 /** `flashnode init`; throws with its output if it does not exit 0 within the time limit. */
@@ -280,7 +287,7 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
     ...argsFromEnv('BENCH_FLASHNODE_ARGS'),
   ]
   return launch({
-    peer: 'flashnode',
+    peer: o.peer ?? 'flashnode',
     cmd: process.execPath,
     args,
     url: `http://127.0.0.1:${o.port}/`,

@@ -43,7 +43,7 @@ export function machineInfo(): Machine {
   }
 }
 
-const PEER_LABEL: Record<PeerName, string> = { anvil: 'Anvil', flashnode: 'Flashnode' }
+const PEER_LABEL: Record<PeerName, string> = { anvil: 'Anvil', flashnode: 'Flashnode', 'flashnode-no-metrics': 'Flashnode --no-metrics' }
 const int = (x: number): string => Math.round(x).toLocaleString('en-US')
 const ms = (x: number): string =>
   !Number.isFinite(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)
@@ -68,6 +68,14 @@ function ratioCell(r: ScenarioResult, name: string): string {
   return Number.isFinite(a.rps) && Number.isFinite(f.rps) && a.rps > 0 ? `${(f.rps / a.rps).toFixed(2)}×` : '—'
 }
 
+/** Flashnode with metrics over Flashnode without (rate ratio; < 1 when recording metrics costs throughput). */
+function metricsCell(r: ScenarioResult, name: string): string {
+  const on = r.peers.flashnode?.cases[name]?.median
+  const off = r.peers['flashnode-no-metrics']?.cases[name]?.median
+  if (on === undefined || off === undefined || !Number.isFinite(on.rps) || !Number.isFinite(off.rps) || off.rps <= 0) return '—'
+  return `${(on.rps / off.rps).toFixed(3)}×`
+}
+
 function table(rows: string[][], rightAligned: (col: number) => boolean): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
   return rows
@@ -81,6 +89,8 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
   for (const p of peers) header.push(`${PEER_LABEL[p]} rate`, 'p50 ms', 'p99 ms', ...r.extraColumns.map((k) => `${k} ms`), 'CPU')
   const ratio = peers.includes('anvil') && peers.includes('flashnode')
   if (ratio) header.push('Flashnode vs Anvil')
+  const metricsRatio = peers.includes('flashnode') && peers.includes('flashnode-no-metrics')
+  if (metricsRatio) header.push('metrics on / off')
   const rows: string[][] = [header]
   for (const name of r.caseNames) {
     const info = r.cases[name]
@@ -90,6 +100,7 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
       row.push(...cells(r.peers[p]?.cases[name], r.peers[p]?.available ?? false, applies, r.extraColumns))
     }
     if (ratio) row.push(ratioCell(r, name))
+    if (metricsRatio) row.push(metricsCell(r, name))
     rows.push(row)
   }
   const rss = ['peak RSS (median of starts)', '', '']

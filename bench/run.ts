@@ -18,8 +18,9 @@ import { simulateBench } from './simulate-bench.ts'
 import { SOAK_DEFAULT_MS, soakBench } from './soak-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
 import { streamBench } from './stream-bench.ts'
+import { followerBench } from './follower-bench.ts'
 import { runScenario } from './runner.ts'
-import type { PeerName } from './nodes.ts'
+import { PEERS, type PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -31,6 +32,7 @@ export const SCENARIOS: readonly Scenario[] = [
   receiptsBench,
   simulateBench,
   streamBench,
+  followerBench,
   soakBench,
 ]
 
@@ -52,7 +54,7 @@ const USAGE = `usage: npm run bench [-- options]
   --only a,b            scenarios by name (default: all)
   --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
                         issue6 (every figure of issue 6, simulate included; not soak), all
-  --peers anvil,flashnode
+  --peers anvil,flashnode   (also flashnode-no-metrics: Flashnode with --no-metrics, beside it in one run)
   --reps N  --duration MS  --warmup MS
   --concurrency N       override every case's concurrency
   --processes N         load generator processes (default 1)
@@ -93,7 +95,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
     return n
   }
   const peers = (values.peers ?? '').split(',').filter((p) => p !== '') as PeerName[]
-  for (const p of peers) if (p !== 'anvil' && p !== 'flashnode') throw new Error(`unknown peer ${p}`)
+  for (const p of peers) if (!PEERS.includes(p)) throw new Error(`unknown peer ${p} (${PEERS.join(', ')})`)
   const client = values.client
   if (client !== 'raw' && client !== 'http' && client !== 'fetch') throw new Error(`unknown client ${client}`)
   const settings: RunSettings = {

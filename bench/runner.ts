@@ -38,6 +38,7 @@ export type Progress = (line: string) => void
 
 export async function runScenario(s: Scenario, settings: RunSettings, progress: Progress): Promise<ScenarioResult> {
   const dir = mkdtempSync(join(tmpdir(), `flashnode-bench-${s.name}-`))
+  const prepared = await s.setup?.()
   try {
     const genesisPath = join(dir, 'genesis.json')
     const chain = writeBenchGenesis(genesisPath, s.genesis)
@@ -71,13 +72,13 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     }
 
     const pristine = join(dir, 'flashnode-pristine')
-    const fr = result.peers.flashnode
-    if (fr !== undefined) {
+    const flashnodes = (['flashnode', 'flashnode-no-metrics'] as const).flatMap((p) => (result.peers[p] !== undefined ? [result.peers[p]!] : []))
+    if (flashnodes.length > 0) {
       progress(`${s.name}: flashnode init`)
       try {
         initFlashnode(genesisPath, pristine)
       } catch (e) {
-        markUnavailable(fr, errorText(e))
+        for (const fr of flashnodes) markUnavailable(fr, errorText(e))
       }
     }
 
@@ -89,7 +90,8 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
         datadir = join(dir, `flashnode-${rep}`)
         cpSync(pristine, datadir, { recursive: true })
       }
-      return startFlashnode({ genesisPath, port, datadir, extraArgs: [...(s.flashnodeArgs ?? [])] })
+      const noMetrics = peer === 'flashnode-no-metrics' ? ['--no-metrics'] : []
+      return startFlashnode({ genesisPath, port, datadir, peer, extraArgs: [...(s.flashnodeArgs ?? []), ...(prepared?.flashnodeArgs ?? []), ...noMetrics] })
     }
 
     const repetitions = result.repetitions
@@ -132,6 +134,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     }
     return result
   } finally {
+    await prepared?.teardown()
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -82,6 +82,11 @@ export interface Scenario {
   readonly genesis: BenchGenesisOptions
   readonly anvilArgs?: readonly string[]
   readonly flashnodeArgs?: readonly string[]
+  /**
+   * Runs once before the scenario's peers start (a broker, say): what it adds to every Flashnode start, and
+   * how to end it after the scenario.
+   */
+  readonly setup?: () => Promise<{ readonly flashnodeArgs: readonly string[]; teardown(): Promise<void> }>
   readonly mutatesState?: boolean
   /** Repetitions of this scenario whatever --reps says (a 30-minute soak runs once). */
   readonly repetitions?: number

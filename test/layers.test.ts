@@ -19,6 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['rpc', 'ui'],
   ['node'],
+  ['follower'],
   ['sequencer', 'simulate', 'stream'],
   ['preconf', 'txpool'],
   ['execution'],

@@ -1,14 +1,51 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
 import type { Logger } from '../primitives/logger.ts'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type SequencerConfig } from '../node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type FollowConfig, type SequencerConfig } from '../node/create-node.ts'
+import { SequencerClient } from '../follower/sequencer-client.ts'
+import { natsServer } from '../stream/jetstream-layout.ts'
 import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'
 import { UsageError, type ParsedOptions } from './options.ts'
 
+function followConfig(options: ParsedOptions): FollowConfig | undefined {
+  const url = options.follow
+  if (url === undefined) return undefined
+  if (options['read-only']) throw new UsageError('--follow and --read-only exclude each other')
+  if (options['ready-max-behind'] < 0) throw new UsageError('--ready-max-behind must be 0 or more')
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new UsageError(`--follow must be the sequencer's http:// or https:// URL, got "${url}"`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--follow must be the sequencer's http:// or https:// URL, got "${url}"`)
+  const sequencer = new SequencerClient(url)
+  const stream = new URL(url)
+  stream.protocol = parsed.protocol === 'https:' ? 'wss:' : 'ws:'
+  stream.pathname = `${stream.pathname.replace(/\/$/, '')}/flashblocks`
+  return {
+    sealed: sequencer,
+    sequencer,
+    streamUrl: stream.toString(),
+    ...(options['ready-max-age'] !== undefined ? { maxAgeMs: options['ready-max-age'] } : {}),
+    maxBlocksBehind: BigInt(options['ready-max-behind']),
+  }
+}
+
+/** --stream nats://HOST:PORT: the JetStream broker, on a sequencer or a follower. */
+function streamBroker(options: ParsedOptions): string | undefined {
+  const url = options.stream
+  if (url === undefined) return undefined
+  if (options['read-only']) throw new UsageError('--stream is for a sequencer or a follower, not with --read-only')
+  const server = natsServer(url)
+  if (server instanceof Error) throw new UsageError(`--stream: ${server.message}`)
+  return url
+}
+
 function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
-  if (options['read-only']) return undefined
+  if (options['read-only'] || options.follow !== undefined) return undefined
   if (options.sealing !== 'auto' && options.sealing !== 'manual') throw new UsageError(`--sealing must be auto or manual, got "${options.sealing}"`)
   if (options['flashblock-interval'] < 1) throw new UsageError('--flashblock-interval must be at least 1 ms')
   if (options['flashblocks-per-block'] < 1) throw new UsageError('--flashblocks-per-block must be at least 1')
@@ -45,6 +82,8 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? 2 : 0,
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
+    ...(command === 'start' && options.follow !== undefined ? { follow: followConfig(options)! } : {}),
+    ...(command === 'start' && options.stream !== undefined ? { streamBroker: streamBroker(options)! } : {}),
     // Metrics are for a serving node; init and import record none.
     metrics: command === 'start' && !options['no-metrics'],
     ...(options['ready-max-age'] !== undefined ? { readyMaxAgeMs: options['ready-max-age'] } : {}),

@@ -149,6 +149,13 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'MS',
   },
+  'ready-max-behind': {
+    kind: 'integer',
+    default: 2,
+    help: 'with --follow: GET /readyz answers 503 while the follower lacks more than this many of the sequencer\'s sealed blocks',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'flashblocks-history': {
     kind: 'integer',
     default: 10,
@@ -174,6 +181,18 @@ export const OPTIONS = {
     default: false,
     help: 'do not serve the live view (GET / from a browser: the open block, sealed blocks, pool and pre-confirmation latency as they happen) nor GET /status; without it both are served on every endpoint but public ones (docs/operations.md)',
     commands: ['start'],
+  },
+  follow: {
+    kind: 'string',
+    help: "follow the sequencer at this JSON-RPC URL instead of sequencing: no pool; its flashblock stream applied without re-executing, blocks checked at each seal, missing blocks fetched; transactions forwarded to it. Same genesis as the sequencer's. --ready-max-age is then the age past which pending answers latest",
+    commands: ['start'],
+    placeholder: 'URL',
+  },
+  stream: {
+    kind: 'string',
+    help: "NATS JetStream fan-out (docs/scaling.md): a sequencer also publishes every flashblock stream message into the broker's stream FLASHNODE_<chain id> (never waiting for it: a message it cannot take is dropped from that path and counted); a follower (with --follow) reads its messages from there, and the ones the broker lacks from the sequencer",
+    commands: ['start'],
+    placeholder: 'nats://HOST:PORT',
   },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },

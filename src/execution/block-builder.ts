@@ -24,12 +24,13 @@
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
  */
 
-import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
+import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import { Blob4844Tx, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { BlockBuilder, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
+import { environmentBlock, openHeaderData, type BlockEnvironment } from './open-header.ts'
 import { orderedTrieRootInTurns } from './ordered-trie.ts'
 import { runPlainTransfer, transferOf, transfersEligible, type TransferBlock, type TransferTx } from './transfer-fast-path.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
@@ -160,15 +161,6 @@ class LinearBlockBuilder extends BlockBuilder {
   }
 }
 
-export interface BlockEnvironment {
-  readonly timestamp: bigint
-  readonly coinbase: Uint8Array
-  readonly gasLimit: bigint
-  readonly extraData: Uint8Array
-  readonly prevRandao: Uint8Array
-  readonly parentBeaconBlockRoot: Uint8Array
-}
-
 /** A transaction to add: its library object (which may be built on first access) and, when known, its transfer view. */
 export interface BlockTx {
   readonly tx: TypedTransaction
@@ -201,6 +193,8 @@ export interface OpenOptions {
   readonly orderedRoots?: OrderedRoots
 }
 
+export type { BlockEnvironment } from './open-header.ts'
+
 /** An open block: add transactions, read its state diff at any point, seal it once. */
 export class OpenBlock {
   readonly included: IncludedTransaction[] = []
@@ -224,9 +218,8 @@ export class OpenBlock {
     env: BlockEnvironment,
     options: OpenOptions = {},
   ): Promise<OpenBlock> {
-    const number = parent.number + 1n
     const common = rules.mutableCopy()
-    common.setHardforkBy({ blockNumber: number, timestamp: env.timestamp })
+    const headerData = openHeaderData(common, parent, env)
     const base = new ArchiveReader(kv, parent.number)
     let lastRoot: StateRootResult | undefined
     const state = new JournaledState(base, async (diff) => {
@@ -235,19 +228,6 @@ export class OpenBlock {
       return lastRoot.root
     })
     const vm = await createVM({ common, stateManager: state, blockchain: chainBlockHashes(chain) })
-    const headerData: HeaderData = {
-      number,
-      parentHash: parent.hash(),
-      timestamp: env.timestamp,
-      gasLimit: env.gasLimit,
-      coinbase: env.coinbase,
-      extraData: env.extraData,
-      mixHash: env.prevRandao,
-      difficulty: 0n,
-      ...(common.isActivatedEIP(1559) ? { baseFeePerGas: parent.common.isActivatedEIP(1559) ? parent.calcNextBaseFee() : BigInt(common.param('initialBaseFee')) } : {}),
-      ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.calcNextExcessBlobGas(common) } : {}),
-      ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: env.parentBeaconBlockRoot } : {}),
-    }
     const parentBlock = createBlock({ header: parent.toJSON() }, { common: parent.common, skipConsensusFormatValidation: true })
     const builder = new LinearBlockBuilder(vm, {
       parentBlock,
@@ -256,8 +236,7 @@ export class OpenBlock {
       blockOpts: { putBlockIntoBlockchain: false, setHardfork: false },
     })
     await builder.initState()
-    const envHeader = { ...headerData, gasUsed: 0n, ...(common.isActivatedEIP(4844) ? { blobGasUsed: 0n } : {}) }
-    builder.envBlock = createBlock({ header: envHeader }, { common, skipConsensusFormatValidation: true })
+    builder.envBlock = environmentBlock(common, headerData)
     builder.state = state
     if (options.orderedRoots !== undefined) builder.orderedRoots = options.orderedRoots
     if ((options.fastTransfers ?? true) && transfersEligible(common)) {

@@ -41,6 +41,15 @@ export interface TransactionAdmission {
   poolTransaction(hash: Uint8Array): TransactionView | undefined
   /** A transaction accepted and not sealed yet (pre-confirmed or in the pool), without a place in a block. */
   unsealedTransaction(hash: Uint8Array): TransactionView | undefined
+  /**
+   * Where admission is another node's (a follower forwarding to its sequencer): that node's
+   * base_transactionStatus answer, and its eth_sendRawTransactionSync answer (hash on success; its error, as
+   * given, otherwise). Absent: the node answers both itself.
+   */
+  readonly remote?: {
+    transactionStatus(hash: Uint8Array): Promise<'Known' | 'Unknown'>
+    submitSync(raw: Uint8Array, timeoutMs: number | undefined): Promise<Uint8Array>
+  }
 }
 
 export class PoolAdmission implements TransactionAdmission {

@@ -59,9 +59,10 @@ export interface FeeHistory {
   readonly reward?: readonly (readonly bigint[])[]
 }
 
-export interface SyncStatus {
-  readonly syncing: false
-}
+/** eth_syncing: false, or (a follower behind its sequencer) where it started, stands and is heading. */
+export type SyncStatus =
+  | { readonly syncing: false }
+  | { readonly syncing: true; readonly startingBlock: bigint; readonly currentBlock: bigint; readonly highestBlock: bigint }
 
 /** A pre-confirmed flashblock as subscribers see it: the accumulated pending block and what it added. */
 export interface FlashblockEvent {
@@ -119,6 +120,8 @@ export interface NodeApi {
 
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>
+  /** A sealed block's RLP encoding (the pending block has none until it is sealed). */
+  rawBlock(block: BlockId): Promise<Uint8Array | null>
   /**
    * One block's receipts in order, all with the same context. For a pre-confirmed block (context.preconfirmed) the list is frozen and the same object for the same snapshot, so callers may memoize on it.
    */

@@ -20,9 +20,21 @@ import { TxPool, type PoolConfig } from '../txpool/index.ts'
 import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
+import { Follower, type SealedBlockSource } from '../follower/follower.ts'
+import type { SequencerClient } from '../follower/sequencer-client.ts'
+import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
+import { DEFAULT_JETSTREAM_SOURCE, JetStreamSource, sequencerFill } from '../follower/jetstream-source.ts'
+import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
+import { FreshFeed } from '../preconf/fresh-feed.ts'
+import { ForwardingAdmission } from './forwarding-admission.ts'
+import { followerMetrics } from './follower-metrics.ts'
+import type { SyncStatus } from './api.ts'
+import { FlashnodeError } from '../errors/errors.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import { concatBytes } from '@ethereumjs/util'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
-import { defaultReadyMaxAgeMs, FlashblockReadiness, type ReadinessState } from './readiness.ts'
+import { defaultReadyMaxAgeMs, FlashblockReadiness, FollowerReadiness, type FollowerState, type ReadinessState } from './readiness.ts'
 import { ActivityLog, allObservers } from './activity-log.ts'
 import { LiveStatus } from './live-status.ts'
 import { nodeStatus, type NodeStatus } from './node-status.ts'
@@ -47,6 +59,8 @@ export interface SequencerConfig extends SequencerSettings {
 
 /** How long `start` waits for worker threads to load before serving without them. */
 const WORKER_LOAD_WAIT_MS = 10_000
+/** How long a sequencer with --stream waits at start for the broker before sequencing without it. */
+const BROKER_CONNECT_WAIT_MS = 3_000
 
 export const DEFAULT_SEQUENCER: SequencerConfig = {
   mode: 'auto',
@@ -76,16 +90,40 @@ export interface NodeConfig {
   readonly sealHashingWorker?: boolean
   /** Pre-confirmations: the node sequences (pool, flashblocks, sealing). Absent: a read-only node. */
   readonly sequencer?: SequencerConfig
+  /**
+   * Follow a sequencer (follower/): no pool, no sequencer; pre-confirmed state comes from the sequencer's
+   * stream, applied by `node.follower`, and blocks the stream cannot give from `sealed`. Excludes `sequencer`.
+   */
+  readonly follow?: FollowConfig
   /** eth_simulateV1 (gas budget and time limit default to gasCap and evmTimeoutMs). */
   readonly simulate?: Partial<SimulateSettings>
   /** The flashblock stream (only when the node sequences): what it keeps, when it cuts a subscriber. */
   readonly stream?: Partial<StreamSettings>
+  /**
+   * NATS JetStream (nats://host:port; docs/scaling.md): a sequencer also publishes its stream there, a
+   * follower reads its stream from there (and fills holes from the sequencer's own stream).
+   */
+  readonly streamBroker?: string
   /** Prometheus metrics (node/metrics.ts; GET /metrics). Default on; false: none recorded. */
   readonly metrics?: boolean
   /** Where the node logs its work (node/activity-log.ts) and its failures; absent: nowhere. */
   readonly log?: Logger
   /** Not ready (GET /readyz 503) when the newest flashblock is older than this (auto sealing only). */
   readonly readyMaxAgeMs?: number
+}
+
+/** What a following node needs of its sequencer. */
+export interface FollowConfig {
+  /** Its sealed chain (catch-up, refetching a block that did not check out). */
+  readonly sealed: SealedBlockSource
+  /** Where transactions go (absent: the follower takes none). */
+  readonly sequencer?: SequencerClient
+  /** Its flashblock stream (ws://…/flashblocks); absent: messages are handed to `node.follower` by the caller. */
+  readonly streamUrl?: string
+  /** `pending` answers `latest`, and the node is not ready, once the newest flashblock is older (ms). */
+  readonly maxAgeMs?: number
+  /** Not ready while more sealed blocks behind the sequencer (default 2). */
+  readonly maxBlocksBehind?: bigint
 }
 
 export const DEFAULT_NODE_SETTINGS = {
@@ -114,6 +152,8 @@ export interface FlashNode {
   readonly feed?: PreconfirmedFeed
   /** Present when the node sequences. */
   readonly sequencer?: Sequencer
+  /** The producer of a following node (present with `follow`): it applies the sequencer's stream. */
+  readonly follower?: Follower
   /** The flashblock stream (docs/stream.md), present when the node sequences. */
   readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
@@ -170,12 +210,19 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       : undefined
   const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
   const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
+  if (config.follow !== undefined && config.sequencer !== undefined) {
+    await kv.close()
+    throw new Error('a node either sequences or follows a sequencer, not both')
+  }
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log, metrics, config.streamBroker)
   const sequencing =
     config.sequencer === undefined
       ? undefined
       : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics, config.log)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
   const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream }, ...(config.log !== undefined ? [config.log] : []))
+  const broker = stream === undefined || config.streamBroker === undefined ? undefined : new JetStreamPublisher({ url: config.streamBroker, chainId: rules.chainId, ...(config.log !== undefined ? { log: config.log } : {}) })
+  if (broker !== undefined) stream!.onPublished(broker.publish)
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
     config.executionWorkers > 0
@@ -192,11 +239,13 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
         )
       : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
   const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined
-  const write = sequencing?.write
+  const write = sequencing?.write ?? following?.write
   const shared = { ...(write !== undefined ? { write } : {}), ...(results !== undefined ? { results } : {}) }
   // Two facades over one node: with the feed (pending = the newest flashblock) and without it (sealed state).
-  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(sequencing !== undefined ? { feed: sequencing.feed } : {}) })
-  const sealedApi = sequencing === undefined ? api : new NodeService(kv, chain, rules, settings, executor, shared)
+  const feed = sequencing?.feed ?? following?.fresh
+  const syncing = following === undefined ? undefined : { syncing: () => syncStatusOf(following.follower) }
+  const api = new NodeService(kv, chain, rules, settings, executor, { ...shared, ...(feed !== undefined ? { feed } : {}), ...syncing })
+  const sealedApi = feed === undefined ? api : new NodeService(kv, chain, rules, settings, executor, { ...shared, ...syncing })
   if (metrics !== undefined && sequencing !== undefined) {
     metrics.listenToFeed(sequencing.feed)
     const pool = sequencing.admission.pool
@@ -204,12 +253,19 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     metrics.sequencing(config.sequencer!.mode === 'auto' ? config.sequencer!.flashblockIntervalMs / 1000 : 0)
   }
   if (metrics !== undefined && stream !== undefined) metrics.watchStream(stream)
+  if (metrics !== undefined && broker !== undefined) metrics.watchBroker(() => broker.stats())
   if (metrics !== undefined && executor.stats !== undefined) metrics.watchExecution(() => executor.stats!())
   const scheduler = config.sequencer?.scheduler ?? realScheduler
   const readiness =
     sequencing !== undefined && config.sequencer?.mode === 'auto'
       ? new FlashblockReadiness(sequencing.feed, () => scheduler.now(), config.readyMaxAgeMs ?? defaultReadyMaxAgeMs(config.sequencer.flashblockIntervalMs))
-      : undefined
+      : following !== undefined
+        ? new FollowerReadiness(
+            following.progress,
+            following.fresh.maxAgeMs,
+            config.follow?.maxBlocksBehind ?? 2n,
+          )
+        : undefined
   const openState: ReadinessState = {
     ready: true,
     reason: sequencing === undefined ? 'serving the stored chain (no sequencer)' : 'manual sealing: flashblocks come when asked',
@@ -222,12 +278,13 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     chain,
     writer,
     ...(sequencing !== undefined ? { feed: sequencing.feed, sequencer: sequencing.sequencer, pool: sequencing.admission.pool } : {}),
+    ...(following !== undefined ? { feed: following.feed, follower: following.follower } : {}),
     ...(stream !== undefined ? { stream } : {}),
     ...(metrics !== undefined ? { metrics } : {}),
     readiness: () => readiness?.state() ?? openState,
     status: (preconfirmations = true) =>
       nodeStatus({
-        preconfirmations: preconfirmations && sequencing !== undefined,
+        preconfirmations: preconfirmations && (sequencing !== undefined || following !== undefined),
         chainId: rules.chainId,
         clientVersion: CLIENT_VERSION,
         chain,
@@ -239,22 +296,35 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
               pool: { stats: () => sequencing.admission.pool.stats(), capacity: { pending: sequencing.admission.pool.config.globalSlots, queued: sequencing.admission.pool.config.globalQueue } },
               live: sequencing.live,
             }
-          : {}),
+          : following !== undefined
+            ? { feed: following.fresh, live: following.live }
+            : {}),
         ...(stream !== undefined ? { stream } : {}),
       }),
     async start() {
+      if (following !== undefined && !started) {
+        started = true
+        if (config.follow?.sequencer !== undefined) await sameChain(config.follow.sequencer, chain)
+        following.stream?.start()
+        return
+      }
       if (sequencing === undefined || started) return
       started = true
       // Serve once the admission and seal workers have loaded (~1 s for tsx and the libraries), so that the
       // first submissions are not all decoded on the main thread; one that has not loaded within 10 s goes on
       // loading while the node serves (the main thread stands in for it meanwhile).
       await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
+      // The broker's first connection, so the first messages reach it; never longer than a few seconds.
+      broker?.start()
+      if (broker !== undefined) await Promise.race([broker.whenConnected(), delay(BROKER_CONNECT_WAIT_MS, undefined, { ref: false })])
       await sequencing.sequencer.start()
       sequencing.admission.restorePool()
     },
     async close() {
       await sequencing?.sequencer.stop()
+      await following?.stream?.stop()
       stream?.close()
+      await broker?.close()
       metrics?.close()
       await recovery?.close()
       await sealHashing?.close()
@@ -316,6 +386,108 @@ function sequencingFor(
       syncTimeoutMs: config.syncTimeoutMs,
       blockTimeMs: config.flashblockIntervalMs * config.flashblocksPerBlock,
     },
+  }
+}
+
+interface Following {
+  readonly feed: PreconfirmedStore
+  /** What readers see: the feed without a snapshot older than the age limit. */
+  readonly fresh: FreshFeed
+  readonly follower: Follower
+  /** Where its messages come from: the sequencer's WebSocket stream, or JetStream. */
+  readonly stream?: { start(): void; stop(): Promise<void> }
+  readonly write?: WriteSide
+  /** What readiness and the metrics read. */
+  readonly progress: FollowerState
+  /** The recent flashblocks and seals GET /status and the live view show. */
+  readonly live: LiveStatus
+}
+
+/** The age limit of a follower's newest flashblock when none is configured (five 200 ms intervals, at least 1 s). */
+const FOLLOWER_MAX_AGE_MS = defaultReadyMaxAgeMs(DEFAULT_SEQUENCER.flashblockIntervalMs)
+
+/** The feed and its producer on a following node (the follower, committing through the chain writer), its stream and forwarding. */
+function followerFor(
+  kv: LmdbStore,
+  rules: ChainRules,
+  chain: ChainReader,
+  writer: ChainWriter,
+  follow: FollowConfig,
+  log: Logger | undefined,
+  metrics: NodeMetrics | undefined,
+  broker: string | undefined,
+): Following {
+  const feed = new PreconfirmedStore(kv)
+  const fresh = new FreshFeed(feed, () => Date.now(), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
+  const follower = new Follower({
+    rules,
+    kv,
+    head: () => chain.header(chain.head())!,
+    commit: (executed) => writer.commit(executed),
+    importBlocks: async (rlps) => {
+      await writer.importRlp(concatBytes(...rlps))
+    },
+    writer: feed,
+    sealed: follow.sealed,
+    ...(log !== undefined ? { log } : {}),
+  })
+  const progress = {
+    connected: () => stream?.connected ?? true,
+    flashblockAge: () => fresh.age(),
+    blocksBehind: () => {
+      const p = follower.progress()
+      return p.sequencerHead - p.head
+    },
+  }
+  const counted = metrics === undefined ? undefined : followerMetrics(metrics.registry, progress)
+  if (counted !== undefined) follower.observe(counted.observer)
+  const logs = log !== undefined ? { log } : {}
+  const stream: (StreamClient | JetStreamSource) | undefined =
+    broker !== undefined
+      ? new JetStreamSource(
+          {
+            url: broker,
+            chainId: rules.chainId,
+            head: () => chain.head(),
+            fill: follow.streamUrl !== undefined ? sequencerFill(follow.streamUrl) : async () => ({ missing: 'no sequencer stream to read from' }),
+            ...DEFAULT_JETSTREAM_SOURCE,
+            ...logs,
+          },
+          follower,
+        )
+      : follow.streamUrl === undefined
+        ? undefined
+        : new StreamClient({ url: follow.streamUrl, ...DEFAULT_STREAM_CLIENT, ...logs, ...(counted !== undefined ? { onConnect: () => counted.subscribed() } : {}) }, follower)
+  const notHere = async (): Promise<never> => {
+    throw new FlashnodeError('methodNotFound', 'a follower does not produce blocks: ask its sequencer')
+  }
+  const write: WriteSide | undefined =
+    follow.sequencer === undefined
+      ? undefined
+      : {
+          admission: new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now(), counted?.forwarded),
+          events: new NodeEvents(fresh, chain),
+          producer: { seal: notHere, flashblock: notHere },
+          syncTimeoutMs: DEFAULT_SEQUENCER.syncTimeoutMs,
+          blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
+        }
+  const live = new LiveStatus(feed, undefined, () => Date.now())
+  return { feed, fresh, follower, progress, live, ...(stream !== undefined ? { stream } : {}), ...(write !== undefined ? { write } : {}) }
+}
+
+/** eth_syncing on a follower: syncing while its head is behind the sequencer's newest sealed block. */
+function syncStatusOf(follower: Follower): SyncStatus {
+  const p = follower.progress()
+  if (p.startingBlock === undefined || p.head >= p.sequencerHead) return { syncing: false }
+  return { syncing: true, startingBlock: p.startingBlock, currentBlock: p.head, highestBlock: p.sequencerHead }
+}
+
+/** Refuses to follow a sequencer of another chain (another genesis). */
+async function sameChain(sequencer: SequencerClient, chain: ChainReader): Promise<void> {
+  const theirs = (await sequencer.call('eth_getBlockByNumber', ['0x0', false])) as { hash?: string } | null
+  const ours = bytesToHex(chain.header(0n)!.hash())
+  if (theirs?.hash !== ours) {
+    throw new Error(`the sequencer at ${sequencer.url} has another genesis (${theirs?.hash ?? 'none'}, this data directory's is ${ours}): start the follower with the sequencer's genesis and an empty --datadir`)
   }
 }
 

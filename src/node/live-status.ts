@@ -83,13 +83,14 @@ export class LiveStatus implements SequencerObserver {
 
   constructor(
     feed: PreconfirmedFeed,
-    pool: TxPool,
+    /** Absent on a follower: it admits nothing, so it records no admission-to-flashblock latency. */
+    pool: TxPool | undefined,
     private readonly now: () => number,
   ) {
     feed.on('flashblock', (snapshot) => this.flashblock(snapshot))
     feed.on('sealed', (block) => this.sealedBlock(block))
-    pool.events.on('added', (tx) => this.admitted(tx.hashHex))
-    pool.events.on('dropped', (hash, reason) => {
+    pool?.events.on('added', (tx) => this.admitted(tx.hashHex))
+    pool?.events.on('dropped', (hash, reason) => {
       // Inclusion is announced before the flashblock that includes it: its time is taken then.
       if (reason !== 'included') this.waiting.delete(hash)
     })

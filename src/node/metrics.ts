@@ -253,6 +253,32 @@ export class NodeMetrics implements SequencerObserver {
     this.unlisten.push(stream.onPublished(() => this.streamMessages.inc()))
   }
 
+  /** Reads the JetStream fan-out's counts at scrape time (a sequencer started with --stream nats://). */
+  watchBroker(stats: () => { acknowledged: number; dropped: number; failed: number; connected: boolean }): void {
+    const counted = { acknowledged: 0, dropped: 0, failed: 0 }
+    new Counter({
+      name: 'flashnode_stream_broker_messages_total',
+      help: 'Flashblock stream messages on the JetStream path: acknowledged by the broker, dropped (broker not connected, or too many unacknowledged), failed (no acknowledgement in time)',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      collect() {
+        const now = stats()
+        for (const outcome of ['acknowledged', 'dropped', 'failed'] as const) {
+          this.inc({ outcome }, now[outcome] - counted[outcome])
+          counted[outcome] = now[outcome]
+        }
+      },
+    })
+    new Gauge({
+      name: 'flashnode_stream_broker_connected',
+      help: '1 while the sequencer is connected to its JetStream broker',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().connected ? 1 : 0)
+      },
+    })
+  }
+
   /** Counts a server's open connections into flashnode_rpc_connections. */
   addConnections(source: () => number): void {
     this.connectionSources.add(source)

@@ -54,7 +54,8 @@ export class NodeEvents {
   constructor(
     private readonly feed: PreconfirmedFeed,
     chain: ChainReader,
-    private readonly pool: TxPool,
+    /** Absent on a follower (no pool): pending-transaction listeners hear nothing. */
+    private readonly pool?: TxPool,
   ) {
     feed.on('flashblock', (s) => {
       if (this.listeners.size === 0) return
@@ -94,14 +95,16 @@ export class NodeEvents {
   }
 
   private listenToPool(): void {
+    const pool = this.pool
+    if (pool === undefined) return
     const announce = (tx: PooledTx): void => {
       const event = pendingTransactionEvent(tx)
       for (const l of this.listeners) l.pendingTransaction?.(event)
     }
-    const stopAdded = this.pool.events.on('added', (tx, status) => {
+    const stopAdded = pool.events.on('added', (tx, status) => {
       if (status === 'pending') announce(tx)
     })
-    const stopPromoted = this.pool.events.on('promoted', announce)
+    const stopPromoted = pool.events.on('promoted', announce)
     this.stopPool = () => {
       stopAdded()
       stopPromoted()

@@ -85,6 +85,8 @@ export interface NodeInputs {
   readonly write?: WriteSide
   /** eth_call results per immutable target. */
   readonly results?: ResultCache
+  /** Where the node stands against the chain it follows (a follower); absent: never syncing. */
+  readonly syncing?: () => SyncStatus
 }
 
 export class NodeService implements NodeApi {
@@ -96,6 +98,7 @@ export class NodeService implements NodeApi {
   private readonly pending: PreconfirmedFeed | undefined
   private readonly write: WriteSide | undefined
   private readonly results: ResultCache | undefined
+  private readonly syncStatus: (() => SyncStatus) | undefined
 
   readonly preconfirmations: boolean
 
@@ -110,6 +113,7 @@ export class NodeService implements NodeApi {
     this.pending = inputs.feed
     this.write = inputs.write
     this.results = inputs.results
+    this.syncStatus = inputs.syncing
     this.preconfirmations = this.pending !== undefined
     this.chainId = settings.chainId
     this.networkId = settings.networkId
@@ -130,7 +134,7 @@ export class NodeService implements NodeApi {
   }
 
   syncing(): SyncStatus {
-    return { syncing: false }
+    return this.syncStatus?.() ?? { syncing: false }
   }
 
   async getBalance(address: Uint8Array, block: BlockId): Promise<bigint> {
@@ -201,6 +205,12 @@ export class NodeService implements NodeApi {
     const block = this.resolver.tryResolve(blockId)
     if (block?.snapshot !== undefined) return pendingBlock(block.snapshot)
     return block === undefined ? null : (this.chain.block(block.number) ?? null)
+  }
+
+  async rawBlock(blockId: BlockId): Promise<Uint8Array | null> {
+    const block = this.resolver.tryResolve(blockId)
+    if (block === undefined || block.snapshot !== undefined) return null
+    return this.chain.store.blockRlp(block.number) ?? null
   }
 
   async getBlockReceipts(blockId: BlockId): Promise<readonly LocatedReceipt[] | null> {
@@ -315,9 +325,12 @@ export class NodeService implements NodeApi {
     const w = this.writeSide()
     const limit = this.pending === undefined ? w.syncTimeoutMs + w.blockTimeMs : w.syncTimeoutMs
     const wait = timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > limit ? limit : timeoutMs
-    const hash = await w.admission.submit(raw)
+    const remote = w.admission.remote
+    // A follower: the sequencer answers (its errors, code 4 and 5 included, unchanged); the receipt is then
+    // this node's own, once the stream brought it (the same receipt, and the client may read it here next).
+    const hash = remote !== undefined ? await remote.submitSync(raw, timeoutMs) : await w.admission.submit(raw)
     const hex = bytesToHex(hash)
-    if (w.admission.status(hash) === 'queued') {
+    if (remote === undefined && w.admission.status(hash) === 'queued') {
       throw new FlashnodeError(
         'executionFailed',
         "The transaction was added to the mempool but wasn't processed due to a missing nonce or insufficient funds. Please double-check your account and try again.",
@@ -352,6 +365,8 @@ export class NodeService implements NodeApi {
   }
 
   async transactionStatus(hash: Uint8Array): Promise<TransactionStatus> {
+    const remote = this.write?.admission.remote
+    if (remote !== undefined) return remote.transactionStatus(hash)
     const sealed = this.chain.store.txLocation(hash) !== undefined
     if (this.write === undefined) return sealed ? 'Known' : 'Unknown'
     return this.write.admission.isKnown(hash, sealed) ? 'Known' : 'Unknown'

@@ -37,3 +37,36 @@ export class FlashblockReadiness {
 
 /** The age limit when none is configured: five flashblock intervals, at least one second. */
 export const defaultReadyMaxAgeMs = (flashblockIntervalMs: number): number => Math.max(1_000, 5 * flashblockIntervalMs)
+
+/** What a follower's readiness reads. */
+export interface FollowerState {
+  /** Whether its stream subscription is open. */
+  connected(): boolean
+  /** Milliseconds since its newest flashblock (undefined before the first). */
+  flashblockAge(): number | undefined
+  /** Sealed blocks it lacks of what its sequencer has sealed. */
+  blocksBehind(): bigint
+}
+
+/**
+ * A follower is ready when it is connected to its sequencer's stream, its newest flashblock is younger than
+ * `maxAgeMs` (else `pending` would be frozen: it answers `latest` then, and readiness says why), and it is
+ * at most `maxBlocksBehind` sealed blocks behind.
+ */
+export class FollowerReadiness {
+  constructor(
+    private readonly follower: FollowerState,
+    private readonly maxAgeMs: number,
+    private readonly maxBlocksBehind: bigint,
+  ) {}
+
+  state(): ReadinessState {
+    if (!this.follower.connected()) return { ready: false, reason: "not connected to the sequencer's flashblock stream (reconnecting)" }
+    const behind = this.follower.blocksBehind()
+    if (behind > this.maxBlocksBehind) return { ready: false, reason: `${behind} blocks behind the sequencer (limit ${this.maxBlocksBehind}): catching up` }
+    const age = this.follower.flashblockAge()
+    if (age === undefined) return { ready: false, reason: 'no flashblock from the sequencer yet' }
+    if (age > this.maxAgeMs) return { ready: false, reason: `newest flashblock is ${age} ms old (limit ${this.maxAgeMs} ms): the stream is stalled, pending answers latest` }
+    return { ready: true, reason: `following: newest flashblock ${age} ms ago, ${behind} blocks behind` }
+  }
+}

@@ -106,7 +106,7 @@ export class MessageBuilder {
         withdrawals_root: header.withdrawalsRoot === undefined ? ZERO_HASH : bytesToHex(header.withdrawalsRoot),
         ...blobGas(header, header.blobGasUsed ?? 0n),
       },
-      metadata: this.metadata(header.number, sequence, changedSince(last.diff, block.executed.diff), []),
+      metadata: { ...this.metadata(header.number, sequence, changedSince(last.diff, block.executed.diff), []), sealed_header: bytesToHex(header.serialize()) },
     }
     this.previous = undefined
     return { payload, sequence, blockNumber: header.number, closing: true }

@@ -80,6 +80,12 @@ export interface StreamMetadata {
   /** Receipts of this flashblock's new transactions, by transaction hash. */
   readonly receipts: Readonly<Record<Hex, StreamReceipt>>
   readonly state_diff: StreamStateDiff
+  /**
+   * The closing message only: the sealed header, RLP-encoded. A follower checks every field it can compute
+   * itself (roots, bloom, gas, parent) against it and its hash against `diff.block_hash`, and takes the rest
+   * (excess blob gas, the EIP-7685 requests hash) from it.
+   */
+  readonly sealed_header?: Hex
 }
 
 export interface FlashblocksPayloadV1 {

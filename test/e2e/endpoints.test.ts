@@ -175,7 +175,7 @@ test('where pre-confirmations are off, eth_simulateV1 is not served on any profi
   assert.equal(node.api.preconfirmations, false)
 })
 
-test('where pre-confirmations are on, both profiles serve every non-development method the node has', async (t) => {
+test('where pre-confirmations are on, both profiles serve every method the node has but development and operator ones', async (t) => {
   const { node, endpoints } = await startEndpoints(t, twoEndpoints)
   const table = createEthMethods(node.api)
   const notServed = /does not exist\/is not available/
@@ -183,7 +183,8 @@ test('where pre-confirmations are on, both profiles serve every non-development 
     // A method served answers anything but "does not exist" (its params may be wrong: none are passed).
     const ded = (await post(endpoints.get('dedicated')!.url, call(1, method))).json() as { error?: { message: string } }
     assert.doesNotMatch(ded.error?.message ?? '', notServed, `dedicated serves ${method}`)
-    if (/^(evm|flashnode)_/.test(method) || method === 'eth_getBlockReceipts') continue
+    // Development and operator namespaces (evm_, flashnode_, debug_) are not on the public profile by design.
+    if (/^(evm|flashnode|debug)_/.test(method) || method === 'eth_getBlockReceipts') continue
     const pub = (await post(endpoints.get('public')!.url, call(1, method))).json() as { error?: { message: string } }
     assert.doesNotMatch(pub.error?.message ?? '', notServed, `public serves ${method}`)
   }

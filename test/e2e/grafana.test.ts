@@ -1,7 +1,8 @@
 /**
  * The Grafana dashboard (docs/grafana/flashnode.json) and the alerting rules (docs/grafana/alerts.yml) cannot
  * drift from the metrics: every metric name in their PromQL is a series of a real node's /metrics scrape
- * (a sequencing node with an execution worker, after calls, a submission, a flashblock and a seal), and every
+ * (a sequencing node with an execution worker, after calls, a submission, a flashblock and a seal, and a
+ * follower of it fed its stream), and every
  * flashnode_ family of that scrape has a panel. The dashboard is importable (a ${DS_PROMETHEUS} input that
  * every panel uses, unique panel ids, panels on the 24-column grid) and Prometheus's own `promtool` accepts
  * its expressions (as rules), the alerting rules (`check rules`) and their unit tests (`test rules`:
@@ -16,7 +17,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bytesToHex } from '@ethereumjs/util'
 import { servedManualNode } from '../support/sequencing-node.ts'
-import { signedTx } from '../support/dev-chain.ts'
+import { signedTx, testGenesis } from '../support/dev-chain.ts'
+import { createNode, DEFAULT_NODE_SETTINGS } from '../../src/node/create-node.ts'
 import { rpc, REPO_ROOT } from '../support/node-process.ts'
 import { parseExposition } from '../support/prometheus-text.ts'
 import { needsTool } from '../support/debian-tool.ts'
@@ -92,11 +94,22 @@ async function scrapeNames(t: import('node:test').TestContext): Promise<Set<stri
   await rpc(url, 'eth_sendRawTransaction', [bytesToHex(signedTx(node, 0, 0n, { to: '0x00000000000000000000000000000000000000aa', value: 1n, gasLimit: 21_000n }).serialize())])
   await rpc(url, 'flashnode_flashblock')
   await rpc(url, 'evm_mine')
-  const families = parseExposition(await (await fetch(`${url}/metrics`)).text())
+  // A follower of it (in-process, its stream's messages handed over), for the follower's metrics.
+  const follower = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir: tempDir(t),
+    genesis: testGenesis(),
+    follow: { sealed: { head: async () => node.chain.head(), blocks: async (from, to) => Array.from({ length: Number(to - from) + 1 }, (_, i) => node.chain.store.blockRlp(from + BigInt(i))!) } },
+  })
+  t.after(() => follower.close())
+  node.stream!.flush()
+  for (const m of node.stream!.messages()) await follower.follower!.receive(JSON.parse(m.json.toString('utf8')))
   const names = new Set<string>()
-  for (const f of families.values()) {
-    names.add(f.name)
-    for (const s of f.samples) names.add(s.name)
+  for (const text of [await (await fetch(`${url}/metrics`)).text(), (await follower.metrics!.exposition()).body]) {
+    for (const f of parseExposition(text).values()) {
+      names.add(f.name)
+      for (const s of f.samples) names.add(s.name)
+    }
   }
   return names
 }

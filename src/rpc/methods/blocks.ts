@@ -7,12 +7,13 @@
 
 import type { NodeApi } from '../../node/api.ts'
 import type { BlockId } from '../../primitives/block-id.ts'
-import { quantity } from '../../primitives/hex.ts'
+import { bytesToHex, quantity } from '../../primitives/hex.ts'
+import { FlashnodeError } from '../../errors/errors.ts'
 import type { BlockView } from '../../chain/types.ts'
 import type { MethodHandler } from '../registry.ts'
 import { formatBlock } from '../format/block.ts'
 import { parseArgs, parseBool, required } from '../params/args.ts'
-import { parseBlockNumber } from '../params/block-id.ts'
+import { parseBlockNumber, parseBlockNumberOrHash } from '../params/block-id.ts'
 import { parseHash } from '../params/hex.ts'
 
 const byHash = (hash: Uint8Array): BlockId => ({ kind: 'hash', hash, requireCanonical: false })
@@ -30,6 +31,12 @@ export function blockMethods(node: NodeApi): Record<string, MethodHandler> {
       const [id, fullTx] = parseArgs(params, [required(parseBlockNumber), required(parseBool)])
       const block = await node.getBlock(id)
       return block === null ? null : formatBlock(block, fullTx)
+    },
+    debug_getRawBlock: async (params) => {
+      const [id] = parseArgs(params, [required(parseBlockNumberOrHash)])
+      const rlp = await node.rawBlock(id)
+      if (rlp === null) throw new FlashnodeError('notFound', 'block not found')
+      return bytesToHex(rlp)
     },
     eth_getBlockByHash: async (params) => {
       const [hash, fullTx] = parseArgs(params, [required(parseHash), required(parseBool)])

@@ -25,6 +25,7 @@ const defaults: Methods = {
   createAccessList: async () => ({ accessList: [], gasUsed: 21_000n }),
   simulateV1: async () => [],
   getBlock: async () => null,
+  rawBlock: async () => null,
   getBlockReceipts: async () => null,
   getTransactionByHash: async () => null,
   getTransactionByBlockAndIndex: async () => null,

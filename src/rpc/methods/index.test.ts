@@ -4,7 +4,7 @@ import { createEthMethods } from './index.ts'
 import { fakeNode } from './fake-node.ts'
 
 const EXPECTED = [
-  'base_transactionStatus', 'eth_accounts', 'eth_blobBaseFee', 'eth_blockNumber', 'eth_call', 'eth_chainId', 'eth_createAccessList', 'eth_estimateGas',
+  'base_transactionStatus', 'debug_getRawBlock', 'eth_accounts', 'eth_blobBaseFee', 'eth_blockNumber', 'eth_call', 'eth_chainId', 'eth_createAccessList', 'eth_estimateGas',
   'eth_feeHistory', 'eth_gasPrice', 'eth_getBalance', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockReceipts',
   'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getCode', 'eth_getFilterChanges',
   'eth_getFilterLogs', 'eth_getLogs',

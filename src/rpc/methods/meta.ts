@@ -1,6 +1,6 @@
 /**
  * Node identity and status: eth_chainId, net_version (decimal string), web3_clientVersion, eth_blockNumber,
- * eth_syncing (false: this node never syncs from peers), eth_accounts (always empty: the node holds no keys).
+ * eth_syncing (false, but on a follower behind its sequencer: geth's object of starting, current and highest block), eth_accounts (always empty: the node holds no keys).
  * None takes arguments; extra ones are refused as geth refuses them.
  */
 
@@ -29,7 +29,9 @@ export function metaMethods(node: NodeApi): Record<string, MethodHandler> {
     },
     eth_syncing: async (params) => {
       parseArgs(params, [])
-      return node.syncing().syncing
+      const status = node.syncing()
+      if (!status.syncing) return false
+      return { startingBlock: quantity(status.startingBlock), currentBlock: quantity(status.currentBlock), highestBlock: quantity(status.highestBlock) }
     },
     eth_accounts: async (params) => {
       parseArgs(params, [])

@@ -1,0 +1,82 @@
+/**
+ * Follower probe: one OS process holding an eth_subscribe("newFlashblockTransactions") subscription on the
+ * sequencer and one on each follower. Each node announces a transaction hash when the transaction becomes
+ * readable through its `pending`; the probe records when each announcement arrives, per node, and reports
+ * for every transaction the follower's arrival minus the sequencer's: what following adds to a
+ * pre-confirmation's visibility (the stream, the follower's apply, its announcement). Prints `ready` once
+ * every subscription is confirmed, then, after `runMs + drainMs`, one JSON line.
+ *   node --import tsx bench/follower-probe.ts @config.json
+ */
+
+import { readFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import WebSocket from 'ws'
+
+export interface FollowerProbeConfig {
+  sequencer: string
+  followers: string[]
+  runMs: number
+  drainMs: number
+}
+
+export interface FollowerProbeResult {
+  /** Per follower: follower arrival − sequencer arrival (ms), for each transaction both announced. */
+  delaysMs: number[][]
+  /** Transactions the sequencer announced. */
+  announced: number
+  /** Per follower: transactions the sequencer announced that it never did. */
+  missing: number[]
+  cpuMs: number
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+async function subscribe(url: string, seen: Map<string, number>): Promise<WebSocket> {
+  const ws = new WebSocket(url.replace(/^http/, 'ws'), { perMessageDeflate: false })
+  let confirmed: () => void = () => undefined
+  const subscribed = new Promise<void>((r) => (confirmed = r))
+  ws.on('message', (data: Buffer) => {
+    const at = performance.now()
+    const m = JSON.parse(data.toString('utf8')) as { id?: number; params?: { result: string } }
+    if (m.id === 1) return confirmed()
+    const hash = m.params?.result
+    if (hash !== undefined && !seen.has(hash)) seen.set(hash, at)
+  })
+  await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject))
+  ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newFlashblockTransactions'] }))
+  await subscribed
+  return ws
+}
+
+export async function probe(cfg: FollowerProbeConfig): Promise<FollowerProbeResult> {
+  const cpu0 = process.cpuUsage()
+  const atSequencer = new Map<string, number>()
+  const atFollowers = cfg.followers.map(() => new Map<string, number>())
+  const sockets = [await subscribe(cfg.sequencer, atSequencer), ...(await Promise.all(cfg.followers.map((u, i) => subscribe(u, atFollowers[i]!))))]
+  process.stdout.write('ready\n')
+  await sleep(cfg.runMs + cfg.drainMs)
+  for (const ws of sockets) ws.terminate()
+  const cpu = process.cpuUsage(cpu0)
+  const delaysMs = atFollowers.map((seen) => [...atSequencer].flatMap(([hash, t]) => (seen.has(hash) ? [seen.get(hash)! - t] : [])))
+  return {
+    delaysMs,
+    announced: atSequencer.size,
+    missing: atFollowers.map((seen) => [...atSequencer.keys()].filter((h) => !seen.has(h)).length),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = process.argv[2] ?? ''
+  const cfg = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as FollowerProbeConfig
+  probe(cfg).then(
+    (r) => {
+      process.stdout.write(`${JSON.stringify(r)}\n`)
+      process.exit(0)
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`)
+      process.exit(1)
+    },
+  )
+}

@@ -1,0 +1,45 @@
+/**
+ * The environment of a block about to be built on `parent`: its header fields before any transaction
+ * (number, parent hash, time, gas limit, coinbase, extra data, prevRandao, the base fee and excess blob gas
+ * that follow from the parent, the beacon root). One definition, so that a block the sequencer opens and the
+ * same block a follower rebuilds from the stream's opening message have the same environment, and so the
+ * same `pending` answers.
+ */
+
+import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+
+/** What the producer chooses for a new block; the rest follows from the parent. */
+export interface BlockEnvironment {
+  readonly timestamp: bigint
+  readonly coinbase: Uint8Array
+  readonly gasLimit: bigint
+  readonly extraData: Uint8Array
+  readonly prevRandao: Uint8Array
+  readonly parentBeaconBlockRoot: Uint8Array
+}
+
+/** The header fields of the block after `parent` with `env`; `common` is set to that block's rules. */
+export function openHeaderData(common: Common, parent: BlockHeader, env: BlockEnvironment): HeaderData {
+  const number = parent.number + 1n
+  common.setHardforkBy({ blockNumber: number, timestamp: env.timestamp })
+  return {
+    number,
+    parentHash: parent.hash(),
+    timestamp: env.timestamp,
+    gasLimit: env.gasLimit,
+    coinbase: env.coinbase,
+    extraData: env.extraData,
+    mixHash: env.prevRandao,
+    difficulty: 0n,
+    ...(common.isActivatedEIP(1559) ? { baseFeePerGas: parent.common.isActivatedEIP(1559) ? parent.calcNextBaseFee() : BigInt(common.param('initialBaseFee')) } : {}),
+    ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.calcNextExcessBlobGas(common) } : {}),
+    ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: env.parentBeaconBlockRoot } : {}),
+  }
+}
+
+/** The open block's environment as a header-only block: `data` with nothing used yet (`pending` reads its header). */
+export function environmentBlock(common: Common, data: HeaderData): Block {
+  const header = { ...data, gasUsed: 0n, ...(common.isActivatedEIP(4844) ? { blobGasUsed: 0n } : {}) }
+  return createBlock({ header }, { common, skipConsensusFormatValidation: true })
+}

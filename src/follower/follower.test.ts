@@ -1,0 +1,214 @@
+/**
+ * The follower against a real sequencing node, in-process: the sequencer (manual sealing) runs a mixed load
+ * (a deployment whose constructor writes storage, a contract emitting a log and writing storage, plain
+ * transfers); its stream's messages are handed to a follower node one by one. After every message the
+ * follower's `pending` answers as the sequencer's did at that point; after every seal both hold the same
+ * block (hash, receipts, state). A forged state diff is caught at the seal and the block refetched; a
+ * missed message is reported for resuming; a follower that joins late catches up on sealed blocks.
+ */
+
+import { test, type TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../node/create-node.ts'
+import { bytesToHex, type Hex } from '../primitives/hex.ts'
+import type { SealedBlockSource } from './follower.ts'
+import { manualNode, rpc } from '../../test/support/sequencing-node.ts'
+import { ACCOUNTS, signedTx, testGenesis } from '../../test/support/dev-chain.ts'
+import { tempDir } from '../../test/support/temp-dir.ts'
+import { initCode, STORE_TWO_CONSTRUCTOR } from '../../test/support/contracts.ts'
+
+/** Emits LOG1(0xaa.., topic 0x77) and writes callvalue+1 to slot 2. */
+const LOGGER_RUNTIME = '60aa600052' + '607760206000a1' + '3460010160025500'
+const RECEIVER = `0x${'77'.repeat(20)}`
+
+/** The sequencer's sealed chain, read from its database (what debug_getRawBlock answers over RPC). */
+function sealedOf(sequencer: FlashNode): SealedBlockSource {
+  return {
+    head: async () => sequencer.chain.head(),
+    blocks: async (from, to) => {
+      const out: Uint8Array[] = []
+      for (let n = from; n <= to; n++) out.push(sequencer.chain.store.blockRlp(n)!)
+      return out
+    },
+  }
+}
+
+async function followerOf(t: TestContext, sequencer: FlashNode): Promise<FlashNode> {
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: sealedOf(sequencer), maxAgeMs: 600_000 } })
+  t.after(() => node.close())
+  return node
+}
+
+/** The sequencer's stream messages not handed out yet, as a subscriber parses them. */
+function newMessages(sequencer: FlashNode, after: { sequence: number }): unknown[] {
+  sequencer.stream!.flush()
+  const out = sequencer.stream!.messages().filter((m) => m.sequence > after.sequence)
+  if (out.length > 0) after.sequence = out.at(-1)!.sequence
+  return out.map((m) => JSON.parse(m.json.toString('utf8')) as unknown)
+}
+
+const send = async (node: FlashNode, from: number, nonce: bigint, fields: Parameters<typeof signedTx>[3]): Promise<Hex> =>
+  rpc(node, 'eth_sendRawTransaction', [bytesToHex(signedTx(node, from, nonce, fields).serialize())])
+
+/** What `pending` and a block id answer on a node: the figures a client reads. */
+async function view(node: FlashNode, id: string, addresses: readonly string[], txs: readonly Hex[]): Promise<unknown> {
+  const out: Record<string, unknown> = { block: await rpc(node, 'eth_getBlockByNumber', [id, true]) }
+  for (const a of addresses) {
+    out[`${a} balance`] = await rpc(node, 'eth_getBalance', [a, id])
+    out[`${a} nonce`] = await rpc(node, 'eth_getTransactionCount', [a, id])
+    out[`${a} code`] = await rpc(node, 'eth_getCode', [a, id])
+    for (const slot of ['0x0', '0x1', '0x2']) out[`${a} ${slot}`] = await rpc(node, 'eth_getStorageAt', [a, slot, id])
+  }
+  out['receipts'] = await rpc(node, 'eth_getBlockReceipts', [id])
+  for (const h of txs) out[`receipt ${h}`] = await rpc(node, 'eth_getTransactionReceipt', [h])
+  return out
+}
+
+test('a follower fed the stream answers pending and every sealed block as the sequencer does', { timeout: 120_000 }, async (t) => {
+  const sequencer = await manualNode(t)
+  const follower = await followerOf(t, sequencer)
+  const cursor = { sequence: -1 }
+  const sent: Hex[] = []
+  const addresses: string[] = [RECEIVER]
+  const outcomes: unknown[] = []
+  /** Hands the new messages over one at a time; after each, pending must match the sequencer's. */
+  const relay = async () => {
+    for (const m of newMessages(sequencer, cursor)) outcomes.push(await follower.follower!.receive(m))
+    assert.deepEqual(await view(follower, 'pending', addresses, sent), await view(sequencer, 'pending', addresses, sent))
+    assert.deepEqual(follower.status().open, sequencer.status().open, 'the live view shows the same open block')
+  }
+  await relay()
+  const deploy = await send(sequencer, 0, 0n, { data: initCode(STORE_TWO_CONSTRUCTOR, LOGGER_RUNTIME), gasLimit: 300_000n })
+  sent.push(deploy, await send(sequencer, 1, 0n, { to: RECEIVER, value: 7n, gasLimit: 21_000n }))
+  await sequencer.sequencer!.flashblock()
+  const logger = (await rpc(sequencer, 'eth_getTransactionReceipt', [deploy])).contractAddress as string
+  addresses.push(logger, ACCOUNTS[0]!.address)
+  await relay()
+  for (let i = 0; i < 3; i++) {
+    sent.push(await send(sequencer, 2, BigInt(i), { to: logger, value: BigInt(i + 1), gasLimit: 100_000n }))
+    sent.push(await send(sequencer, 3, BigInt(i), { to: RECEIVER, value: 1n, gasLimit: 21_000n }))
+    await sequencer.sequencer!.flashblock()
+    await relay()
+    if (i === 1) {
+      await sequencer.sequencer!.seal()
+      await relay()
+    }
+  }
+  await sequencer.sequencer!.seal()
+  await relay()
+  assert.ok(outcomes.filter((o) => o === 'sealed').length >= 2, 'blocks sealed on the follower from the stream')
+  assert.ok(!outcomes.includes('skipped'), 'nothing skipped')
+  const head = sequencer.chain.head()
+  assert.equal(follower.chain.head(), head)
+  for (let n = 1n; n <= head; n++) {
+    const id = `0x${n.toString(16)}`
+    assert.deepEqual(await view(follower, id, addresses, []), await view(sequencer, id, addresses, []), `block ${n}`)
+  }
+})
+
+/** A sequencer with two blocks of transfers sealed and a third open with one flashblock. */
+async function busySequencer(t: TestContext): Promise<FlashNode> {
+  const sequencer = await manualNode(t)
+  for (let b = 0; b < 2; b++) {
+    await send(sequencer, 1, BigInt(b), { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+    await sequencer.sequencer!.flashblock()
+    await sequencer.sequencer!.seal()
+  }
+  await send(sequencer, 1, 2n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  return sequencer
+}
+
+test('a forged state diff is caught at the seal, never served as sealed, and the block is fetched from the sequencer', { timeout: 120_000 }, async (t) => {
+  const sequencer = await manualNode(t)
+  const follower = await followerOf(t, sequencer)
+  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await sequencer.sequencer!.seal()
+  const messages = newMessages(sequencer, { sequence: -1 }) as { diff: { transactions: unknown[] }; metadata: { state_diff: { accounts: Record<string, { balance: string }> } } }[]
+  const forged = messages.find((m) => m.diff.transactions.length > 0)!
+  forged.metadata.state_diff.accounts[RECEIVER]!.balance = '0xdeadbeef'
+  const mismatches: string[] = []
+  const restore = follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) })
+  t.after(restore)
+  for (const m of messages) await follower.follower!.receive(m)
+  assert.equal(await rpc(follower, 'eth_getBalance', [RECEIVER, 'pending']), await rpc(sequencer, 'eth_getBalance', [RECEIVER, 'latest']), 'pending fell back to latest')
+  assert.deepEqual(mismatches, ['stateRoot'])
+  assert.equal(follower.chain.head(), 1n)
+  assert.equal(await rpc(follower, 'eth_getBalance', [RECEIVER, '0x1']), '0x5', 'the sealed block as the sequencer sealed it')
+  assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+})
+
+test('duplicates are ignored, a missed message asks to resume, and a late follower catches up on sealed blocks', { timeout: 120_000 }, async (t) => {
+  const sequencer = await busySequencer(t)
+  const messages = newMessages(sequencer, { sequence: -1 }) as { index: number; metadata: { sequence: number; block_number: number } }[]
+  const late = await followerOf(t, sequencer)
+  // The kept messages start at block 1's opening; hand over only block 3's (the open one).
+  const open = messages.filter((m) => m.metadata.block_number === 3)
+  assert.equal(open[0]!.index, 0)
+  assert.equal(await late.follower!.receive(open[0]), 'applied')
+  assert.equal(late.chain.head(), 2n, 'blocks 1 and 2 fetched before block 3 opened')
+  assert.equal(await late.follower!.receive(open[0]), 'duplicate')
+  assert.equal(await late.follower!.receive(open[1]), 'applied')
+  assert.deepEqual(await view(late, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
+  await send(sequencer, 1, 3n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await sequencer.sequencer!.flashblock()
+  const more = newMessages(sequencer, { sequence: open[1]!.metadata.sequence })
+  assert.equal(more.length, 2)
+  assert.deepEqual(await late.follower!.receive(more[1]), { resume: open[1]!.metadata.sequence }, 'one message missed: resume after the last one handled')
+  assert.equal(await late.follower!.receive(more[0]), 'applied')
+  assert.equal(await late.follower!.receive(more[1]), 'applied')
+  assert.deepEqual(await view(late, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
+})
+
+test('eth_syncing tells the truth while a follower catches up', { timeout: 120_000 }, async (t) => {
+  const sequencer = await busySequencer(t)
+  const open = (newMessages(sequencer, { sequence: -1 }) as { metadata: { block_number: number } }[]).filter((m) => m.metadata.block_number === 3)
+  let release: () => void = () => undefined
+  const gate = new Promise<void>((r) => (release = r))
+  const direct = sealedOf(sequencer)
+  const gated: SealedBlockSource = { head: direct.head, blocks: async (from, to) => (await gate, direct.blocks(from, to)) }
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: gated, maxAgeMs: 600_000, maxBlocksBehind: 1n } })
+  t.after(() => node.close())
+  assert.equal(await rpc(node, 'eth_syncing', []), false)
+  const applied = node.follower!.receive(open[0])
+  await new Promise((r) => setImmediate(r))
+  assert.deepEqual(await rpc(node, 'eth_syncing', []), { startingBlock: '0x0', currentBlock: '0x0', highestBlock: '0x2' })
+  assert.deepEqual(node.readiness(), { ready: false, reason: '2 blocks behind the sequencer (limit 1): catching up' })
+  release()
+  assert.equal(await applied, 'applied')
+  assert.equal(await rpc(node, 'eth_syncing', []), false)
+  assert.equal(node.readiness().ready, true)
+})
+
+test('a hole nobody can fill: after rejoin the next message is taken afresh and its block fetched sealed at the closing', { timeout: 120_000 }, async (t) => {
+  const sequencer = await busySequencer(t)
+  const follower = await followerOf(t, sequencer)
+  const cursor = { sequence: -1 }
+  const messages = newMessages(sequencer, cursor) as { metadata: { sequence: number; block_number: number } }[]
+  for (const m of messages) await follower.follower!.receive(m)
+  const last = messages.at(-1)!.metadata.sequence
+  assert.equal(follower.follower!.sequence, last)
+  // Two flashblocks and the seal; the first flashblock's message is lost for good.
+  await send(sequencer, 1, 3n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await send(sequencer, 1, 4n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await sequencer.sequencer!.seal()
+  const fresh = newMessages(sequencer, cursor) as { metadata: { block_number: number }; diff: { block_hash: string } }[]
+  const [, second, ...more] = fresh
+  assert.deepEqual(await follower.follower!.receive(second), { resume: last })
+  assert.deepEqual(await follower.follower!.receive(second), { resume: last }, 'still a hole: asked again')
+  follower.follower!.rejoin()
+  assert.equal(await follower.follower!.receive(second), 'skipped', 'taken afresh: mid-block, not applied')
+  const sealedAt = more.findIndex((m) => !/^0x0+$/.test(m.diff.block_hash))
+  for (const m of more.slice(0, sealedAt)) assert.equal(await follower.follower!.receive(m), 'skipped')
+  assert.equal(await follower.follower!.receive(more[sealedAt]), 'sealed', 'the block fetched sealed at its closing')
+  const rest = more.slice(sealedAt + 1)
+  assert.ok(rest.length > 0 && rest.every((m) => m.metadata.block_number === fresh[0]!.metadata.block_number + 1))
+  assert.equal(follower.chain.head(), sequencer.chain.head())
+  assert.deepEqual(await view(follower, 'latest', [RECEIVER], []), await view(sequencer, 'latest', [RECEIVER], []))
+  for (const m of rest) assert.equal(await follower.follower!.receive(m), 'applied', 'the next block followed from its opening')
+  assert.deepEqual(await view(follower, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
+})

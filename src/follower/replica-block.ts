@@ -1,0 +1,229 @@
+/**
+ * The follower's open block: the sequencer's block rebuilt from its stream messages, without executing a
+ * transaction. Each flashblock message adds its transactions (with the receipts the sequencer computed) and
+ * its state changes, and yields the snapshot `pending` reads (preconf/snapshot.ts), the same snapshot the
+ * sequencer published. The closing message seals it: the follower computes the state root (the parent's
+ * tries with the block's diff applied), the transactions and receipts roots, the logs bloom and the gas
+ * used itself, and checks them, the transactions' senders and the header's environment against the sealed
+ * header the message carries, and that header's hash against the message's block hash. Only a block that
+ * passes every check is returned for commit; any difference throws SealMismatch and nothing is committed.
+ *
+ * Invariants: messages are applied in index order (the caller checks sequence and index); a snapshot, once
+ * returned, never changes; `seal` is called once.
+ */
+
+import { createBlock, type BlockHeader } from '@ethereumjs/block'
+import { createTxFromRLP } from '@ethereumjs/tx'
+import { encodeReceipt } from '@ethereumjs/vm'
+import type { ReceiptRecord } from '../chain/receipt-codec.ts'
+import type { StoredBlock } from '../chain/chain-store.ts'
+import { encodeBlock } from '../execution/block-body.ts'
+import type { IncludedTransaction } from '../execution/block-builder.ts'
+import type { ExecutedBlock } from '../execution/block-runner.ts'
+import { decodeHeader } from '../execution/block-codec.ts'
+import type { ChainRules } from '../execution/chain-config.ts'
+import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
+import { orderedTrieRoot } from '../execution/ordered-trie.ts'
+import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import { BLOOM_BYTES, logsBloom } from '../primitives/bloom.ts'
+import { bytesToHex, equalBytes } from '../primitives/hex.ts'
+import { ArchiveReader } from '../state/archive-reader.ts'
+import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
+import { computeStateRoot } from '../state/state-root.ts'
+import type { KvStore } from '../storage/db.ts'
+import type { DecodedBase, DecodedMessage, DecodedTransaction } from './message-decoder.ts'
+
+/** A sealed block that does not match what the follower applied: never committed, never served. */
+export class SealMismatch extends Error {
+  constructor(
+    readonly blockNumber: bigint,
+    readonly field: string,
+    readonly expected: string,
+    readonly got: string,
+  ) {
+    super(`block ${blockNumber}: ${field} is ${got} in the sealed header, ${expected} from the stream's transactions and state`)
+    this.name = 'SealMismatch'
+  }
+}
+
+/** A message that does not extend the open block (wrong block, index, or environment). */
+export class ReplicaOutOfStep extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ReplicaOutOfStep'
+  }
+}
+
+export class ReplicaBlock {
+  private transactions: IncludedTransaction[] = []
+  private diff: StateDiff = EMPTY_DIFF
+  private gasUsed = 0n
+  private last: PreconfirmedSnapshot
+  private readonly bloom = new Uint8Array(BLOOM_BYTES)
+
+  private constructor(
+    private readonly rules: ChainRules,
+    readonly parent: BlockHeader,
+    readonly header: BlockHeader,
+    readonly payloadId: string,
+    opening: DecodedMessage,
+  ) {
+    this.last = this.add(opening)
+  }
+
+  /** Opens the block of an index-0 message on `parent`; its environment must follow from the parent. */
+  static open(rules: ChainRules, parent: BlockHeader, opening: DecodedMessage): ReplicaBlock {
+    const base = opening.base
+    if (opening.index !== 0 || base === undefined) throw new ReplicaOutOfStep(`block ${opening.blockNumber} index ${opening.index}: not a block's opening`)
+    checkBase(parent, base, opening.blockNumber)
+    const common = rules.mutableCopy()
+    const header = environmentBlock(common, openHeaderData(common, parent, base)).header
+    if ((header.baseFeePerGas ?? 0n) !== base.baseFeePerGas) {
+      throw new ReplicaOutOfStep(`block ${base.number}: base fee ${base.baseFeePerGas} does not follow from the parent (${header.baseFeePerGas})`)
+    }
+    return new ReplicaBlock(rules, parent, header, opening.payloadId, opening)
+  }
+
+  get number(): bigint {
+    return this.header.number
+  }
+
+  get index(): number {
+    return this.last.index
+  }
+
+  /** The snapshot after the newest message applied. */
+  snapshot(): PreconfirmedSnapshot {
+    return this.last
+  }
+
+  /** Applies the next flashblock message (index one past the last); returns its snapshot. */
+  apply(message: DecodedMessage): PreconfirmedSnapshot {
+    this.checkNext(message)
+    if (message.closing !== undefined) throw new ReplicaOutOfStep(`block ${message.blockNumber}: a closing message is sealed, not applied`)
+    this.last = this.add(message)
+    return this.last
+  }
+
+  /**
+   * Seals with the closing message: the block to commit, once every check passed (SealMismatch
+   * otherwise). `kv` holds the parent's state and tries.
+   */
+  async seal(kv: KvStore, message: DecodedMessage): Promise<ExecutedBlock> {
+    this.checkNext(message)
+    const closing = message.closing
+    if (closing === undefined) throw new ReplicaOutOfStep(`block ${message.blockNumber} index ${message.index}: not a closing message`)
+    const n = this.header.number
+    const header = decodeHeader(this.rules, closing.header)
+    const diff = mergeDiffs(this.diff, message.diff)
+    const root = await computeStateRoot(kv, this.parent.stateRoot, new ArchiveReader(kv, this.parent.number), diff)
+    const raws = this.transactions.map((t) => t.raw)
+    const receiptsTrie = orderedTrieRoot(this.transactions.map((t) => encodeReceipt(libraryReceipt(t.receipt), t.receipt.type as never)))
+    const check = (field: string, expected: Uint8Array | bigint | undefined, got: Uint8Array | bigint | undefined): void => {
+      const show = (v: Uint8Array | bigint | undefined) => (v === undefined ? 'absent' : typeof v === 'bigint' ? String(v) : bytesToHex(v))
+      const same = typeof expected === 'bigint' || typeof got === 'bigint' ? expected === got : expected !== undefined && got !== undefined ? equalBytes(expected, got) : expected === got
+      if (!same) throw new SealMismatch(n, field, show(expected), show(got))
+    }
+    check('number', n, header.number)
+    check('parentHash', this.parent.hash(), header.parentHash)
+    check('stateRoot', root.root, header.stateRoot)
+    check('stateRoot (message)', root.root, closing.stateRoot)
+    check('transactionsTrie', orderedTrieRoot(raws), header.transactionsTrie)
+    check('receiptTrie', receiptsTrie, header.receiptTrie)
+    check('receiptsRoot (message)', receiptsTrie, closing.receiptsRoot)
+    check('logsBloom', this.bloom, header.logsBloom)
+    check('gasUsed', this.gasUsed, header.gasUsed)
+    check('timestamp', this.header.timestamp, header.timestamp)
+    check('coinbase', this.header.coinbase.bytes, header.coinbase.bytes)
+    check('gasLimit', this.header.gasLimit, header.gasLimit)
+    check('extraData', this.header.extraData, header.extraData)
+    check('mixHash', this.header.mixHash, header.mixHash)
+    check('baseFeePerGas', this.header.baseFeePerGas, header.baseFeePerGas)
+    check('excessBlobGas', this.header.excessBlobGas, header.excessBlobGas)
+    check('parentBeaconBlockRoot', this.header.parentBeaconBlockRoot, header.parentBeaconBlockRoot)
+    check('blockHash', header.hash(), closing.blockHash)
+    for (const t of this.transactions) check(`sender of ${bytesToHex(t.hash)}`, t.tx.getSenderAddress().bytes, t.sender)
+    const headerOnly = createBlock({ header, ...(header.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}) }, { common: header.common, skipConsensusFormatValidation: true })
+    const stored: StoredBlock = {
+      number: n,
+      hash: header.hash(),
+      headerRlp: header.serialize(),
+      blockRlp: encodeBlock(headerOnly, raws),
+      senders: this.transactions.map((t) => t.sender),
+      txHashes: this.transactions.map((t) => t.hash),
+      receipts: this.transactions.map((t) => t.receipt),
+    }
+    return { stored, diff, root }
+  }
+
+  private checkNext(message: DecodedMessage): void {
+    if (message.blockNumber !== this.header.number || message.payloadId !== this.payloadId) {
+      throw new ReplicaOutOfStep(`message for block ${message.blockNumber} (${message.payloadId}) while block ${this.header.number} (${this.payloadId}) is open`)
+    }
+    if (message.index !== this.last.index + 1) throw new ReplicaOutOfStep(`block ${message.blockNumber}: index ${message.index} after ${this.last.index}`)
+  }
+
+  private add(message: DecodedMessage): PreconfirmedSnapshot {
+    const first = this.transactions.length
+    let cumulative = this.gasUsed
+    const added = message.transactions.map((t) => {
+      const streamed = this.included(t)
+      if (streamed.receipt.cumulativeGasUsed !== cumulative + streamed.receipt.gasUsed) {
+        throw new ReplicaOutOfStep(`block ${message.blockNumber}: receipt of ${bytesToHex(t.hash)} does not add up (cumulative gas)`)
+      }
+      cumulative = streamed.receipt.cumulativeGasUsed
+      return streamed
+    })
+    if (cumulative !== message.gasUsed) throw new ReplicaOutOfStep(`block ${message.blockNumber} index ${message.index}: gas used ${message.gasUsed}, receipts add up to ${cumulative}`)
+    for (const t of added) {
+      const bloom = logsBloom(t.receipt.logs)
+      for (let i = 0; i < BLOOM_BYTES; i++) this.bloom[i]! |= bloom[i]!
+    }
+    this.transactions = [...this.transactions, ...added]
+    this.diff = mergeDiffs(this.diff, message.diff)
+    this.gasUsed = cumulative
+    const previous = first === 0 && message.index === 0 ? undefined : this.last
+    return makeSnapshot(this.parent, this.header, message.index, this.transactions, first, this.diff, this.gasUsed, previous)
+  }
+
+  /** A streamed transaction as an included one: decoded here (its type must be its receipt's), not executed. */
+  private included(t: DecodedTransaction): IncludedTransaction {
+    const r = t.receipt
+    const tx = createTxFromRLP(t.raw, { common: this.header.common })
+    if (tx.type !== r.type) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: type ${tx.type}, its receipt says ${r.type}`)
+    const receipt: ReceiptRecord = {
+      transactionHash: t.hash,
+      type: r.type,
+      from: r.from,
+      to: tx.to === undefined ? null : tx.to.bytes,
+      status: r.status,
+      cumulativeGasUsed: r.cumulativeGasUsed,
+      gasUsed: r.gasUsed,
+      effectiveGasPrice: r.effectiveGasPrice,
+      contractAddress: r.contractAddress,
+      logs: r.logs,
+      ...(r.blobGasUsed !== undefined ? { blobGasUsed: r.blobGasUsed } : {}),
+      ...(r.blobGasPrice !== undefined ? { blobGasPrice: r.blobGasPrice } : {}),
+    }
+    return { tx, raw: t.raw, hash: t.hash, sender: r.from, receipt }
+  }
+}
+
+function checkBase(parent: BlockHeader, base: DecodedBase, number: bigint): void {
+  if (base.number !== number || number !== parent.number + 1n) {
+    throw new ReplicaOutOfStep(`opening of block ${base.number} (metadata ${number}) does not follow block ${parent.number}`)
+  }
+  if (!equalBytes(base.parentHash, parent.hash())) {
+    throw new ReplicaOutOfStep(`block ${number} builds on ${bytesToHex(base.parentHash)}, not on this node's block ${parent.number} (${bytesToHex(parent.hash())})`)
+  }
+}
+
+/** A receipt record in the library's receipt shape (what the receipts trie encodes). */
+function libraryReceipt(r: ReceiptRecord): never {
+  return {
+    cumulativeBlockGasUsed: r.cumulativeGasUsed,
+    bitvector: logsBloom(r.logs),
+    logs: r.logs.map((l) => [l.address, l.topics, l.data]),
+    ...(r.status !== undefined ? { status: r.status } : { stateRoot: r.root }),
+  } as never
+}
