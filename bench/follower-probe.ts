@@ -8,8 +8,7 @@
  *   node --import tsx bench/follower-probe.ts @config.json
  */
 
-import { readFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
+import { runAsProbe } from './probe-process.ts'
 import WebSocket from 'ws'
 
 export interface FollowerProbeConfig {
@@ -66,17 +65,4 @@ export async function probe(cfg: FollowerProbeConfig): Promise<FollowerProbeResu
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const arg = process.argv[2] ?? ''
-  const cfg = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as FollowerProbeConfig
-  probe(cfg).then(
-    (r) => {
-      process.stdout.write(`${JSON.stringify(r)}\n`)
-      process.exit(0)
-    },
-    (e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`)
-      process.exit(1)
-    },
-  )
-}
+runAsProbe(import.meta.url, probe)

@@ -5,9 +5,10 @@
  */
 
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 export interface ProbeRun<T> {
   /** Resolves when the probe prints `ready` (or ends). */
@@ -50,4 +51,24 @@ export function startProbe<T>(script: string, config: unknown, timeoutMs: number
       child.kill('SIGKILL')
     },
   }
+}
+
+/**
+ * The probe side: when `moduleUrl` is the script node was started with, reads the config (`@file` or inline
+ * JSON), runs `probe` on it and prints its result as the last line (exit 0), or the failure (exit 1).
+ */
+export function runAsProbe<C, R>(moduleUrl: string, probe: (cfg: C) => Promise<R>): void {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return
+  const arg = process.argv[2] ?? ''
+  const cfg = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as C
+  probe(cfg).then(
+    (r) => {
+      process.stdout.write(`${JSON.stringify(r)}\n`)
+      process.exit(0)
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`)
+      process.exit(1)
+    },
+  )
 }

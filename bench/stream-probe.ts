@@ -15,9 +15,8 @@
  *   node --import tsx bench/stream-probe.ts @config.json
  */
 
-import { readFileSync } from 'node:fs'
 import { brotliDecompressSync } from 'node:zlib'
-import { pathToFileURL } from 'node:url'
+import { runAsProbe } from './probe-process.ts'
 import WebSocket from 'ws'
 import { keccak256, type Hex } from 'viem'
 
@@ -148,17 +147,4 @@ export async function probe(cfg: StreamProbeConfig): Promise<StreamProbeResult> 
   return out
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const arg = process.argv[2] ?? ''
-  const cfg = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as StreamProbeConfig
-  probe(cfg).then(
-    (r) => {
-      process.stdout.write(`${JSON.stringify(r)}\n`)
-      process.exit(0)
-    },
-    (e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`)
-      process.exit(1)
-    },
-  )
-}
+runAsProbe(import.meta.url, probe)

@@ -14,6 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { devAccounts } from '../../src/node/dev-genesis.ts'
 import { rpc, spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { agreeUpTo, head, rawCall, until } from '../support/follower-kit.ts'
 import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 import { startFaultRelay } from '../support/fault-relay.ts'
 import { fuzzSeed, reproduce, Rng } from '../support/rng.ts'
@@ -21,50 +22,12 @@ import { parseExposition, samplesOf } from '../support/prometheus-text.ts'
 
 const ACCOUNTS = devAccounts(3)
 const RECEIVER = '0x00000000000000000000000000000000000000bb'
-
-/** Polls `check` until it holds (a condition, not a time). */
-async function until<T>(what: string, check: () => Promise<T | undefined>, limitMs = 30_000): Promise<T> {
-  const end = Date.now() + limitMs
-  for (;;) {
-    const got = await check().catch(() => undefined)
-    if (got !== undefined) return got
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setImmediate(r))
-  }
-}
-
-/** A JSON-RPC call's whole answer (result or error), as a client receives it. */
-async function rawCall(url: string, method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
-}
-
-const head = async (url: string): Promise<bigint> => BigInt(await rpc<string>(url, 'eth_blockNumber'))
+/** Whose balances and nonces must agree at every block. */
+const WATCHED = [RECEIVER, ...ACCOUNTS.map((a) => a.address)]
 
 /** A follower process; its pending state stays fresh for a minute (the sequencer here is sealed by hand). */
 async function follower(t: TestContext, sequencer: NodeProcess, dataDir = tempDir(t)): Promise<NodeProcess> {
   return spawnNode(t, ['--datadir', dataDir, '--follow', sequencer.url, '--ready-max-age', '60000', '--log-level', 'warn'])
-}
-
-/** Everything a client reads of sealed block `n` (and the state after it) on a node. */
-async function sealedView(url: string, n: bigint): Promise<unknown> {
-  const id = `0x${n.toString(16)}`
-  const out: Record<string, unknown> = {
-    block: await rpc(url, 'eth_getBlockByNumber', [id, true]),
-    receipts: await rpc(url, 'eth_getBlockReceipts', [id]),
-  }
-  for (const a of [RECEIVER, ...ACCOUNTS.map((x) => x.address)]) {
-    out[`${a} balance`] = await rpc(url, 'eth_getBalance', [a, id])
-    out[`${a} nonce`] = await rpc(url, 'eth_getTransactionCount', [a, id])
-  }
-  return out
-}
-
-async function agreeUpTo(urls: readonly string[], last: bigint): Promise<void> {
-  for (let n = 1n; n <= last; n++) {
-    const [first, ...rest] = await Promise.all(urls.map((u) => sealedView(u, n)))
-    for (const other of rest) assert.deepEqual(other, first, `block ${n}`)
-  }
 }
 
 test('followers: sends through a follower, pre-confirmed on every follower, equal sealed blocks, a late follower and a kill -9', { timeout: 240_000 }, async (t) => {
@@ -126,7 +89,7 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
 
   const last = await head(sequencer.url)
   for (const url of [late.url, restarted.url]) await until(`block ${last} on ${url}`, async () => ((await head(url)) >= last ? true : undefined))
-  await agreeUpTo([sequencer.url, late.url, restarted.url], last)
+  await agreeUpTo([sequencer.url, late.url, restarted.url], last, WATCHED)
   assert.equal(BigInt(await rpc<string>(restarted.url, 'eth_getBalance', [RECEIVER, 'latest'])), 5n * 1000n + 10n + 1n + 21n)
 })
 
@@ -168,7 +131,7 @@ test('the sequencer stopped and restarted: followers are not ready meanwhile, th
   await rpc(sequencer.url, 'evm_mine')
   const last = await head(sequencer.url)
   await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined))
-  await agreeUpTo([sequencer.url, f.url], last)
+  await agreeUpTo([sequencer.url, f.url], last, WATCHED)
 })
 
 test('a relay that drops, duplicates, delays and reorders stream messages causes no divergence', { timeout: 240_000 }, async (t) => {
@@ -186,7 +149,7 @@ test('a relay that drops, duplicates, delays and reorders stream messages causes
   await rpc(sequencer.url, 'flashnode_flashblock')
   const last = await head(sequencer.url)
   await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined), 60_000)
-  await agreeUpTo([sequencer.url, f.url], last)
+  await agreeUpTo([sequencer.url, f.url], last, WATCHED)
   const pending = await rpc(sequencer.url, 'eth_getBlockByNumber', ['pending', true])
   await until('the same pending block on the follower', async () => {
     const theirs = await rpc(f.url, 'eth_getBlockByNumber', ['pending', true])

@@ -19,19 +19,10 @@ import { freePort, needsTool } from '../support/debian-tool.ts'
 import { spawnNode } from '../support/node-process.ts'
 import { startTcpRelay } from '../support/tcp-relay.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { until } from '../support/follower-kit.ts'
 
 /** Freshness limit of the followers' pending state and readiness (ms): above any stall of a 200 ms sequencer here. */
 const MAX_AGE_MS = 3_000
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, limitMs = 30_000): Promise<T> {
-  const end = Date.now() + limitMs
-  for (;;) {
-    const got = await check().catch(() => undefined)
-    if (got !== undefined) return got
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 /** One JSON-RPC call through the balancer: its result and the follower that answered. */
 async function call(url: string, method: string): Promise<{ status: number; follower: string | null; result: unknown }> {

@@ -20,21 +20,13 @@ import { startNatsServer } from '../support/nats-server.ts'
 import { rpc, spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { parseExposition, samplesOf } from '../support/prometheus-text.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { agreeUpTo, until } from '../support/follower-kit.ts'
 import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 
 const ACCOUNTS = devAccounts(3)
 const RECEIVER = '0x00000000000000000000000000000000000000cc'
-
-/** Polls `check` until it holds (a condition, not a time). */
-async function until<T>(what: string, check: () => Promise<T | undefined>, limitMs = 30_000): Promise<T> {
-  const end = Date.now() + limitMs
-  for (;;) {
-    const got = await check().catch(() => undefined)
-    if (got !== undefined) return got
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setImmediate(r))
-  }
-}
+/** Whose balances and nonces must agree at every block. */
+const WATCHED = [RECEIVER, ...ACCOUNTS.map((a) => a.address)]
 
 const head = async (url: string): Promise<bigint> => BigInt(await rpc<string>(url, 'eth_blockNumber'))
 
@@ -43,27 +35,6 @@ async function metric(url: string, name: string, labels: Record<string, string> 
   const families = parseExposition(await (await fetch(`${url}/metrics`)).text())
   const family = families.get(name)
   return family === undefined ? 0 : (samplesOf(family, labels)[0]?.value ?? 0)
-}
-
-/** Everything a client reads of sealed block `n` (and the state after it) on a node. */
-async function sealedView(url: string, n: bigint): Promise<unknown> {
-  const id = `0x${n.toString(16)}`
-  const out: Record<string, unknown> = {
-    block: await rpc(url, 'eth_getBlockByNumber', [id, true]),
-    receipts: await rpc(url, 'eth_getBlockReceipts', [id]),
-  }
-  for (const a of [RECEIVER, ...ACCOUNTS.map((x) => x.address)]) {
-    out[`${a} balance`] = await rpc(url, 'eth_getBalance', [a, id])
-    out[`${a} nonce`] = await rpc(url, 'eth_getTransactionCount', [a, id])
-  }
-  return out
-}
-
-async function agreeUpTo(urls: readonly string[], last: bigint): Promise<void> {
-  for (let n = 1n; n <= last; n++) {
-    const [first, ...rest] = await Promise.all(urls.map((u) => sealedView(u, n)))
-    for (const other of rest) assert.deepEqual(other, first, `block ${n}`)
-  }
 }
 
 test('JetStream fan-out: followers read the broker, a follower kill -9 and restart, a broker restart, a late follower', { ...needsTool('nats-server', 'nats-server'), timeout: 300_000 }, async (t: TestContext) => {
@@ -132,6 +103,6 @@ test('JetStream fan-out: followers read the broker, a follower kill -9 and resta
   const late = await follow()
   const last = await head(sequencer.url)
   for (const url of [follower.url, late.url]) await until(`block ${last} on ${url}`, async () => ((await head(url)) >= last ? true : undefined))
-  await agreeUpTo([sequencer.url, follower.url, late.url], last)
+  await agreeUpTo([sequencer.url, follower.url, late.url], last, WATCHED)
   assert.equal(BigInt(await rpc<string>(late.url, 'eth_getBalance', [RECEIVER, 'latest'])), 100n + 101n + 102n + 103n + 7n + 8n + 9n + 10n + 11n)
 })
