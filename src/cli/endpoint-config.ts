@@ -56,6 +56,22 @@ const fail = (at: string, why: string, raw: unknown): never => {
 
 class ConfigFieldError extends Error {}
 
+/** The keys of EndpointConfig whose value is a boolean. */
+type BooleanKey = { [K in keyof EndpointConfig]-?: NonNullable<EndpointConfig[K]> extends boolean ? K : never }[keyof EndpointConfig]
+
+/** A field that takes true or false. */
+function booleanField(name: BooleanKey, help: string): Field {
+  return {
+    name,
+    shape: 'boolean',
+    help,
+    parse(raw, at, out) {
+      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
+      out[name] = raw as boolean
+    },
+  }
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function stringList(raw: unknown, at: string): string[] {
@@ -166,33 +182,9 @@ export const FIELDS: readonly Field[] = [
       out.limits = limits
     },
   },
-  {
-    name: 'websocket',
-    shape: 'boolean',
-    help: 'serve WebSocket on the same port (default true)',
-    parse(raw, at, out) {
-      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
-      out.websocket = raw as boolean
-    },
-  },
-  {
-    name: 'preconfirmations',
-    shape: 'boolean',
-    help: 'true (default): pending is the newest flashblock. false: sealed state only, as a node without pre-confirmations: pending reads latest; receipts, logs and block places of transactions appear once sealed; eth_simulateV1 is not served; eth_sendRawTransactionSync answers once sealed; subscriptions announce sealed blocks only (pending nonces still count every transaction sent)',
-    parse(raw, at, out) {
-      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
-      out.preconfirmations = raw as boolean
-    },
-  },
-  {
-    name: 'ui',
-    shape: 'boolean',
-    help: 'serve the live view (GET / from a browser) and GET /status (default: true, false on public endpoints; --no-ui turns it off on every endpoint)',
-    parse(raw, at, out) {
-      if (typeof raw !== 'boolean') fail(at, 'must be true or false', raw)
-      out.ui = raw as boolean
-    },
-  },
+  booleanField('websocket', 'serve WebSocket on the same port (default true)'),
+  booleanField('preconfirmations', 'true (default): pending is the newest flashblock. false: sealed state only, as a node without pre-confirmations: pending reads latest; receipts, logs and block places of transactions appear once sealed; eth_simulateV1 is not served; eth_sendRawTransactionSync answers once sealed; subscriptions announce sealed blocks only (pending nonces still count every transaction sent)'),
+  booleanField('ui', 'serve the live view (GET / from a browser) and GET /status (default: true, false on public endpoints; --no-ui turns it off on every endpoint)'),
 ]
 
 function parseEndpoint(raw: unknown, at: string): EndpointConfig {

@@ -8,15 +8,12 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER } from './create-node.ts'
 import { createEthMethods } from '../rpc/methods/index.ts'
 import { RawJson } from '../rpc/transport/messages.ts'
-import { ManualScheduler } from '../sequencer/scheduler.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { NodeApi } from './api.ts'
-import { manualNode, rpc } from '../../test/support/sequencing-node.ts'
-import { ACCOUNTS, signedTx, testGenesis } from '../../test/support/dev-chain.ts'
-import { tempDir } from '../../test/support/temp-dir.ts'
+import { manualNode, rpc, unstartedManualNode } from '../../test/support/sequencing-node.ts'
+import { ACCOUNTS, signedTx } from '../../test/support/dev-chain.ts'
 import { parseExposition, samplesOf } from '../../test/support/prometheus-text.ts'
 
 const RECEIVER = `0x${'77'.repeat(20)}`
@@ -33,13 +30,7 @@ async function call(api: NodeApi, method: string, params: unknown[]): Promise<{ 
 }
 
 test('a submission before the first block opened is refused, and every submission is counted by its result', { timeout: 60_000 }, async (t) => {
-  const node = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()) },
-  })
-  t.after(() => node.close())
+  const node = await unstartedManualNode(t)
   const tx = (nonce: bigint) => bytesToHex(signedTx(node, 1, nonce, { to: RECEIVER, value: 1n, gasLimit: 21_000n }).serialize())
   const early = await call(node.api, 'eth_sendRawTransaction', [tx(0n)])
   assert.equal(early.error?.message, 'the node has not started: no pending block yet')

@@ -13,7 +13,8 @@ import { RawJson } from '../../src/rpc/transport/messages.ts'
 import { testGenesis } from './dev-chain.ts'
 import { tempDir } from './temp-dir.ts'
 
-export async function manualNode(
+/** A manual node not started yet (its first block not opened: for what happens before). Closed when the test ends. */
+export async function unstartedManualNode(
   t: TestContext,
   sequencer: Partial<NonNullable<NodeConfig['sequencer']>> = {},
   dataDir = tempDir(t),
@@ -27,6 +28,16 @@ export async function manualNode(
     ...config,
   })
   t.after(() => node.close())
+  return node
+}
+
+export async function manualNode(
+  t: TestContext,
+  sequencer: Partial<NonNullable<NodeConfig['sequencer']>> = {},
+  dataDir = tempDir(t),
+  config: Partial<NodeConfig> = {},
+): Promise<FlashNode> {
+  const node = await unstartedManualNode(t, sequencer, dataDir, config)
   await node.start()
   return node
 }
