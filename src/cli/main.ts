@@ -43,6 +43,17 @@ async function start(args: string[]): Promise<void> {
     log.error(errorFields(err), 'sequencer failed: stopping (a restart resumes the open block from its journal)')
     process.exit(70)
   })
+  // A follower's catch-up: a bar on a terminal (standard error), log lines otherwise.
+  let catchUp: Progress | undefined
+  node.follower?.observe({
+    catchUpProgress(done, total) {
+      catchUp ??= startProgress({ job: 'catch up with the sequencer', total, unit: 'blocks', terminal: process.stderr, log })
+      catchUp.update(done)
+      if (done < total) return
+      catchUp.finish(done)
+      catchUp = undefined
+    },
+  })
   await node.start()
   let servers
   try {

@@ -44,6 +44,8 @@ export interface FollowerObserver {
   gap?(expected: number, got: number): void
   sealMismatch?(error: SealMismatch): void
   caughtUp?(blocks: number, head: bigint): void
+  /** A catch-up's progress: `done` of `total` blocks fetched and imported (told after each batch, and at 0). */
+  catchUpProgress?(done: number, total: number): void
 }
 
 export interface FollowerDeps {
@@ -130,11 +132,14 @@ export class Follower {
     const batch = BigInt(this.deps.catchUpBatch ?? 32)
     this.knowSequencerHead(to)
     let done = 0
+    const total = Number(to - this.deps.head().number)
+    if (total > 0) this.tell('catchUpProgress', 0, total)
     for (let head = this.deps.head().number; head < to; head = this.deps.head().number) {
       const last = head + batch < to ? head + batch : to
       const rlps = await this.deps.sealed.blocks(head + 1n, last)
       await this.deps.importBlocks(rlps)
       done += rlps.length
+      this.tell('catchUpProgress', done, total)
     }
     if (done > 0) this.tell('caughtUp', done, this.deps.head().number)
     return done

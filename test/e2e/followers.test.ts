@@ -26,8 +26,8 @@ const RECEIVER = '0x00000000000000000000000000000000000000bb'
 const WATCHED = [RECEIVER, ...ACCOUNTS.map((a) => a.address)]
 
 /** A follower process; its pending state stays fresh for a minute (the sequencer here is sealed by hand). */
-async function follower(t: TestContext, sequencer: NodeProcess, dataDir = tempDir(t)): Promise<NodeProcess> {
-  return spawnNode(t, ['--datadir', dataDir, '--follow', sequencer.url, '--ready-max-age', '60000', '--log-level', 'warn'])
+async function follower(t: TestContext, sequencer: NodeProcess, dataDir = tempDir(t), logLevel = 'warn'): Promise<NodeProcess> {
+  return spawnNode(t, ['--datadir', dataDir, '--follow', sequencer.url, '--ready-max-age', '60000', '--log-level', logLevel, '--log-format', 'json'])
 }
 
 test('followers: sends through a follower, pre-confirmed on every follower, equal sealed blocks, a late follower and a kill -9', { timeout: 240_000 }, async (t) => {
@@ -73,9 +73,15 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
   await mine()
 
   // A follower started empty after the chain has blocks: it catches up, then follows.
-  const late = await follower(t, sequencer)
+  const late = await follower(t, sequencer, tempDir(t), 'info')
   const sealedSoFar = await head(sequencer.url)
   await until('the late follower to catch up', async () => ((await head(late.url)) >= sealedSoFar ? true : undefined))
+  // Its catch-up's progress, as log lines (standard error is not a terminal here): the last says done.
+  const progress = await until('the catch-up\'s last progress line', async () =>
+    late.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; job?: string; done?: number; total?: number }).find((l) => l.job === 'catch up with the sequencer' && l.msg === 'done'),
+  )
+  assert.equal(progress.done, progress.total)
+  assert.equal(BigInt(progress.total!), sealedSoFar)
 
   // kill -9 the first follower, send more through the late one, restart the first on its database.
   await first.kill9()
