@@ -212,3 +212,20 @@ test('a hole nobody can fill: after rejoin the next message is taken afresh and 
   for (const m of rest) assert.equal(await follower.follower!.receive(m), 'applied', 'the next block followed from its opening')
   assert.deepEqual(await view(follower, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
 })
+
+test('a receipt naming another sender is caught at the seal (the signature is recovered), and the block fetched instead', { timeout: 120_000 }, async (t) => {
+  const sequencer = await manualNode(t)
+  const follower = await followerOf(t, sequencer)
+  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await sequencer.sequencer!.seal()
+  const messages = newMessages(sequencer, { sequence: -1 }) as { diff: { transactions: unknown[] }; metadata: { receipts: Record<string, { from: string }> } }[]
+  const forged = messages.find((m) => m.diff.transactions.length > 0)!
+  for (const r of Object.values(forged.metadata.receipts)) r.from = ACCOUNTS[2]!.address
+  const mismatches: string[] = []
+  t.after(follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) }))
+  for (const m of messages) await follower.follower!.receive(m)
+  assert.equal(mismatches.length, 1)
+  assert.match(mismatches[0]!, /^sender of 0x/)
+  assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+})

@@ -60,6 +60,13 @@ export class ReplicaBlock {
   private gasUsed = 0n
   private last: PreconfirmedSnapshot
   private readonly bloom = new Uint8Array(BLOOM_BYTES)
+  /**
+   * Each transaction's signature is recovered and compared with the sender its receipt names in the
+   * background, a few per turn of the event loop, as the transactions arrive: recovering a whole block's at
+   * its seal held the follower's thread for hundreds of ms, and every flashblock message behind it waited.
+   * The seal waits for what is left. The first transaction whose sender does not match, if any.
+   */
+  private senders: Promise<IncludedTransaction | undefined> = Promise.resolve(undefined)
 
   private constructor(
     private readonly rules: ChainRules,
@@ -142,7 +149,8 @@ export class ReplicaBlock {
     check('excessBlobGas', this.header.excessBlobGas, header.excessBlobGas)
     check('parentBeaconBlockRoot', this.header.parentBeaconBlockRoot, header.parentBeaconBlockRoot)
     check('blockHash', header.hash(), closing.blockHash)
-    for (const t of this.transactions) check(`sender of ${bytesToHex(t.hash)}`, t.tx.getSenderAddress().bytes, t.sender)
+    const forged = await this.senders
+    if (forged !== undefined) check(`sender of ${bytesToHex(forged.hash)}`, forged.tx.getSenderAddress().bytes, forged.sender)
     const headerOnly = createBlock({ header, ...(header.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}) }, { common: header.common, skipConsensusFormatValidation: true })
     const stored: StoredBlock = {
       number: n,
@@ -180,6 +188,7 @@ export class ReplicaBlock {
       for (let i = 0; i < BLOOM_BYTES; i++) this.bloom[i]! |= bloom[i]!
     }
     this.transactions = [...this.transactions, ...added]
+    this.senders = this.senders.then((found) => found ?? firstForgedSender(added))
     this.diff = mergeDiffs(this.diff, message.diff)
     this.gasUsed = cumulative
     const previous = first === 0 && message.index === 0 ? undefined : this.last
@@ -208,6 +217,18 @@ export class ReplicaBlock {
     return { tx, raw: t.raw, hash: t.hash, sender: r.from, receipt }
   }
 }
+
+/** Recovers each sender, a few per turn of the event loop; the first that differs from its receipt's, if any. */
+async function firstForgedSender(txs: readonly IncludedTransaction[]): Promise<IncludedTransaction | undefined> {
+  for (let i = 0; i < txs.length; i++) {
+    if (i % SENDERS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    const t = txs[i]!
+    if (!equalBytes(t.tx.getSenderAddress().bytes, t.sender)) return t
+  }
+  return undefined
+}
+
+const SENDERS_PER_TURN = 8
 
 function checkBase(parent: BlockHeader, base: DecodedBase, number: bigint): void {
   if (base.number !== number || number !== parent.number + 1n) {
