@@ -6,10 +6,10 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { devNode } from '../../test/support/dev-chain.ts'
+import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
 import { EMPTY_POOL, SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
 import { ManualScheduler } from './scheduler.ts'
-import type { SequencerObserver } from './sequencer.ts'
+import type { SequencerObserver, SequencerPool } from './sequencer.ts'
 
 class Recorder implements SequencerObserver {
   readonly built: number[] = []
@@ -47,4 +47,34 @@ test('the observer hears each build, each seal and each skipped tick', async (t)
   assert.equal(observer.seals.length, 1, 'the second flashblock sealed the block')
   assert.ok([...observer.built, ...observer.seals].every((s) => s >= 0 && s < 60), 'times in seconds')
   assert.deepEqual(observer.journaled, [], 'empty flashblocks are not journaled')
+})
+
+test('the times the observer hears are the operations\' own: positive, and no longer than the call that ran them', async (t) => {
+  const node = await devNode(t)
+  const tx = signedTx(node, 0, 0n, { to: ACCOUNTS[3]!.address, value: 1n, gasLimit: 21_000n })
+  let offered = false
+  const pool: SequencerPool = {
+    ...EMPTY_POOL,
+    candidates: () => ({
+      next: () => (offered ? undefined : ((offered = true), { tx, hash: tx.hash(), sender: tx.getSenderAddress().bytes })),
+      skipSender: () => undefined,
+    }),
+  }
+  const observer = new Recorder()
+  const seq = sequencerFor(node, pool, new ManualScheduler(), SEQUENCER_TEST_SETTINGS, { observer })
+  await seq.start()
+  t.after(() => seq.stop())
+  const timed = async (run: () => Promise<unknown>): Promise<number> => {
+    const started = performance.now()
+    await run()
+    return (performance.now() - started) / 1000
+  }
+  const flashblockSeconds = await timed(() => seq.flashblock())
+  const sealSeconds = await timed(() => seq.seal())
+  assert.equal(observer.journaled.length, 1, 'the flashblock with a transaction was journaled')
+  const within = (what: string, xs: number[], limit: number) => assert.ok(xs.length > 0 && xs.every((s) => s > 0 && s <= limit), `${what}: ${xs.join(', ')} s, the call took ${limit} s`)
+  within('journal write', observer.journaled, flashblockSeconds)
+  within('flashblock build', observer.built.slice(0, 1), flashblockSeconds)
+  within('seal', observer.seals, sealSeconds)
+  assert.ok(observer.journaled[0]! <= observer.built[0]!, 'the journal write is part of the build')
 })
