@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { balanceSlot } from '../test/fixtures/erc20/index.ts'
+import { until } from '../test/support/follower-kit.ts'
 import { runLoad } from './load.ts'
 import { freePort, startFlashnode, type RunningNode } from './nodes.ts'
 import { startProbe } from './probe-process.ts'
@@ -39,16 +40,6 @@ const CATCH_UP_TXS = 4_000
 const HOLDERS = 64
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)))
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, limitMs: number): Promise<T> {
-  const end = performance.now() + limitMs
-  for (;;) {
-    const got = await check().catch(() => undefined)
-    if (got !== undefined) return got
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(20)
-  }
-}
 
 const blockNumber = async (url: string): Promise<number> => Number(await rpcCall<string>(url, 'eth_blockNumber', []))
 

@@ -24,7 +24,6 @@ const RECEIVER = `0x${'77'.repeat(20)}`
 /** The sequencer's sealed chain, read from its database (what debug_getRawBlock answers over RPC). */
 function sealedOf(sequencer: FlashNode): SealedBlockSource {
   return {
-    head: async () => sequencer.chain.head(),
     blocks: async (from, to) => {
       const out: Uint8Array[] = []
       for (let n = from; n <= to; n++) out.push(sequencer.chain.store.blockRlp(n)!)
@@ -106,6 +105,16 @@ test('a follower fed the stream answers pending and every sealed block as the se
   }
 })
 
+/** A sequencer that sealed one transfer in block 1, a follower of it fed nothing yet, and the stream's messages so far. */
+async function oneSealedTransfer(t: TestContext): Promise<{ sequencer: FlashNode; follower: FlashNode; messages: unknown[] }> {
+  const sequencer = await manualNode(t)
+  const follower = await followerOf(t, sequencer)
+  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  await sequencer.sequencer!.seal()
+  return { sequencer, follower, messages: newMessages(sequencer, { sequence: -1 }) }
+}
+
 /** A sequencer with two blocks of transfers sealed and a third open with one flashblock. */
 async function busySequencer(t: TestContext): Promise<FlashNode> {
   const sequencer = await manualNode(t)
@@ -120,12 +129,8 @@ async function busySequencer(t: TestContext): Promise<FlashNode> {
 }
 
 test('a forged state diff is caught at the seal, never served as sealed, and the block is fetched from the sequencer', { timeout: 120_000 }, async (t) => {
-  const sequencer = await manualNode(t)
-  const follower = await followerOf(t, sequencer)
-  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
-  await sequencer.sequencer!.flashblock()
-  await sequencer.sequencer!.seal()
-  const messages = newMessages(sequencer, { sequence: -1 }) as { diff: { transactions: unknown[] }; metadata: { state_diff: { accounts: Record<string, { balance: string }> } } }[]
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { diff: { transactions: unknown[] }; metadata: { state_diff: { accounts: Record<string, { balance: string }> } } }[]
   const forged = messages.find((m) => m.diff.transactions.length > 0)!
   forged.metadata.state_diff.accounts[RECEIVER]!.balance = '0xdeadbeef'
   const mismatches: string[] = []
@@ -168,7 +173,7 @@ test('eth_syncing tells the truth while a follower catches up', { timeout: 120_0
   let release: () => void = () => undefined
   const gate = new Promise<void>((r) => (release = r))
   const direct = sealedOf(sequencer)
-  const gated: SealedBlockSource = { head: direct.head, blocks: async (from, to) => (await gate, direct.blocks(from, to)) }
+  const gated: SealedBlockSource = { blocks: async (from, to) => (await gate, direct.blocks(from, to)) }
   const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: gated, maxAgeMs: 600_000, maxBlocksBehind: 1n } })
   t.after(() => node.close())
   assert.equal(await rpc(node, 'eth_syncing', []), false)
@@ -214,12 +219,8 @@ test('a hole nobody can fill: after rejoin the next message is taken afresh and 
 })
 
 test('a receipt naming another sender is caught at the seal (the signature is recovered), and the block fetched instead', { timeout: 120_000 }, async (t) => {
-  const sequencer = await manualNode(t)
-  const follower = await followerOf(t, sequencer)
-  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
-  await sequencer.sequencer!.flashblock()
-  await sequencer.sequencer!.seal()
-  const messages = newMessages(sequencer, { sequence: -1 }) as { diff: { transactions: unknown[] }; metadata: { receipts: Record<string, { from: string }> } }[]
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { diff: { transactions: unknown[] }; metadata: { receipts: Record<string, { from: string }> } }[]
   const forged = messages.find((m) => m.diff.transactions.length > 0)!
   for (const r of Object.values(forged.metadata.receipts)) r.from = ACCOUNTS[2]!.address
   const mismatches: string[] = []

@@ -29,18 +29,14 @@ import { ReplicaBlock, ReplicaOutOfStep, SealMismatch } from './replica-block.ts
 
 /** The sequencer's sealed chain, for catch-up and refetching (sequencer-client.ts over JSON-RPC). */
 export interface SealedBlockSource {
-  /** Its newest sealed block number. */
-  head(): Promise<bigint>
   /** Blocks `from`..`to` (inclusive), each as its RLP encoding, in order. */
   blocks(from: bigint, to: bigint): Promise<Uint8Array[]>
 }
 
 /** What the follower tells its observers (metrics, logs). */
 export interface FollowerObserver {
-  applied?(message: DecodedMessage): void
   /** What became of a message (gaps are told by `gap`). */
   handled?(outcome: 'applied' | 'sealed' | 'duplicate' | 'skipped'): void
-  duplicate?(sequence: number): void
   gap?(expected: number, got: number): void
   sealMismatch?(error: SealMismatch): void
   caughtUp?(blocks: number, head: bigint): void
@@ -157,7 +153,6 @@ export class Follower {
     this.knowSequencerHead(message.closing !== undefined ? message.blockNumber : message.blockNumber - 1n)
     const last = this.lastSequence
     if (last !== null && message.sequence <= last) {
-      this.tell('duplicate', message.sequence)
       this.tell('handled', 'duplicate')
       return 'duplicate'
     }
@@ -168,7 +163,6 @@ export class Follower {
     }
     const outcome = await this.take(message)
     this.lastSequence = message.sequence
-    if (outcome !== 'skipped') this.tell('applied', message)
     this.tell('handled', outcome)
     return outcome
   }

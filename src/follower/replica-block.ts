@@ -14,7 +14,6 @@
 
 import { createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTxFromRLP } from '@ethereumjs/tx'
-import { encodeReceipt } from '@ethereumjs/vm'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import { encodeBlock } from '../execution/block-body.ts'
@@ -24,6 +23,7 @@ import { decodeHeader } from '../execution/block-codec.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
+import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { BLOOM_BYTES, logsBloom } from '../primitives/bloom.ts'
 import { bytesToHex, equalBytes } from '../primitives/hex.ts'
@@ -125,7 +125,7 @@ export class ReplicaBlock {
     const diff = mergeDiffs(this.diff, message.diff)
     const root = await computeStateRoot(kv, this.parent.stateRoot, new ArchiveReader(kv, this.parent.number), diff)
     const raws = this.transactions.map((t) => t.raw)
-    const receiptsTrie = orderedTrieRoot(this.transactions.map((t) => encodeReceipt(libraryReceipt(t.receipt), t.receipt.type as never)))
+    const receiptsTrie = orderedTrieRoot(this.transactions.map((t) => encodeReceiptFast(libraryReceipt(t.receipt), t.receipt.type)))
     const check = (field: string, expected: Uint8Array | bigint | undefined, got: Uint8Array | bigint | undefined): void => {
       const show = (v: Uint8Array | bigint | undefined) => (v === undefined ? 'absent' : typeof v === 'bigint' ? String(v) : bytesToHex(v))
       const same = typeof expected === 'bigint' || typeof got === 'bigint' ? expected === got : expected !== undefined && got !== undefined ? equalBytes(expected, got) : expected === got

@@ -6,7 +6,7 @@
  * carrying its code, message and data unchanged, so a follower can pass it to its own client as is.
  */
 
-import { hexToBytes, parseQuantity } from '../primitives/hex.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import type { SealedBlockSource } from './follower.ts'
 
 export class SequencerUnreachable extends Error {
@@ -46,12 +46,6 @@ export class SequencerClient implements SealedBlockSource {
   async call(method: string, params: readonly unknown[]): Promise<unknown> {
     const [answer] = await this.post([{ method, params }])
     return resultOf(answer!)
-  }
-
-  async head(): Promise<bigint> {
-    const n = await this.call('eth_blockNumber', [])
-    if (typeof n !== 'string') throw new SequencerUnreachable(`eth_blockNumber answered ${JSON.stringify(n)}`)
-    return parseQuantity(n)
   }
 
   async blocks(from: bigint, to: bigint): Promise<Uint8Array[]> {

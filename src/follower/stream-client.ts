@@ -43,8 +43,6 @@ export class StreamClient {
   private afresh = false
   private timer: NodeJS.Timeout | undefined
   private readonly log: Logger
-  /** When the newest message arrived (performance.now()), for readiness and lag. */
-  lastMessageAt: number | undefined
 
   constructor(
     private readonly options: StreamClientOptions,
@@ -89,7 +87,6 @@ export class StreamClient {
     socket.on('open', () => this.options.onConnect?.(after))
     socket.on('message', (data: Buffer, binary: boolean) => {
       if (this.socket !== socket) return
-      this.lastMessageAt = performance.now()
       this.retry = this.options.retryMs.min
       if (binary) return this.drop(socket, 'a binary message on a JSON subscription')
       let message: unknown
