@@ -50,7 +50,8 @@ function authorizations(raw: readonly Uint8Array[][]): AuthorizationView[] {
   }))
 }
 
-export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Uint8Array = tx.hash()): TransactionView {
+/** `serialized`: the transaction's EIP-2718 encoding when the caller has it already (saves encoding it again). */
+export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Uint8Array = tx.hash(), serialized?: Uint8Array): TransactionView {
   const t = tx as TypedTransaction & Record<string, unknown>
   const common = {
     hash,
@@ -64,7 +65,7 @@ export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Ui
     v: tx.v ?? 0n,
     r: tx.r ?? 0n,
     s: tx.s ?? 0n,
-    serialized: tx.serialize(),
+    serialized: serialized ?? tx.serialize(),
   }
   if (tx.type === 0) {
     const v = tx.v ?? 0n

@@ -12,6 +12,7 @@ import type {
   AccessListEntry,
   BlockContext,
   BlockView,
+  HeaderView,
   ReceiptView,
   TransactionView,
 } from '../chain/types.ts'
@@ -64,19 +65,25 @@ export type SyncStatus =
   | { readonly syncing: false }
   | { readonly syncing: true; readonly startingBlock: bigint; readonly currentBlock: bigint; readonly highestBlock: bigint }
 
-/** A pre-confirmed flashblock as subscribers see it: the accumulated pending block and what it added. */
+/**
+ * A pre-confirmed flashblock as subscribers see it: the accumulated pending block and what it added. Only
+ * `index` and `hashes` are made up front; `block`, `transactions` and `logs` are built on first read, once
+ * for all subscribers (a subscriber of hashes costs no views).
+ */
 export interface FlashblockEvent {
   readonly block: BlockView
   readonly index: number
+  /** Hashes of the transactions this flashblock added, in order. */
+  readonly hashes: readonly Uint8Array[]
   /** Transactions this flashblock added, in order, each with its receipt. */
   readonly transactions: readonly { readonly tx: LocatedTransaction; readonly receipt: LocatedReceipt }[]
   /** Logs of those transactions, in order. */
   readonly logs: readonly LocatedLog[]
 }
 
-/** A sealed block as subscribers see it. */
+/** A sealed block as subscribers see it; `logs` are read from the chain on first use (once for all subscribers). */
 export interface SealedBlockEvent {
-  readonly block: BlockView
+  readonly header: HeaderView
   readonly logs: readonly LocatedLog[]
 }
 

@@ -18,7 +18,7 @@ import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } fr
 import type { BlockContext, ReceiptView, TransactionView } from '../chain/types.ts'
 import type { PooledTx, TxPool } from '../txpool/index.ts'
 import { appendLogs } from '../chain/logs.ts'
-import { transactionView } from '../execution/views.ts'
+import { headerView, transactionView } from '../execution/views.ts'
 
 function logsOf(receipts: readonly ReceiptView[], context: BlockContext): LocatedLog[] {
   const out: LocatedLog[] = []
@@ -27,17 +27,26 @@ function logsOf(receipts: readonly ReceiptView[], context: BlockContext): Locate
 }
 
 export function flashblockEvent(s: PreconfirmedSnapshot): FlashblockEvent {
-  const context = pendingContext(s)
-  const receipts = pendingReceipts(s).slice(s.firstNew)
-  const txs = pendingTransactions(s).slice(s.firstNew)
+  let added: FlashblockEvent['transactions'] | undefined
+  let logs: LocatedLog[] | undefined
+  const receipts = () => pendingReceipts(s).slice(s.firstNew)
   return {
-    block: pendingBlock(s),
+    get block() {
+      return pendingBlock(s)
+    },
     index: s.index,
-    transactions: txs.map((tx, i) => ({
-      tx: { tx, placement: { context, index: s.firstNew + i } },
-      receipt: { receipt: receipts[i]!, context },
-    })),
-    logs: logsOf(receipts, context),
+    hashes: s.transactions.slice(s.firstNew).map((t) => t.hash),
+    get transactions() {
+      if (added !== undefined) return added
+      const context = pendingContext(s)
+      const views = receipts()
+      return (added = pendingTransactions(s)
+        .slice(s.firstNew)
+        .map((tx, i) => ({ tx: { tx, placement: { context, index: s.firstNew + i } }, receipt: { receipt: views[i]!, context } })))
+    },
+    get logs() {
+      return (logs ??= logsOf(receipts(), pendingContext(s)))
+    },
   }
 }
 
@@ -65,10 +74,15 @@ export class NodeEvents {
     feed.on('sealed', ({ header }) => {
       if (this.listeners.size === 0) return
       const n = header.number
-      const block = chain.block(n)
       const context = chain.context(n)
-      if (block === undefined || context === undefined) return
-      const event: SealedBlockEvent = { block, logs: logsOf(chain.receipts(n) ?? [], context) }
+      if (context === undefined) return
+      let logs: LocatedLog[] | undefined
+      const event: SealedBlockEvent = {
+        header: headerView(header, context.blockHash),
+        get logs() {
+          return (logs ??= logsOf(chain.receipts(n) ?? [], context))
+        },
+      }
       for (const l of this.listeners) l.block?.(event)
     })
   }

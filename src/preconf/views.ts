@@ -1,6 +1,6 @@
 /**
  * Views of a pre-confirmed snapshot in the shapes the facade returns for sealed blocks. Computed once per
- * snapshot (snapshots are immutable) and cached weakly.
+ * snapshot (snapshots are immutable) and cached weakly; a transaction's views once per transaction.
  *
  * What the pre-confirmed block's objects carry, decided here once (checked against ethers 6.17, viem 2.57 and
  * cast 1.7.1 by test/e2e/clients):
@@ -18,8 +18,16 @@
 import { logsBloom } from '../primitives/bloom.ts'
 import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type ReceiptView, type TransactionView } from '../chain/types.ts'
 import { headerView, transactionView } from '../execution/views.ts'
+import type { IncludedTransaction } from '../execution/block-builder.ts'
 import type { PreconfirmedSnapshot } from './snapshot.ts'
 
+/**
+ * Views of one included transaction, made once: successive snapshots of a block share their earlier
+ * transactions (the same objects, at the same positions), so a flashblock costs the views of what it added,
+ * not of the whole block so far. A receipt view is reused only at the position it was made for.
+ */
+const txViews = new WeakMap<IncludedTransaction, TransactionView>()
+const receiptViews = new WeakMap<IncludedTransaction, ReceiptView>()
 const receiptCache = new WeakMap<PreconfirmedSnapshot, ReceiptView[]>()
 const txCache = new WeakMap<PreconfirmedSnapshot, TransactionView[]>()
 const blockCache = new WeakMap<PreconfirmedSnapshot, BlockView>()
@@ -34,12 +42,29 @@ export function pendingContext(s: PreconfirmedSnapshot): BlockContext {
   }
 }
 
+function receiptView(t: IncludedTransaction, transactionIndex: number, firstLogIndex: number): ReceiptView {
+  const known = receiptViews.get(t)
+  if (known !== undefined && known.transactionIndex === transactionIndex && known.firstLogIndex === firstLogIndex) return known
+  const view: ReceiptView = { ...t.receipt, transactionIndex, firstLogIndex, logsBloom: logsBloom(t.receipt.logs) }
+  receiptViews.set(t, view)
+  return view
+}
+
+function transactionViewOf(t: IncludedTransaction): TransactionView {
+  let view = txViews.get(t)
+  if (view === undefined) {
+    view = transactionView(t.tx, t.sender, t.hash, t.raw)
+    txViews.set(t, view)
+  }
+  return view
+}
+
 export function pendingReceipts(s: PreconfirmedSnapshot): ReceiptView[] {
   let out = receiptCache.get(s)
   if (out === undefined) {
     let logIndex = 0
     out = s.transactions.map((t, transactionIndex) => {
-      const view: ReceiptView = { ...t.receipt, transactionIndex, firstLogIndex: logIndex, logsBloom: logsBloom(t.receipt.logs) }
+      const view = receiptView(t, transactionIndex, logIndex)
       logIndex += t.receipt.logs.length
       return view
     })
@@ -51,18 +76,23 @@ export function pendingReceipts(s: PreconfirmedSnapshot): ReceiptView[] {
 export function pendingTransactions(s: PreconfirmedSnapshot): TransactionView[] {
   let out = txCache.get(s)
   if (out === undefined) {
-    out = s.transactions.map((t) => transactionView(t.tx, t.sender, t.hash))
+    out = s.transactions.map(transactionViewOf)
     txCache.set(s, out)
   }
   return out
 }
 
+/** A block's bloom is the union of its receipts' blooms. */
+function unionBloom(receipts: readonly ReceiptView[]): Uint8Array {
+  const bloom = new Uint8Array(256)
+  for (const r of receipts) for (let i = 0; i < 256; i++) bloom[i]! |= r.logsBloom[i]!
+  return bloom
+}
+
 export function pendingBlock(s: PreconfirmedSnapshot): BlockView {
   let out = blockCache.get(s)
   if (out === undefined) {
-    const receipts = pendingReceipts(s)
-    const bloom = logsBloom(receipts.flatMap((r) => r.logs))
-    const header = { ...headerView(s.header, new Uint8Array(32)), gasUsed: s.gasUsed, logsBloom: bloom }
+    const header = { ...headerView(s.header, new Uint8Array(32)), gasUsed: s.gasUsed, logsBloom: unionBloom(pendingReceipts(s)) }
     const transactions = pendingTransactions(s)
     out = {
       header,

@@ -7,7 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { LocatedLog, NodeListener, PendingTransactionEvent, SealedBlockEvent } from '../node/api.ts'
-import type { BlockView, TransactionView } from '../chain/types.ts'
+import type { HeaderView, TransactionView } from '../chain/types.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { fakeNode } from './methods/fake-node.ts'
@@ -39,7 +39,7 @@ function harness(opts: FilterOptions = {}) {
     transactionIndex: 0,
     logIndex: 0,
   })
-  const sealed = (n: bigint, logs: LocatedLog[] = []): SealedBlockEvent => ({ block: { header: { hash: h32(Number(n)) } } as unknown as BlockView, logs })
+  const sealed = (n: bigint, logs: LocatedLog[] = []): SealedBlockEvent => ({ header: { hash: h32(Number(n)) } as unknown as HeaderView, logs })
   return {
     call,
     calls,

@@ -151,7 +151,7 @@ export function filterMethods(node: NodeApi, opts: FilterOptions = {}): Record<s
     },
     eth_newBlockFilter: async (params) => {
       parseArgs(params, [])
-      return install('blocks', false, undefined, (push) => ({ block: (e) => push(e.block.header.hash) }))
+      return install('blocks', false, undefined, (push) => ({ block: (e) => push(e.header.hash) }))
     },
     eth_newFilter: async (params) => {
       const [criteria] = parseArgs(params, [required(parseLogFilter)])

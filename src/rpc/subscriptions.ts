@@ -36,11 +36,11 @@ type Send = (result: JsonValue) => void
 const matches = (l: LocatedLog, f: LogFilter | undefined): boolean => f === undefined || logMatches(l.log, f)
 
 function flashblockTransactions(event: FlashblockEvent, full: boolean, send: Send): void {
+  if (!full) {
+    for (const hash of event.hashes) send(bytesToHex(hash))
+    return
+  }
   for (const { tx, receipt } of event.transactions) {
-    if (!full) {
-      send(formatTransaction(tx.tx, tx.placement).hash as JsonValue)
-      continue
-    }
     const r = formatReceipt(receipt.receipt, receipt.context)
     send({
       ...formatTransaction(tx.tx, tx.placement),
@@ -87,7 +87,7 @@ function listenerFor(kind: string, options: unknown, send: Send, preconfirmation
     case 'newFlashblocks':
       return { flashblock: (e) => send(formatBlock(e.block, true)) }
     case 'newHeads':
-      return { block: (e: SealedBlockEvent) => send(formatHeader(e.block.header)) }
+      return { block: (e: SealedBlockEvent) => send(formatHeader(e.header)) }
     case 'logs': {
       const filter = options === undefined ? undefined : parseOptions(parseLogFilter, options)
       return { block: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
