@@ -25,7 +25,7 @@ import type { PreconfirmedWriter } from '../preconf/feed.ts'
 import { errorFields, type Logger, SILENT_LOGGER } from '../primitives/logger.ts'
 import type { KvStore } from '../storage/db.ts'
 import { decodeMessage, type DecodedMessage } from './message-decoder.ts'
-import { ReplicaBlock, ReplicaOutOfStep, SealMismatch } from './replica-block.ts'
+import { ReplicaBlock, ReplicaOutOfStep, SealMismatch, type ReplicaWork } from './replica-block.ts'
 
 /** The sequencer's sealed chain, for catch-up and refetching (sequencer-client.ts over JSON-RPC). */
 export interface SealedBlockSource {
@@ -59,6 +59,8 @@ export interface FollowerDeps {
   readonly observer?: FollowerObserver
   /** Blocks fetched per request while catching up. */
   readonly catchUpBatch?: number
+  /** Where a seal's roots and the senders' recovery run (default: this thread, in turns). */
+  readonly work?: ReplicaWork
 }
 
 /** What became of a message. `resume`: messages were missed, re-subscribe after that sequence. */
@@ -141,6 +143,15 @@ export class Follower {
     return done
   }
 
+  /**
+   * The sequencer is known to have sealed block `n` (a source learned it other than from a message handled,
+   * e.g. the newest message a broker keeps, while this node still reads older ones): readiness and
+   * eth_syncing count this node behind until its head reaches `n`.
+   */
+  sequencerSealed(n: bigint): void {
+    this.knowSequencerHead(n)
+  }
+
   private knowSequencerHead(n: bigint): void {
     if (n <= this.sequencerHead) return
     this.sequencerHead = n
@@ -175,8 +186,9 @@ export class Follower {
     }
     if (message.index === 0) {
       if (message.blockNumber > head.number + 1n) await this.catchUp(message.blockNumber - 1n)
-      this.open = ReplicaBlock.open(this.deps.rules, this.deps.head(), message)
+      this.open = ReplicaBlock.open(this.deps.rules, this.deps.head(), message, this.deps.work)
       this.deps.writer.publish(this.open.snapshot())
+      this.open.readAhead(this.deps.kv, message.diff)
       return 'applied'
     }
     const open = this.open
@@ -202,6 +214,7 @@ export class Follower {
     if (!inStep) return 'skipped'
     try {
       this.deps.writer.publish(open.apply(message))
+      open.readAhead(this.deps.kv, message.diff)
     } catch (err) {
       if (!(err instanceof ReplicaOutOfStep)) throw err
       this.log.warn(errorFields(err), 'flashblock does not fit the open block: the block will be fetched sealed')

@@ -13,6 +13,7 @@ import { keccak256 } from '../primitives/keccak.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import type { FlashblocksPayloadV1, StreamReceipt } from '../stream/payload.ts'
 import type { BlockEnvironment } from '../execution/open-header.ts'
+import { parseTx, type ParsedTx } from '../txpool/decode.ts'
 
 export class StreamMessageInvalid extends Error {
   constructor(message: string) {
@@ -52,6 +53,8 @@ export interface DecodedTransaction {
   /** EIP-2718 encoding, as the block body holds it. */
   readonly raw: Uint8Array
   readonly hash: Uint8Array
+  /** Its fields, read without building the library's object (txpool/decode.ts, the pool's own decoder). */
+  readonly parsed: ParsedTx
   readonly receipt: DecodedReceipt
 }
 
@@ -202,6 +205,18 @@ function baseOf(value: unknown): DecodedBase {
   }
 }
 
+/** A block's transaction (not the network form of a blob transaction: a block holds none). */
+function transactionOf(raw: Uint8Array, field: string): ParsedTx {
+  let parsed: ParsedTx
+  try {
+    parsed = parseTx(raw)
+  } catch (err) {
+    fail(field, `not a transaction: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (parsed.sidecar !== undefined) fail(field, 'a blob transaction in network form (a block holds its canonical form)')
+  return parsed
+}
+
 /** Checks and decodes one message (its JSON already parsed). */
 export function decodeMessage(value: unknown): DecodedMessage {
   const p = record(value, 'message') as Partial<Record<keyof FlashblocksPayloadV1, unknown>>
@@ -214,10 +229,10 @@ export function decodeMessage(value: unknown): DecodedMessage {
   const transactions = list(diff['transactions'], 'diff.transactions').map((t, i) => {
     const raw = bytes(t, `diff.transactions[${i}]`)
     if (raw.length === 0) fail(`diff.transactions[${i}]`, 'empty')
-    const hash = keccak256(raw)
-    const receipt = receipts[bytesToHex(hash)]
-    if (receipt === undefined) fail('metadata.receipts', `no receipt for transaction ${bytesToHex(hash)}`)
-    return { raw, hash, receipt: receiptOf(receipt, `metadata.receipts.${bytesToHex(hash)}`) }
+    const parsed = transactionOf(raw, `diff.transactions[${i}]`)
+    const receipt = receipts[parsed.hashHex]
+    if (receipt === undefined) fail('metadata.receipts', `no receipt for transaction ${parsed.hashHex}`)
+    return { raw, hash: parsed.hash, parsed, receipt: receiptOf(receipt, `metadata.receipts.${parsed.hashHex}`) }
   })
   if (Object.keys(receipts).length !== transactions.length) fail('metadata.receipts', 'receipts of transactions the message does not carry')
   const blockHash = diff['block_hash']

@@ -13,22 +13,24 @@
  */
 
 import { createBlock, type BlockHeader } from '@ethereumjs/block'
-import { createTxFromRLP } from '@ethereumjs/tx'
+import type { Common } from '@ethereumjs/common'
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import { encodeBlock } from '../execution/block-body.ts'
-import type { IncludedTransaction } from '../execution/block-builder.ts'
+import { rootsInTurns, type IncludedTransaction, type OrderedRoots } from '../execution/block-builder.ts'
 import type { ExecutedBlock } from '../execution/block-runner.ts'
 import { decodeHeader } from '../execution/block-codec.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
-import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { BLOOM_BYTES, logsBloom } from '../primitives/bloom.ts'
-import { bytesToHex, equalBytes } from '../primitives/hex.ts'
+import { bytesToHex, equalBytes, hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
-import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
+import { EMPTY_DIFF, mergeDiffs, touchedAddresses, type StateDiff } from '../state/state-diff.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import type { Account } from '@ethereumjs/util'
 import { computeStateRoot } from '../state/state-root.ts'
 import type { KvStore } from '../storage/db.ts'
 import type { DecodedBase, DecodedMessage, DecodedTransaction } from './message-decoder.ts'
@@ -46,6 +48,19 @@ export class SealMismatch extends Error {
   }
 }
 
+/**
+ * The work a replica hands off, to worker threads where the node has them: the seal's ordered-trie roots
+ * (transactions, receipts) and the recovery of each transaction's sender.
+ */
+export interface ReplicaWork {
+  readonly orderedRoots: OrderedRoots
+  /** Each raw transaction's signer under the block's fork; undefined where it must be recovered here. */
+  readonly recoverSenders?: (raws: readonly Uint8Array[], header: BlockHeader) => Promise<readonly (Uint8Array | undefined)[]>
+}
+
+/** Everything on this thread, in turns of the event loop. */
+export const WORK_HERE: ReplicaWork = { orderedRoots: rootsInTurns }
+
 /** A message that does not extend the open block (wrong block, index, or environment). */
 export class ReplicaOutOfStep extends Error {
   constructor(message: string) {
@@ -56,17 +71,22 @@ export class ReplicaOutOfStep extends Error {
 
 export class ReplicaBlock {
   private transactions: IncludedTransaction[] = []
+  /** Each transaction's receipt as the receipts trie holds it, in block order, encoded as it arrives. */
+  private receiptEncodings: Uint8Array[] = []
   private diff: StateDiff = EMPTY_DIFF
   private gasUsed = 0n
   private last: PreconfirmedSnapshot
   private readonly bloom = new Uint8Array(BLOOM_BYTES)
   /**
    * Each transaction's signature is recovered and compared with the sender its receipt names in the
-   * background, a few per turn of the event loop, as the transactions arrive: recovering a whole block's at
-   * its seal held the follower's thread for hundreds of ms, and every flashblock message behind it waited.
-   * The seal waits for what is left. The first transaction whose sender does not match, if any.
+   * background as the transactions arrive (on the work's threads; here, a few per turn of the event loop):
+   * recovering a whole block's at its seal held the follower's thread for hundreds of ms, and every
+   * flashblock message behind it waited. The seal waits for what is left. The first transaction whose
+   * sender does not match, if any.
    */
-  private senders: Promise<IncludedTransaction | undefined> = Promise.resolve(undefined)
+  private senders: Promise<ForgedSender | undefined> = Promise.resolve(undefined)
+  /** The parent's accounts the block touches, read ahead as messages arrive (the seal's state root reads them). */
+  private parentAccounts: ParentAccounts | undefined
 
   private constructor(
     private readonly rules: ChainRules,
@@ -74,12 +94,13 @@ export class ReplicaBlock {
     readonly header: BlockHeader,
     readonly payloadId: string,
     opening: DecodedMessage,
+    private readonly work: ReplicaWork,
   ) {
     this.last = this.add(opening)
   }
 
   /** Opens the block of an index-0 message on `parent`; its environment must follow from the parent. */
-  static open(rules: ChainRules, parent: BlockHeader, opening: DecodedMessage): ReplicaBlock {
+  static open(rules: ChainRules, parent: BlockHeader, opening: DecodedMessage, work: ReplicaWork = WORK_HERE): ReplicaBlock {
     const base = opening.base
     if (opening.index !== 0 || base === undefined) throw new ReplicaOutOfStep(`block ${opening.blockNumber} index ${opening.index}: not a block's opening`)
     checkBase(parent, base, opening.blockNumber)
@@ -88,7 +109,7 @@ export class ReplicaBlock {
     if ((header.baseFeePerGas ?? 0n) !== base.baseFeePerGas) {
       throw new ReplicaOutOfStep(`block ${base.number}: base fee ${base.baseFeePerGas} does not follow from the parent (${header.baseFeePerGas})`)
     }
-    return new ReplicaBlock(rules, parent, header, opening.payloadId, opening)
+    return new ReplicaBlock(rules, parent, header, opening.payloadId, opening, work)
   }
 
   get number(): bigint {
@@ -123,9 +144,14 @@ export class ReplicaBlock {
     const n = this.header.number
     const header = decodeHeader(this.rules, closing.header)
     const diff = mergeDiffs(this.diff, message.diff)
-    const root = await computeStateRoot(kv, this.parent.stateRoot, new ArchiveReader(kv, this.parent.number), diff)
     const raws = this.transactions.map((t) => t.raw)
-    const receiptsTrie = orderedTrieRoot(this.transactions.map((t) => encodeReceiptFast(libraryReceipt(t.receipt), t.receipt.type)))
+    // The ordered roots (on a worker where the node has one) while this thread computes the state root.
+    const orderedRoots = this.work.orderedRoots([raws, this.receiptEncodings])
+    orderedRoots.catch(() => undefined) // awaited below; not left unhandled if the state root throws first
+    const parentAccounts = this.parentAccountsIn(kv)
+    parentAccounts.stop()
+    const root = await computeStateRoot(kv, this.parent.stateRoot, parentAccounts, diff)
+    const [transactionsTrie, receiptsTrie] = (await orderedRoots) as [Uint8Array, Uint8Array]
     const check = (field: string, expected: Uint8Array | bigint | undefined, got: Uint8Array | bigint | undefined): void => {
       const show = (v: Uint8Array | bigint | undefined) => (v === undefined ? 'absent' : typeof v === 'bigint' ? String(v) : bytesToHex(v))
       const same = typeof expected === 'bigint' || typeof got === 'bigint' ? expected === got : expected !== undefined && got !== undefined ? equalBytes(expected, got) : expected === got
@@ -135,7 +161,7 @@ export class ReplicaBlock {
     check('parentHash', this.parent.hash(), header.parentHash)
     check('stateRoot', root.root, header.stateRoot)
     check('stateRoot (message)', root.root, closing.stateRoot)
-    check('transactionsTrie', orderedTrieRoot(raws), header.transactionsTrie)
+    check('transactionsTrie', transactionsTrie, header.transactionsTrie)
     check('receiptTrie', receiptsTrie, header.receiptTrie)
     check('receiptsRoot (message)', receiptsTrie, closing.receiptsRoot)
     check('logsBloom', this.bloom, header.logsBloom)
@@ -150,7 +176,7 @@ export class ReplicaBlock {
     check('parentBeaconBlockRoot', this.header.parentBeaconBlockRoot, header.parentBeaconBlockRoot)
     check('blockHash', header.hash(), closing.blockHash)
     const forged = await this.senders
-    if (forged !== undefined) check(`sender of ${bytesToHex(forged.hash)}`, forged.tx.getSenderAddress().bytes, forged.sender)
+    if (forged !== undefined) check(`sender of ${bytesToHex(forged.transaction.hash)}`, forged.signer, forged.transaction.sender)
     const headerOnly = createBlock({ header, ...(header.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}) }, { common: header.common, skipConsensusFormatValidation: true })
     const stored: StoredBlock = {
       number: n,
@@ -162,6 +188,18 @@ export class ReplicaBlock {
       receipts: this.transactions.map((t) => t.receipt),
     }
     return { stored, diff, root }
+  }
+
+  /**
+   * Starts reading the parent's accounts that `diff` touches, a few per idle turn, for the seal. `kv` holds the
+   * parent's state (the follower's database).
+   */
+  readAhead(kv: KvStore, diff: StateDiff): void {
+    this.parentAccountsIn(kv).readAhead(touchedAddresses(diff))
+  }
+
+  private parentAccountsIn(kv: KvStore): ParentAccounts {
+    return (this.parentAccounts ??= new ParentAccounts(new ArchiveReader(kv, this.parent.number)))
   }
 
   private checkNext(message: DecodedMessage): void {
@@ -186,25 +224,31 @@ export class ReplicaBlock {
     for (const t of added) {
       const bloom = logsBloom(t.receipt.logs)
       for (let i = 0; i < BLOOM_BYTES; i++) this.bloom[i]! |= bloom[i]!
+      this.receiptEncodings.push(encodeReceiptFast(libraryReceipt(t.receipt, bloom), t.receipt.type))
     }
     this.transactions = [...this.transactions, ...added]
-    this.senders = this.senders.then((found) => found ?? firstForgedSender(added))
+    this.senders = this.senders.then((found) => found ?? firstForgedSender(added, this.header, this.work))
     this.diff = mergeDiffs(this.diff, message.diff)
     this.gasUsed = cumulative
     const previous = first === 0 && message.index === 0 ? undefined : this.last
     return makeSnapshot(this.parent, this.header, message.index, this.transactions, first, this.diff, this.gasUsed, previous)
   }
 
-  /** A streamed transaction as an included one: decoded here (its type must be its receipt's), not executed. */
+  /**
+   * A streamed transaction as an included one, not executed: its fields as the decoder read them (its type
+   * must be its receipt's); the library's object is built only when something reads it.
+   */
   private included(t: DecodedTransaction): IncludedTransaction {
     const r = t.receipt
-    const tx = createTxFromRLP(t.raw, { common: this.header.common })
-    if (tx.type !== r.type) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: type ${tx.type}, its receipt says ${r.type}`)
+    const parsed = t.parsed
+    if (parsed.type !== r.type) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: type ${parsed.type}, its receipt says ${r.type}`)
+    const chainId = this.header.common.chainId()
+    if (parsed.chainId !== undefined && parsed.chainId !== chainId) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: signed for chain ${parsed.chainId}, not ${chainId}`)
     const receipt: ReceiptRecord = {
       transactionHash: t.hash,
       type: r.type,
       from: r.from,
-      to: tx.to === undefined ? null : tx.to.bytes,
+      to: parsed.to ?? null,
       status: r.status,
       cumulativeGasUsed: r.cumulativeGasUsed,
       gasUsed: r.gasUsed,
@@ -214,18 +258,116 @@ export class ReplicaBlock {
       ...(r.blobGasUsed !== undefined ? { blobGasUsed: r.blobGasUsed } : {}),
       ...(r.blobGasPrice !== undefined ? { blobGasPrice: r.blobGasPrice } : {}),
     }
-    return { tx, raw: t.raw, hash: t.hash, sender: r.from, receipt }
+    return new StreamedTransaction(t.raw, t.hash, r.from, receipt, this.header.common)
   }
 }
 
-/** Recovers each sender, a few per turn of the event loop; the first that differs from its receipt's, if any. */
-async function firstForgedSender(txs: readonly IncludedTransaction[]): Promise<IncludedTransaction | undefined> {
+/** An included transaction from the stream; its library object is built from its bytes when first read. */
+class StreamedTransaction implements IncludedTransaction {
+  private built: TypedTransaction | undefined
+
+  constructor(
+    readonly raw: Uint8Array,
+    readonly hash: Uint8Array,
+    readonly sender: Uint8Array,
+    readonly receipt: ReceiptRecord,
+    private readonly common: Common,
+  ) {}
+
+  get tx(): TypedTransaction {
+    return (this.built ??= createTxFromRLP(this.raw, { common: this.common }))
+  }
+}
+
+/** The parent block's state, its accounts kept once read; read ahead in idle turns (`readAhead`) until stopped. */
+class ParentAccounts implements StateReader {
+  private readonly known = new Map<string, Account | undefined>()
+  private queue: string[] = []
+  private scheduled = false
+  private stopped = false
+
+  constructor(private readonly archive: ArchiveReader) {}
+
+  getAccount(address: Uint8Array): Account | undefined {
+    return this.read(bytesToHex(address), address)
+  }
+
+  getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    return this.archive.getStorage(address, slot)
+  }
+
+  getCode(codeHash: Uint8Array): Uint8Array {
+    return this.archive.getCode(codeHash)
+  }
+
+  readAhead(addresses: Iterable<string>): void {
+    if (this.stopped) return
+    for (const a of addresses) if (!this.known.has(a)) this.queue.push(a)
+    if (this.scheduled || this.queue.length === 0) return
+    this.scheduled = true
+    setImmediate(this.step)
+  }
+
+  /** No more reading ahead: the seal reads what is left itself. */
+  stop(): void {
+    this.stopped = true
+    this.queue = []
+  }
+
+  private read(key: string, address: Uint8Array): Account | undefined {
+    if (this.known.has(key)) return this.known.get(key)
+    const account = this.archive.getAccount(address)
+    this.known.set(key, account)
+    return account
+  }
+
+  private readonly step = (): void => {
+    this.scheduled = false
+    for (let i = 0; i < ACCOUNTS_PER_TURN && this.queue.length > 0; i++) {
+      const key = this.queue.pop()!
+      this.read(key, hexToBytes(key))
+    }
+    if (this.queue.length > 0 && !this.stopped) {
+      this.scheduled = true
+      setImmediate(this.step)
+    }
+  }
+}
+
+const ACCOUNTS_PER_TURN = 32
+
+/** A transaction whose signature does not name the sender its receipt does (`signer`: what it names). */
+interface ForgedSender {
+  readonly transaction: IncludedTransaction
+  readonly signer: Uint8Array | undefined
+}
+
+/**
+ * Recovers each sender (on the work's threads, what they cannot do here, a few per turn of the event loop)
+ * and compares it with its receipt's; the first that differs, if any. A signature that recovers no sender at
+ * all differs too.
+ */
+async function firstForgedSender(txs: readonly IncludedTransaction[], header: BlockHeader, work: ReplicaWork): Promise<ForgedSender | undefined> {
+  const recovered = work.recoverSenders === undefined ? [] : await work.recoverSenders(txs.map((t) => t.raw), header)
+  let here = 0
   for (let i = 0; i < txs.length; i++) {
-    if (i % SENDERS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
     const t = txs[i]!
-    if (!equalBytes(t.tx.getSenderAddress().bytes, t.sender)) return t
+    let signer = recovered[i]
+    if (signer === undefined) {
+      if (here++ % SENDERS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      signer = signerHere(t)
+    }
+    if (signer === undefined || !equalBytes(signer, t.sender)) return { transaction: t, signer }
   }
   return undefined
+}
+
+function signerHere(t: IncludedTransaction): Uint8Array | undefined {
+  try {
+    return t.tx.getSenderAddress().bytes
+  } catch {
+    return undefined
+  }
 }
 
 const SENDERS_PER_TURN = 8
@@ -240,10 +382,10 @@ function checkBase(parent: BlockHeader, base: DecodedBase, number: bigint): void
 }
 
 /** A receipt record in the library's receipt shape (what the receipts trie encodes). */
-function libraryReceipt(r: ReceiptRecord): never {
+function libraryReceipt(r: ReceiptRecord, bloom: Uint8Array): never {
   return {
     cumulativeBlockGasUsed: r.cumulativeGasUsed,
-    bitvector: logsBloom(r.logs),
+    bitvector: bloom,
     logs: r.logs.map((l) => [l.address, l.topics, l.data]),
     ...(r.status !== undefined ? { status: r.status } : { stateRoot: r.root }),
   } as never

@@ -12,7 +12,7 @@ import { ChainStore } from '../chain/chain-store.ts'
 import { ChainRules, type GethGenesis } from '../execution/chain-config.ts'
 import { SenderRecovery } from './sender-recovery/recovery-pool.ts'
 import { SealHashing } from './seal-hashing/seal-hashing.ts'
-import type { OpenOptions } from '../execution/block-builder.ts'
+import { rootsInTurns, type OpenOptions } from '../execution/block-builder.ts'
 import { ChainReader } from './chain-reader.ts'
 import { ChainWriter } from './chain-writer.ts'
 import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
@@ -21,6 +21,7 @@ import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { Follower, type SealedBlockSource } from '../follower/follower.ts'
+import type { ReplicaWork } from '../follower/replica-block.ts'
 import type { SequencerClient } from '../follower/sequencer-client.ts'
 import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
 import { DEFAULT_JETSTREAM_SOURCE, JetStreamSource, sequencerFill } from '../follower/jetstream-source.ts'
@@ -204,17 +205,16 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
     simulate,
   }
-  const recovery =
-    config.sequencer !== undefined && (config.recoveryWorkers ?? 0) > 0
-      ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0)
-      : undefined
-  const sealHashing = config.sequencer !== undefined && config.sealHashingWorker === true ? new SealHashing() : undefined
+  // A producer's worker threads: a sequencer's admission and seal, a follower's sender checks and seal.
+  const producing = config.sequencer !== undefined || config.follow !== undefined
+  const recovery = producing && (config.recoveryWorkers ?? 0) > 0 ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0) : undefined
+  const sealHashing = producing && config.sealHashingWorker === true ? new SealHashing() : undefined
   const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
   if (config.follow !== undefined && config.sequencer !== undefined) {
     await kv.close()
     throw new Error('a node either sequences or follows a sequencer, not both')
   }
-  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, config.log, metrics, config.streamBroker)
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, replicaWork(recovery, sealHashing), config.log, metrics, config.streamBroker)
   const sequencing =
     config.sequencer === undefined
       ? undefined
@@ -407,12 +407,23 @@ interface Following {
 const FOLLOWER_MAX_AGE_MS = defaultReadyMaxAgeMs(DEFAULT_SEQUENCER.flashblockIntervalMs)
 
 /** The feed and its producer on a following node (the follower, committing through the chain writer), its stream and forwarding. */
+/** A follower's seal roots and sender checks, on the node's worker threads where it has them. */
+function replicaWork(recovery: SenderRecovery | undefined, sealHashing: SealHashing | undefined): ReplicaWork {
+  return {
+    orderedRoots: sealHashing?.roots ?? rootsInTurns,
+    ...(recovery !== undefined
+      ? { recoverSenders: (raws, header) => Promise.all(raws.map(async (raw) => (await recovery.prepare(raw, header.number, header.timestamp))?.sender)) }
+      : {}),
+  }
+}
+
 function followerFor(
   kv: LmdbStore,
   rules: ChainRules,
   chain: ChainReader,
   writer: ChainWriter,
   follow: FollowConfig,
+  work: ReplicaWork,
   log: Logger | undefined,
   metrics: NodeMetrics | undefined,
   broker: string | undefined,
@@ -429,6 +440,7 @@ function followerFor(
     },
     writer: feed,
     sealed: follow.sealed,
+    work,
     ...(log !== undefined ? { log } : {}),
   })
   const progress = {

@@ -58,9 +58,13 @@ export async function computeStateRoot(
     }
     const account = new Account(next.nonce, next.balance, storageRoot, next.codeHash)
     finals.set(addrHex, account)
-    const encoded = account.serialize()
-    if (baseAccount === undefined || !equalBytes(encoded, baseAccount.serialize())) accountUpdates.push({ key: keccak256(address), value: encoded })
+    if (baseAccount === undefined || !sameAccount(account, baseAccount)) accountUpdates.push({ key: keccak256(address), value: account.serialize() })
   }
   const root = await applyTrieUpdates(db, parentRoot, accountUpdates)
   return { root, accounts: finals, trieDb: db }
+}
+
+/** Whether two accounts have the same leaf (compared field by field: encoding both cost more than the rest). */
+function sameAccount(a: Account, b: Account): boolean {
+  return a.nonce === b.nonce && a.balance === b.balance && equalBytes(a.storageRoot, b.storageRoot) && equalBytes(a.codeHash, b.codeHash)
 }
