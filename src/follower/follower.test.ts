@@ -32,9 +32,12 @@ function sealedOf(sequencer: FlashNode): SealedBlockSource {
   }
 }
 
-async function followerOf(t: TestContext, sequencer: FlashNode): Promise<FlashNode> {
-  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: sealedOf(sequencer), maxAgeMs: 600_000 } })
+/** A follower of `sequencer` fed by hand; `workers`: its sender checks and seal roots on worker threads (loaded). */
+async function followerOf(t: TestContext, sequencer: FlashNode, workers = false): Promise<FlashNode> {
+  const threads = workers ? { recoveryWorkers: 1, sealHashingWorker: true } : {}
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, ...threads, dataDir: tempDir(t), genesis: testGenesis(), follow: { sealed: sealedOf(sequencer), maxAgeMs: 600_000 } })
   t.after(() => node.close())
+  if (workers) await node.start()
   return node
 }
 
@@ -106,9 +109,9 @@ test('a follower fed the stream answers pending and every sealed block as the se
 })
 
 /** A sequencer that sealed one transfer in block 1, a follower of it fed nothing yet, and the stream's messages so far. */
-async function oneSealedTransfer(t: TestContext): Promise<{ sequencer: FlashNode; follower: FlashNode; messages: unknown[] }> {
+async function oneSealedTransfer(t: TestContext, workers = false): Promise<{ sequencer: FlashNode; follower: FlashNode; messages: unknown[] }> {
   const sequencer = await manualNode(t)
-  const follower = await followerOf(t, sequencer)
+  const follower = await followerOf(t, sequencer, workers)
   await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
   await sequencer.sequencer!.flashblock()
   await sequencer.sequencer!.seal()
@@ -218,15 +221,17 @@ test('a hole nobody can fill: after rejoin the next message is taken afresh and 
   assert.deepEqual(await view(follower, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
 })
 
-test('a receipt naming another sender is caught at the seal (the signature is recovered), and the block fetched instead', { timeout: 120_000 }, async (t) => {
-  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
-  const messages = all as { diff: { transactions: unknown[] }; metadata: { receipts: Record<string, { from: string }> } }[]
-  const forged = messages.find((m) => m.diff.transactions.length > 0)!
-  for (const r of Object.values(forged.metadata.receipts)) r.from = ACCOUNTS[2]!.address
-  const mismatches: string[] = []
-  t.after(follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) }))
-  for (const m of messages) await follower.follower!.receive(m)
-  assert.equal(mismatches.length, 1)
-  assert.match(mismatches[0]!, /^sender of 0x/)
-  assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
-})
+for (const workers of [false, true]) {
+  test(`a receipt naming another sender is caught at the seal (the signature is recovered${workers ? ' on a worker thread' : ''}), and the block fetched instead`, { timeout: 120_000 }, async (t) => {
+    const { sequencer, follower, messages: all } = await oneSealedTransfer(t, workers)
+    const messages = all as { diff: { transactions: unknown[] }; metadata: { receipts: Record<string, { from: string }> } }[]
+    const forged = messages.find((m) => m.diff.transactions.length > 0)!
+    for (const r of Object.values(forged.metadata.receipts)) r.from = ACCOUNTS[2]!.address
+    const mismatches: string[] = []
+    t.after(follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) }))
+    for (const m of messages) await follower.follower!.receive(m)
+    assert.equal(mismatches.length, 1)
+    assert.match(mismatches[0]!, /^sender of 0x/)
+    assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+  })
+}

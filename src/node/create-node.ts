@@ -305,6 +305,8 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       if (following !== undefined && !started) {
         started = true
         if (config.follow?.sequencer !== undefined) await sameChain(config.follow.sequencer, chain)
+        // As a sequencer's below: the first seals' sender checks and roots go to the workers once loaded.
+        await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
         following.stream?.start()
         return
       }
