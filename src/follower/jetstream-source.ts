@@ -9,7 +9,9 @@
  *   sequence the follower handled, or, when it has handled none (a started or restarted process), at the
  *   first message of the first block after this node's newest sealed block: the block's opening if the
  *   broker still keeps it, so a restarted follower rebuilds the open block from the broker instead of
- *   waiting for the next one. Nothing kept that is newer: from the next message published.
+ *   waiting for the next one. Nothing kept that is newer: from the next message published. The newest
+ *   message kept tells the follower how far the sequencer is (the block before it is sealed), so a
+ *   follower reading a backlog is behind, and not ready, until it has read it.
  * - Reading: an ordered consumer (ephemeral, no acknowledgements; the client recreates it after the last
  *   message delivered when the connection or the consumer is lost, so a reconnect loses nothing), pulling at
  *   most `maxPulled` messages ahead of the follower: the queue between the broker and the state is bounded,
@@ -179,6 +181,10 @@ export class JetStreamSource {
     let low = state.first_seq
     let high = state.last_seq + 1
     if (state.messages === 0) return high
+    // The broker's newest message is the sequencer's present: until this node reads that far it is behind
+    // (not ready), however fresh the older messages it is reading seem.
+    const newest = (await jsm.streams.getMessage(stream, { seq: state.last_seq }).catch(() => null))?.header?.get(HEADER.block)
+    if (newest !== undefined && /^[0-9]+$/.test(newest)) this.follower.sequencerSealed(BigInt(newest) - 1n)
     // The first seq in [low, high) that is wanted (high when none is): both keys grow with JetStream's sequence.
     while (low < high) {
       const mid = Math.floor((low + high) / 2)

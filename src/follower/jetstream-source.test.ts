@@ -1,0 +1,83 @@
+/**
+ * The JetStream source against a real nats-server (Debian's; skipped, saying so, without it), fed by a real
+ * sequencing node through the JetStream publisher: a follower that starts reading a backlog learns from the
+ * broker's newest message how far the sequencer is, before it has handled any message, so it counts itself
+ * behind (not ready, eth_syncing) until it has read that far, however fresh the old messages look.
+ */
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { needsTool } from '../../test/support/debian-tool.ts'
+import { startNatsServer } from '../../test/support/nats-server.ts'
+import { manualNode } from '../../test/support/sequencing-node.ts'
+import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
+import type { Follower, Outcome } from './follower.ts'
+import { JetStreamSource } from './jetstream-source.ts'
+
+async function until<T>(what: string, check: () => T | undefined, limitMs = 20_000): Promise<T> {
+  const end = Date.now() + limitMs
+  for (;;) {
+    const got = check()
+    if (got !== undefined) return got
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** A follower that holds every message it is handed until released, and records what it is told. */
+function heldFollower(): { follower: Follower; handed: unknown[]; sealed: bigint[]; release: () => void } {
+  const handed: unknown[] = []
+  const sealed: bigint[] = []
+  const waiting: ((o: Outcome) => void)[] = []
+  let released = false
+  const release = (): void => {
+    released = true
+    waiting.forEach((resolve) => resolve('applied'))
+  }
+  const follower = {
+    sequence: null,
+    rejoin: () => undefined,
+    sequencerSealed: (n: bigint) => void sealed.push(n),
+    receive: (message: unknown) => {
+      handed.push(message)
+      return released ? Promise.resolve<Outcome>('applied') : new Promise<Outcome>((resolve) => waiting.push(resolve))
+    },
+  } as unknown as Follower
+  return { follower, handed, sealed, release }
+}
+
+test("reading a backlog, the follower is told the sequencer's newest sealed block before it handles a message", needsTool('nats-server', 'nats-server'), async (t) => {
+  const broker = await startNatsServer(t)
+  const node = await manualNode(t)
+  const publisher = new JetStreamPublisher({ chainId: node.rules.chainId, url: broker.url })
+  let handedToBroker = 0
+  const stop = node.stream!.onPublished((m) => {
+    handedToBroker++
+    publisher.publish(m)
+  })
+  publisher.start()
+  await publisher.whenConnected()
+  for (let block = 0; block < 4; block++) {
+    await node.sequencer!.flashblock()
+    await node.sequencer!.seal()
+  }
+  node.stream!.flush()
+  await until('every message acknowledged', () => (publisher.stats().acknowledged === handedToBroker ? true : undefined))
+  const sequencerHead = node.chain.head()
+  assert.ok(sequencerHead >= 4n)
+
+  const { follower, handed, sealed, release } = heldFollower()
+  const source = new JetStreamSource({ url: broker.url, chainId: node.rules.chainId, head: () => 0n, fill: async () => ({ missing: 'not in this test' }) }, follower)
+  source.start()
+  try {
+    await until('the first message handed over', () => (handed.length > 0 ? true : undefined))
+    assert.equal(handed.length, 1, 'one message at a time: the first is still being handled')
+    assert.deepEqual(sealed, [sequencerHead], 'told before the backlog is read')
+  } finally {
+    // Stopped before the broker goes (the test's after-hooks): a client still reading it would write to a closed socket.
+    release()
+    await source.stop()
+    stop()
+    await publisher.close()
+  }
+})
