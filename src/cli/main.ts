@@ -92,7 +92,10 @@ async function start(args: string[]): Promise<void> {
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
   printDevAccounts(node)
-  if (node.sequencer === undefined) console.log('Read-only: no pool, no sequencing; pending reads the latest block.')
+  if (node.follower !== undefined) {
+    const via = options.stream !== undefined ? ` through JetStream at ${withoutCredentials(options.stream)}` : ''
+    console.log(`Following ${withoutCredentials(options.follow ?? '')}${via}: pending is its pre-confirmed state; transactions sent here go to it.`)
+  } else if (node.sequencer === undefined) console.log('Read-only: no pool, no sequencing; pending reads the latest block.')
   else if (options.sealing === 'manual') console.log('Sealing: manual (evm_mine seals; flashnode_flashblock pre-confirms).')
   else console.log(`Sealing: a flashblock every ${options['flashblock-interval']} ms, a block every ${options['flashblocks-per-block']} flashblocks.`)
   for (const server of servers) {
@@ -175,3 +178,15 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   console.error(`flashnode: ${e instanceof Error ? e.message : String(e)}`)
   process.exit(1)
 })
+
+/** A URL as printed: without a user name or password it may carry. */
+function withoutCredentials(raw: string): string {
+  try {
+    const url = new URL(raw)
+    url.username = ''
+    url.password = ''
+    return url.toString().replace(/\/$/, '')
+  } catch {
+    return raw
+  }
+}

@@ -38,6 +38,8 @@ test('followers: sends through a follower, pre-confirmed on every follower, equa
   const mine = () => rpc(sequencer.url, 'evm_mine')
   const firstDir = tempDir(t)
   const first = await follower(t, sequencer, firstDir)
+  // Its start says what it is: a follower of that sequencer (not a read-only node whose pending is its latest).
+  assert.equal(await first.printed(/^(Following \S+?):? /m), `Following ${sequencer.url.replace(/\/$/, '')}`)
   const wallet = createWalletClient({ account: privateKeyToAccount(ACCOUNTS[1]!.privateKey as Hex), chain: VIEM_DEV_CHAIN, transport: http(first.url, { retryCount: 0 }) })
   const hashes: Hex[] = []
   for (let i = 0; i < 5; i++) hashes.push(await wallet.sendTransaction({ to: RECEIVER, value: 1000n + BigInt(i), gas: 21_000n }))
