@@ -79,7 +79,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     evmTimeoutMs: options['evm-timeout'],
     callCacheEntries: options['call-cache'],
     executionWorkers: options['execution-workers'] >= 0 ? options['execution-workers'] : Math.max(1, availableParallelism() - 1),
-    recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? 2 : 0,
+    recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? (options.follow !== undefined ? 1 : 2) : 0,
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
     ...(command === 'start' && options.follow !== undefined ? { follow: followConfig(options)! } : {}),
