@@ -71,8 +71,13 @@ export class ReplicaOutOfStep extends Error {
 
 export class ReplicaBlock {
   private transactions: IncludedTransaction[] = []
-  /** Each transaction's receipt as the receipts trie holds it, in block order, encoded as it arrives. */
+  /**
+   * Each transaction's receipt as the receipts trie holds it, in block order, and the block's bloom so far:
+   * made in idle turns after a flashblock is published (the seal makes what is left), so that applying a
+   * flashblock costs only what its snapshot needs.
+   */
   private receiptEncodings: Uint8Array[] = []
+  private encodingScheduled = false
   private diff: StateDiff = EMPTY_DIFF
   private gasUsed = 0n
   private last: PreconfirmedSnapshot
@@ -145,6 +150,7 @@ export class ReplicaBlock {
     const header = decodeHeader(this.rules, closing.header)
     const diff = mergeDiffs(this.diff, message.diff)
     const raws = this.transactions.map((t) => t.raw)
+    this.encodeUpTo(this.transactions.length)
     // The ordered roots (on a worker where the node has one) while this thread computes the state root.
     const orderedRoots = this.work.orderedRoots([raws, this.receiptEncodings])
     orderedRoots.catch(() => undefined) // awaited below; not left unhandled if the state root throws first
@@ -190,6 +196,25 @@ export class ReplicaBlock {
     return { stored, diff, root }
   }
 
+  /** Encodes receipts (and adds their blooms) up to position `end`. */
+  private encodeUpTo(end: number): void {
+    for (let i = this.receiptEncodings.length; i < end; i++) {
+      const receipt = this.transactions[i]!.receipt
+      const bloom = logsBloom(receipt.logs)
+      for (let b = 0; b < BLOOM_BYTES; b++) this.bloom[b]! |= bloom[b]!
+      this.receiptEncodings.push(encodeReceiptFast(libraryReceipt(receipt, bloom), receipt.type))
+    }
+  }
+
+  private readonly encodeSome = (): void => {
+    this.encodingScheduled = false
+    this.encodeUpTo(Math.min(this.transactions.length, this.receiptEncodings.length + RECEIPTS_PER_TURN))
+    if (this.receiptEncodings.length < this.transactions.length) {
+      this.encodingScheduled = true
+      setImmediate(this.encodeSome)
+    }
+  }
+
   /**
    * Starts reading the parent's accounts that `diff` touches, a few per idle turn, for the seal. `kv` holds the
    * parent's state (the follower's database).
@@ -221,12 +246,11 @@ export class ReplicaBlock {
       return streamed
     })
     if (cumulative !== message.gasUsed) throw new ReplicaOutOfStep(`block ${message.blockNumber} index ${message.index}: gas used ${message.gasUsed}, receipts add up to ${cumulative}`)
-    for (const t of added) {
-      const bloom = logsBloom(t.receipt.logs)
-      for (let i = 0; i < BLOOM_BYTES; i++) this.bloom[i]! |= bloom[i]!
-      this.receiptEncodings.push(encodeReceiptFast(libraryReceipt(t.receipt, bloom), t.receipt.type))
-    }
     this.transactions = [...this.transactions, ...added]
+    if (added.length > 0 && !this.encodingScheduled) {
+      this.encodingScheduled = true
+      setImmediate(this.encodeSome)
+    }
     this.senders = this.senders.then((found) => found ?? firstForgedSender(added, this.header, this.work))
     this.diff = mergeDiffs(this.diff, message.diff)
     this.gasUsed = cumulative
@@ -341,6 +365,7 @@ class ParentAccounts implements StateReader {
 }
 
 const ACCOUNTS_PER_TURN = 32
+const RECEIPTS_PER_TURN = 32
 
 /** A transaction whose signature does not name the sender its receipt does (`signer`: what it names). */
 interface ForgedSender {
