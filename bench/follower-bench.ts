@@ -29,6 +29,7 @@ import type { FollowerProbeConfig, FollowerProbeResult } from './follower-probe.
 import { NonceBook, quantile, sendAll, TxFactory } from './txs.ts'
 import type { BenchChain } from './genesis.ts'
 import { startBroker, type Broker } from './nats.ts'
+import { streamName } from '../src/stream/jetstream-layout.ts'
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'follower-probe.ts')
 const SENDERS = 256
@@ -77,7 +78,8 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
       compare: 'p50',
       measure: async ({ node, durationMs }: CaseRun): Promise<Measured> => {
         const runMs = Math.max(STREAM_MS, durationMs)
-        const follower = await startFollower(chain, node, followerArgs())
+        const args = followerArgs()
+        const follower = await startFollower(chain, node, args)
         try {
           await ready(follower.node.url)
           const perBatch = Math.round((TX_PER_S * BATCH_EVERY_MS) / 1000)
@@ -108,6 +110,8 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
           }
         } finally {
           await follower.cleanup()
+          // The next repetition's sequencer starts a new chain: it must not find this one's history on the broker.
+          if (args.includes('--stream')) await broker?.deleteStream(streamName(BigInt(chain.chainId)))
         }
       },
     }
