@@ -10,7 +10,9 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../node/create-node.ts'
-import { bytesToHex, type Hex } from '../primitives/hex.ts'
+import { bytesToHex, hexToBytes, type Hex } from '../primitives/hex.ts'
+import { keccak256 } from '../primitives/keccak.ts'
+import { keys, signFields } from '../txpool/test-kit.ts'
 import type { SealedBlockSource } from './follower.ts'
 import { manualNode, rpc } from '../../test/support/sequencing-node.ts'
 import { ACCOUNTS, signedTx, testGenesis } from '../../test/support/dev-chain.ts'
@@ -235,3 +237,19 @@ for (const workers of [false, true]) {
     assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
   })
 }
+
+test('a transaction signed for another chain does not fit the block: its flashblock is skipped, the block fetched sealed', { timeout: 120_000 }, async (t) => {
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { diff: { transactions: string[] }; metadata: { receipts: Record<string, unknown> } }[]
+  const forged = messages.find((m) => m.diff.transactions.length > 0)!
+  const receipt = Object.values(forged.metadata.receipts)[0]!
+  const otherChain = 999n
+  const raw = signFields(2, [otherChain, 0n, 10n ** 9n, 10n ** 10n, 21_000n, hexToBytes(RECEIVER as Hex), 5n, new Uint8Array(), []], keys[0]!, otherChain)
+  forged.diff.transactions = [bytesToHex(raw)]
+  forged.metadata.receipts = { [bytesToHex(keccak256(raw))]: receipt }
+  const outcomes = []
+  for (const m of messages) outcomes.push(await follower.follower!.receive(m))
+  assert.equal(outcomes[messages.indexOf(forged)], 'skipped')
+  assert.equal(follower.chain.head(), 1n)
+  assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+})
