@@ -4,7 +4,9 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import type { CandidateIterator, PoolCandidate, SequencerPool } from './sequencer.ts'
 import { ManualScheduler } from './scheduler.ts'
 import type { FlashNode } from '../node/create-node.ts'
-import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
+import { ACCOUNTS, DEV_CHAIN_ID, devNode, signedTx } from '../../test/support/dev-chain.ts'
+import { createNode, DEFAULT_NODE_SETTINGS } from '../node/create-node.ts'
+import { devGenesis } from '../node/dev-genesis.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 import { SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
@@ -42,6 +44,21 @@ class ListPool implements SequencerPool {
 }
 
 const SETTINGS = SEQUENCER_TEST_SETTINGS
+
+/** A ListPool that counts the candidates the sequencer asked it for. */
+class CountingPool extends ListPool {
+  asked = 0
+  override candidates(): CandidateIterator {
+    const inner = super.candidates()
+    return {
+      next: () => {
+        this.asked++
+        return inner.next()
+      },
+      skipSender: (sender) => inner.skipSender(sender),
+    }
+  }
+}
 
 
 const transfer = (node: FlashNode, from: number, nonce: bigint, value = 1n) =>
@@ -184,4 +201,19 @@ test('in auto mode the clock drives flashblocks and seals a block every N of the
   assert.equal(seq.snapshot().index, 0, 'the next block is open')
   assert.equal(node.api.blockNumber(), 1n)
   assert.equal((await node.api.getBlockReceipts(LATEST))!.length, 1)
+})
+
+test("a block with exactly a transfer's gas left takes one more transfer; a full block asks the pool for no more", async (t) => {
+  const genesis = devGenesis({ chainId: DEV_CHAIN_ID, gasLimit: 3n * 21_000n, baseFee: 1_000_000_000n, accounts: 4, balance: 10n ** 22n })
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis })
+  t.after(() => node.close())
+  const pool = new CountingPool()
+  const seq = sequencerFor(node, pool)
+  await seq.start()
+  pool.txs.push(transfer(node, 0, 0n), transfer(node, 0, 1n), transfer(node, 0, 2n), transfer(node, 0, 3n))
+  const flashblock = await seq.flashblock()
+  assert.equal(flashblock.transactions.length, 3, 'the third fits exactly')
+  assert.equal(flashblock.gasUsed, 3n * 21_000n)
+  assert.equal(pool.asked, 3, 'the fourth was never asked for: no transaction fits in a full block')
+  assert.equal(pool.txs.length, 1, 'and it waits in the pool')
 })

@@ -142,8 +142,8 @@ export class Sequencer {
     return this
   }
 
-  listenerCount(event: 'error' | keyof FeedEvents): number {
-    return event === 'error' ? this.errors.listenerCount('error') : this.feed.listenerCount(event)
+  listenerCount(event: keyof FeedEvents): number {
+    return this.feed.listenerCount(event)
   }
 
   /** The newest pre-confirmed snapshot. */
