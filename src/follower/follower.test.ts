@@ -75,6 +75,8 @@ test('a follower fed the stream answers pending and every sealed block as the se
   const sent: Hex[] = []
   const addresses: string[] = [RECEIVER]
   const outcomes: unknown[] = []
+  const mismatches: string[] = []
+  t.after(follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) }))
   /** Hands the new messages over one at a time; after each, pending must match the sequencer's. */
   const relay = async () => {
     for (const m of newMessages(sequencer, cursor)) outcomes.push(await follower.follower!.receive(m))
@@ -102,6 +104,7 @@ test('a follower fed the stream answers pending and every sealed block as the se
   await relay()
   assert.ok(outcomes.filter((o) => o === 'sealed').length >= 2, 'blocks sealed on the follower from the stream')
   assert.ok(!outcomes.includes('skipped'), 'nothing skipped')
+  assert.deepEqual(mismatches, [], 'every seal checked out (roots computed as the messages came), none refetched')
   const head = sequencer.chain.head()
   assert.equal(follower.chain.head(), head)
   for (let n = 1n; n <= head; n++) {

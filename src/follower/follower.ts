@@ -186,9 +186,8 @@ export class Follower {
     }
     if (message.index === 0) {
       if (message.blockNumber > head.number + 1n) await this.catchUp(message.blockNumber - 1n)
-      this.open = ReplicaBlock.open(this.deps.rules, this.deps.head(), message, this.deps.work)
+      this.open = ReplicaBlock.open(this.deps.rules, this.deps.kv, this.deps.head(), message, this.deps.work)
       this.deps.writer.publish(this.open.snapshot())
-      this.open.readAhead(this.deps.kv, message.diff)
       return 'applied'
     }
     const open = this.open
@@ -197,7 +196,7 @@ export class Follower {
       this.open = undefined
       if (inStep) {
         try {
-          const executed = await open.seal(this.deps.kv, message)
+          const executed = await open.seal(message)
           this.deps.commit(executed)
           this.deps.writer.sealed({ header: decodeHeader(this.deps.rules, executed.stored.headerRlp), executed, last: open.snapshot() })
           return 'sealed'
@@ -214,7 +213,6 @@ export class Follower {
     if (!inStep) return 'skipped'
     try {
       this.deps.writer.publish(open.apply(message))
-      open.readAhead(this.deps.kv, message.diff)
     } catch (err) {
       if (!(err instanceof ReplicaOutOfStep)) throw err
       this.log.warn(errorFields(err), 'flashblock does not fit the open block: the block will be fetched sealed')

@@ -3,8 +3,8 @@
  * transaction. Each flashblock message adds its transactions (with the receipts the sequencer computed) and
  * its state changes, and yields the snapshot `pending` reads (preconf/snapshot.ts), the same snapshot the
  * sequencer published. The closing message seals it: the follower computes the state root (the parent's
- * tries with the block's diff applied), the transactions and receipts roots, the logs bloom and the gas
- * used itself, and checks them, the transactions' senders and the header's environment against the sealed
+ * tries with the block's diffs applied, message by message as they arrive: state/incremental-root.ts), the
+ * transactions and receipts roots, the logs bloom and the gas used itself, and checks them, the transactions' senders and the header's environment against the sealed
  * header the message carries, and that header's hash against the message's block hash. Only a block that
  * passes every check is returned for commit; any difference throws SealMismatch and nothing is committed.
  *
@@ -26,12 +26,11 @@ import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { BLOOM_BYTES, logsBloom } from '../primitives/bloom.ts'
-import { bytesToHex, equalBytes, hexToBytes } from '../primitives/hex.ts'
+import { bytesToHex, equalBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
-import { EMPTY_DIFF, mergeDiffs, touchedAddresses, type StateDiff } from '../state/state-diff.ts'
-import type { StateReader } from '../state/state-reader.ts'
-import type { Account } from '@ethereumjs/util'
-import { computeStateRoot } from '../state/state-root.ts'
+import { IncrementalStateRoot } from '../state/incremental-root.ts'
+import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
+import { computeStateRoot, type StateRootResult } from '../state/state-root.ts'
 import type { KvStore } from '../storage/db.ts'
 import type { DecodedBase, DecodedMessage, DecodedTransaction } from './message-decoder.ts'
 
@@ -90,11 +89,17 @@ export class ReplicaBlock {
    * sender does not match, if any.
    */
   private senders: Promise<ForgedSender | undefined> = Promise.resolve(undefined)
-  /** The parent's accounts the block touches, read ahead as messages arrive (the seal's state root reads them). */
-  private parentAccounts: ParentAccounts | undefined
+  /**
+   * The block's state root, advanced by each message's diff in an idle turn after its snapshot is published
+   * (`advanceStateRoot`), so the seal applies only its own changes; undefined until the first message's, or
+   * after a step failed (the seal then computes the root from the whole diff).
+   */
+  private stateRoot: { readonly root: IncrementalStateRoot; steps: Promise<void> } | undefined
+  private stateRootFailed = false
 
   private constructor(
     private readonly rules: ChainRules,
+    private readonly kv: KvStore,
     readonly parent: BlockHeader,
     readonly header: BlockHeader,
     readonly payloadId: string,
@@ -105,7 +110,8 @@ export class ReplicaBlock {
   }
 
   /** Opens the block of an index-0 message on `parent`; its environment must follow from the parent. */
-  static open(rules: ChainRules, parent: BlockHeader, opening: DecodedMessage, work: ReplicaWork = WORK_HERE): ReplicaBlock {
+  /** `kv`: the database holding the parent's state and tries (the follower's). */
+  static open(rules: ChainRules, kv: KvStore, parent: BlockHeader, opening: DecodedMessage, work: ReplicaWork = WORK_HERE): ReplicaBlock {
     const base = opening.base
     if (opening.index !== 0 || base === undefined) throw new ReplicaOutOfStep(`block ${opening.blockNumber} index ${opening.index}: not a block's opening`)
     checkBase(parent, base, opening.blockNumber)
@@ -114,7 +120,7 @@ export class ReplicaBlock {
     if ((header.baseFeePerGas ?? 0n) !== base.baseFeePerGas) {
       throw new ReplicaOutOfStep(`block ${base.number}: base fee ${base.baseFeePerGas} does not follow from the parent (${header.baseFeePerGas})`)
     }
-    return new ReplicaBlock(rules, parent, header, opening.payloadId, opening, work)
+    return new ReplicaBlock(rules, kv, parent, header, opening.payloadId, opening, work)
   }
 
   get number(): bigint {
@@ -138,11 +144,8 @@ export class ReplicaBlock {
     return this.last
   }
 
-  /**
-   * Seals with the closing message: the block to commit, once every check passed (SealMismatch
-   * otherwise). `kv` holds the parent's state and tries.
-   */
-  async seal(kv: KvStore, message: DecodedMessage): Promise<ExecutedBlock> {
+  /** Seals with the closing message: the block to commit, once every check passed (SealMismatch otherwise). */
+  async seal(message: DecodedMessage): Promise<ExecutedBlock> {
     this.checkNext(message)
     const closing = message.closing
     if (closing === undefined) throw new ReplicaOutOfStep(`block ${message.blockNumber} index ${message.index}: not a closing message`)
@@ -154,9 +157,7 @@ export class ReplicaBlock {
     // The ordered roots (on a worker where the node has one) while this thread computes the state root.
     const orderedRoots = this.work.orderedRoots([raws, this.receiptEncodings])
     orderedRoots.catch(() => undefined) // awaited below; not left unhandled if the state root throws first
-    const parentAccounts = this.parentAccountsIn(kv)
-    parentAccounts.stop()
-    const root = await computeStateRoot(kv, this.parent.stateRoot, parentAccounts, diff)
+    const root = await this.finalStateRoot(diff, message.diff)
     const [transactionsTrie, receiptsTrie] = (await orderedRoots) as [Uint8Array, Uint8Array]
     const check = (field: string, expected: Uint8Array | bigint | undefined, got: Uint8Array | bigint | undefined): void => {
       const show = (v: Uint8Array | bigint | undefined) => (v === undefined ? 'absent' : typeof v === 'bigint' ? String(v) : bytesToHex(v))
@@ -215,16 +216,27 @@ export class ReplicaBlock {
     }
   }
 
-  /**
-   * Starts reading the parent's accounts that `diff` touches, a few per idle turn, for the seal. `kv` holds the
-   * parent's state (the follower's database).
-   */
-  readAhead(kv: KvStore, diff: StateDiff): void {
-    this.parentAccountsIn(kv).readAhead(touchedAddresses(diff))
+  /** Advances the block's state root by `diff` (a message's, applied to the snapshot) in an idle turn. */
+  private advanceStateRoot(diff: StateDiff): void {
+    if (this.stateRootFailed) return
+    const kv = this.kv
+    const s = (this.stateRoot ??= { root: new IncrementalStateRoot(kv, this.parent.stateRoot, new ArchiveReader(kv, this.parent.number)), steps: Promise.resolve() })
+    s.steps = s.steps
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => s.root.apply(diff))
+      .catch(() => {
+        // Only a head start (the database closed under it, say): the seal computes the root from the whole diff.
+        this.stateRootFailed = true
+      })
   }
 
-  private parentAccountsIn(kv: KvStore): ParentAccounts {
-    return (this.parentAccounts ??= new ParentAccounts(new ArchiveReader(kv, this.parent.number)))
+  /** The state root with the seal's own changes (`closing`) applied; `whole`: the block's merged diff. */
+  private async finalStateRoot(whole: StateDiff, closing: StateDiff): Promise<StateRootResult> {
+    const s = this.stateRoot
+    if (s !== undefined) await s.steps
+    if (s === undefined || this.stateRootFailed) return computeStateRoot(this.kv, this.parent.stateRoot, new ArchiveReader(this.kv, this.parent.number), whole)
+    await s.root.apply(closing)
+    return s.root.finish()
   }
 
   private checkNext(message: DecodedMessage): void {
@@ -253,6 +265,7 @@ export class ReplicaBlock {
     }
     this.senders = this.senders.then((found) => found ?? firstForgedSender(added, this.header, this.work))
     this.diff = mergeDiffs(this.diff, message.diff)
+    this.advanceStateRoot(message.diff)
     this.gasUsed = cumulative
     const previous = first === 0 && message.index === 0 ? undefined : this.last
     return makeSnapshot(this.parent, this.header, message.index, this.transactions, first, this.diff, this.gasUsed, previous)
@@ -303,68 +316,6 @@ class StreamedTransaction implements IncludedTransaction {
   }
 }
 
-/** The parent block's state, its accounts kept once read; read ahead in idle turns (`readAhead`) until stopped. */
-class ParentAccounts implements StateReader {
-  private readonly known = new Map<string, Account | undefined>()
-  private queue: string[] = []
-  private scheduled = false
-  private stopped = false
-
-  constructor(private readonly archive: ArchiveReader) {}
-
-  getAccount(address: Uint8Array): Account | undefined {
-    return this.read(bytesToHex(address), address)
-  }
-
-  getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    return this.archive.getStorage(address, slot)
-  }
-
-  getCode(codeHash: Uint8Array): Uint8Array {
-    return this.archive.getCode(codeHash)
-  }
-
-  readAhead(addresses: Iterable<string>): void {
-    if (this.stopped) return
-    for (const a of addresses) if (!this.known.has(a)) this.queue.push(a)
-    if (this.scheduled || this.queue.length === 0) return
-    this.scheduled = true
-    setImmediate(this.step)
-  }
-
-  /** No more reading ahead: the seal reads what is left itself. */
-  stop(): void {
-    this.stopped = true
-    this.queue = []
-  }
-
-  private read(key: string, address: Uint8Array): Account | undefined {
-    if (this.known.has(key)) return this.known.get(key)
-    const account = this.archive.getAccount(address)
-    this.known.set(key, account)
-    return account
-  }
-
-  private readonly step = (): void => {
-    this.scheduled = false
-    try {
-      for (let i = 0; i < ACCOUNTS_PER_TURN && this.queue.length > 0; i++) {
-        const key = this.queue.pop()!
-        this.read(key, hexToBytes(key))
-      }
-    } catch {
-      // Only a head start (the database closed under it, say): the seal reads what it needs and meets any error.
-      this.stop()
-      return
-    }
-    if (this.queue.length > 0 && !this.stopped) {
-      this.scheduled = true
-      setImmediate(this.step)
-    }
-  }
-}
-
-const ACCOUNTS_PER_TURN = 32
 const RECEIPTS_PER_TURN = 32
 
 /** A transaction whose signature does not name the sender its receipt does (`signer`: what it names). */
