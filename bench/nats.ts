@@ -1,17 +1,15 @@
 /**
- * A JetStream broker for the benchmarks: Debian's nats-server on loopback, on a port it picks, its store in a
- * temporary directory; undefined when nats-server is not installed (the rows that need it say so). One broker
- * serves every repetition of a scenario, and each repetition's sequencer starts on a new chain: a scenario
- * deletes the chain's stream once it is done with it, or the next sequencer would find another history there
- * and (rightly) publish nothing.
+ * A JetStream broker for the benchmarks: the tests' real nats-server (test/support/nats-server.ts: Debian's,
+ * on loopback, its store in a temporary directory); undefined when nats-server is not installed (the rows
+ * that need it say so). One broker serves every repetition of a scenario, and each repetition's sequencer
+ * starts on a new chain: a scenario deletes the chain's stream once it is done with it, or the next sequencer
+ * would find another history there and (rightly) publish nothing.
  */
 
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
+import { launchNatsServer, WITH_SBIN } from '../test/support/nats-server.ts'
 
 export interface Broker {
   readonly url: string
@@ -21,40 +19,18 @@ export interface Broker {
 }
 
 export async function startBroker(): Promise<Broker | undefined> {
-  const path = `${process.env['PATH'] ?? ''}:/usr/sbin:/sbin`
-  if (spawnSync('sh', ['-c', 'command -v nats-server'], { env: { ...process.env, PATH: path } }).status !== 0) return undefined
-  const store = mkdtempSync(join(tmpdir(), 'flashnode-bench-nats-'))
-  const child = spawn('nats-server', ['-js', '-sd', store, '-a', '127.0.0.1', '-p', '-1'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PATH: path } })
-  let log = ''
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start in 20 s: ${log}`)), 20_000)
-    child.stderr!.on('data', (d: Buffer) => {
-      log += String(d)
-      const m = /Listening for client connections on [\d.]+:(\d+)/.exec(log)
-      if (m !== null && /Server is ready/.test(log)) {
-        clearTimeout(timer)
-        resolve(Number(m[1]))
-      }
-    })
-    child.once('exit', (code) => reject(new Error(`nats-server exited ${code}: ${log}`)))
-  })
+  if (spawnSync('sh', ['-c', 'command -v nats-server'], { env: { ...process.env, PATH: WITH_SBIN } }).status !== 0) return undefined
+  const server = await launchNatsServer()
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: server.url,
     deleteStream: async (name) => {
-      const nc = await connect({ servers: `nats://127.0.0.1:${port}` })
+      const nc = await connect({ servers: server.url })
       try {
         await (await jetstreamManager(nc)).streams.delete(name).catch(() => false)
       } finally {
         await nc.close()
       }
     },
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r))
-        child.kill('SIGTERM')
-        await exited
-      }
-      rmSync(store, { recursive: true, force: true })
-    },
+    stop: () => server.dispose(),
   }
 }

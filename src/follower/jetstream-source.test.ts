@@ -10,19 +10,10 @@ import assert from 'node:assert/strict'
 import { needsTool } from '../../test/support/debian-tool.ts'
 import { startNatsServer } from '../../test/support/nats-server.ts'
 import { manualNode } from '../../test/support/sequencing-node.ts'
+import { until } from '../../test/support/follower-kit.ts'
 import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
 import type { Follower, Outcome } from './follower.ts'
 import { JetStreamSource } from './jetstream-source.ts'
-
-async function until<T>(what: string, check: () => T | undefined, limitMs = 20_000): Promise<T> {
-  const end = Date.now() + limitMs
-  for (;;) {
-    const got = check()
-    if (got !== undefined) return got
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 /** A follower that holds every message it is handed until released, and records what it is told. */
 function heldFollower(): { follower: Follower; handed: unknown[]; sealed: bigint[]; release: () => void } {
@@ -62,7 +53,7 @@ test("reading a backlog, the follower is told the sequencer's newest sealed bloc
     await node.sequencer!.seal()
   }
   node.stream!.flush()
-  await until('every message acknowledged', () => (publisher.stats().acknowledged === handedToBroker ? true : undefined))
+  await until('every message acknowledged', async () => (publisher.stats().acknowledged === handedToBroker ? true : undefined))
   const sequencerHead = node.chain.head()
   assert.ok(sequencerHead >= 4n)
 
@@ -70,7 +61,7 @@ test("reading a backlog, the follower is told the sequencer's newest sealed bloc
   const source = new JetStreamSource({ url: broker.url, chainId: node.rules.chainId, head: () => 0n, fill: async () => ({ missing: 'not in this test' }) }, follower)
   source.start()
   try {
-    await until('the first message handed over', () => (handed.length > 0 ? true : undefined))
+    await until('the first message handed over', async () => (handed.length > 0 ? true : undefined))
     assert.equal(handed.length, 1, 'one message at a time: the first is still being handled')
     assert.deepEqual(sealed, [sequencerHead], 'told before the backlog is read')
   } finally {

@@ -4,8 +4,9 @@
  * its state changes, and yields the snapshot `pending` reads (preconf/snapshot.ts), the same snapshot the
  * sequencer published. The closing message seals it: the follower computes the state root (the parent's
  * tries with the block's diffs applied, message by message as they arrive: state/incremental-root.ts), the
- * transactions and receipts roots, the logs bloom and the gas used itself, and checks them, the transactions' senders and the header's environment against the sealed
- * header the message carries, and that header's hash against the message's block hash. Only a block that
+ * transactions and receipts roots, the logs bloom and the gas used itself, and checks them, the
+ * transactions' senders and the header's environment against the sealed header the message carries, and
+ * that header's hash against the message's block hash. Only a block that
  * passes every check is returned for commit; any difference throws SealMismatch and nothing is committed.
  *
  * Invariants: messages are applied in index order (the caller checks sequence and index); a snapshot, once
@@ -25,7 +26,7 @@ import type { ChainRules } from '../execution/chain-config.ts'
 import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
-import { BLOOM_BYTES, logsBloom } from '../primitives/bloom.ts'
+import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
 import { bytesToHex, equalBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { IncrementalStateRoot } from '../state/incremental-root.ts'
@@ -91,8 +92,8 @@ export class ReplicaBlock {
   private senders: Promise<ForgedSender | undefined> = Promise.resolve(undefined)
   /**
    * The block's state root, advanced by each message's diff in an idle turn after its snapshot is published
-   * (`advanceStateRoot`), so the seal applies only its own changes; undefined until the first message's, or
-   * after a step failed (the seal then computes the root from the whole diff).
+   * (`advanceStateRoot`), so the seal applies only its own changes. Once a step failed, the seal computes the
+   * root from the whole diff instead.
    */
   private stateRoot: { readonly root: IncrementalStateRoot; steps: Promise<void> } | undefined
   private stateRootFailed = false
@@ -109,8 +110,10 @@ export class ReplicaBlock {
     this.last = this.add(opening)
   }
 
-  /** Opens the block of an index-0 message on `parent`; its environment must follow from the parent. */
-  /** `kv`: the database holding the parent's state and tries (the follower's). */
+  /**
+   * Opens the block of an index-0 message on `parent`; its environment must follow from the parent. `kv`: the
+   * database holding the parent's state and tries (the follower's).
+   */
   static open(rules: ChainRules, kv: KvStore, parent: BlockHeader, opening: DecodedMessage, work: ReplicaWork = WORK_HERE): ReplicaBlock {
     const base = opening.base
     if (opening.index !== 0 || base === undefined) throw new ReplicaOutOfStep(`block ${opening.blockNumber} index ${opening.index}: not a block's opening`)
@@ -202,7 +205,7 @@ export class ReplicaBlock {
     for (let i = this.receiptEncodings.length; i < end; i++) {
       const receipt = this.transactions[i]!.receipt
       const bloom = logsBloom(receipt.logs)
-      for (let b = 0; b < BLOOM_BYTES; b++) this.bloom[b]! |= bloom[b]!
+      orBloom(this.bloom, bloom)
       this.receiptEncodings.push(encodeReceiptFast(libraryReceipt(receipt, bloom), receipt.type))
     }
   }
@@ -219,8 +222,7 @@ export class ReplicaBlock {
   /** Advances the block's state root by `diff` (a message's, applied to the snapshot) in an idle turn. */
   private advanceStateRoot(diff: StateDiff): void {
     if (this.stateRootFailed) return
-    const kv = this.kv
-    const s = (this.stateRoot ??= { root: new IncrementalStateRoot(kv, this.parent.stateRoot, new ArchiveReader(kv, this.parent.number)), steps: Promise.resolve() })
+    const s = (this.stateRoot ??= { root: new IncrementalStateRoot(this.kv, this.parent.stateRoot, new ArchiveReader(this.kv, this.parent.number)), steps: Promise.resolve() })
     s.steps = s.steps
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => s.root.apply(diff))

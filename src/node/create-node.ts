@@ -205,15 +205,15 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     logs: { maxBlockRange: config.maxLogBlockRange, maxResults: config.maxLogResults },
     simulate,
   }
+  if (config.follow !== undefined && config.sequencer !== undefined) {
+    await kv.close()
+    throw new Error('a node either sequences or follows a sequencer, not both')
+  }
   // A producer's worker threads: a sequencer's admission and seal, a follower's sender checks and seal.
   const producing = config.sequencer !== undefined || config.follow !== undefined
   const recovery = producing && (config.recoveryWorkers ?? 0) > 0 ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0) : undefined
   const sealHashing = producing && config.sealHashingWorker === true ? new SealHashing() : undefined
   const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
-  if (config.follow !== undefined && config.sequencer !== undefined) {
-    await kv.close()
-    throw new Error('a node either sequences or follows a sequencer, not both')
-  }
   const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, replicaWork(recovery, sealHashing), config.log, metrics, config.streamBroker)
   const sequencing =
     config.sequencer === undefined
@@ -408,7 +408,6 @@ interface Following {
 /** The age limit of a follower's newest flashblock when none is configured (five 200 ms intervals, at least 1 s). */
 const FOLLOWER_MAX_AGE_MS = defaultReadyMaxAgeMs(DEFAULT_SEQUENCER.flashblockIntervalMs)
 
-/** The feed and its producer on a following node (the follower, committing through the chain writer), its stream and forwarding. */
 /** A follower's seal roots and sender checks, on the node's worker threads where it has them. */
 function replicaWork(recovery: SenderRecovery | undefined, sealHashing: SealHashing | undefined): ReplicaWork {
   return {
@@ -419,6 +418,7 @@ function replicaWork(recovery: SenderRecovery | undefined, sealHashing: SealHash
   }
 }
 
+/** The feed and its producer on a following node (the follower, committing through the chain writer), its stream and forwarding. */
 function followerFor(
   kv: LmdbStore,
   rules: ChainRules,

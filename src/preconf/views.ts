@@ -15,7 +15,7 @@
  *   nonce and miner print as null, as geth prints its pending block; all three clients accept that.
  */
 
-import { logsBloom } from '../primitives/bloom.ts'
+import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
 import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type ReceiptView, type TransactionView } from '../chain/types.ts'
 import { headerView, transactionView } from '../execution/views.ts'
 import type { IncludedTransaction } from '../execution/block-builder.ts'
@@ -84,8 +84,8 @@ export function pendingTransactions(s: PreconfirmedSnapshot): TransactionView[] 
 
 /** A block's bloom is the union of its receipts' blooms. */
 function unionBloom(receipts: readonly ReceiptView[]): Uint8Array {
-  const bloom = new Uint8Array(256)
-  for (const r of receipts) for (let i = 0; i < 256; i++) bloom[i]! |= r.logsBloom[i]!
+  const bloom = new Uint8Array(BLOOM_BYTES)
+  for (const r of receipts) orBloom(bloom, r.logsBloom)
   return bloom
 }
 

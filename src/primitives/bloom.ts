@@ -24,6 +24,11 @@ export function logsBloom(logs: readonly { address: Uint8Array; topics: readonly
   return bloom
 }
 
+/** Adds every bit of `other` to `bloom` (a block's bloom is the union of its receipts'). */
+export function orBloom(bloom: Uint8Array, other: Uint8Array): void {
+  for (let i = 0; i < BLOOM_BYTES; i++) bloom[i]! |= other[i]!
+}
+
 /** True when every bit of `item`'s bloom is set in `bloom` (the item may be present). */
 export function bloomMayContain(bloom: Uint8Array, item: Uint8Array): boolean {
   const h = keccak256(item)

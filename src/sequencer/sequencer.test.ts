@@ -4,9 +4,8 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import type { CandidateIterator, PoolCandidate, SequencerPool } from './sequencer.ts'
 import { ManualScheduler } from './scheduler.ts'
 import type { FlashNode } from '../node/create-node.ts'
-import { ACCOUNTS, DEV_CHAIN_ID, devNode, signedTx } from '../../test/support/dev-chain.ts'
+import { ACCOUNTS, devNode, signedTx, testGenesis } from '../../test/support/dev-chain.ts'
 import { createNode, DEFAULT_NODE_SETTINGS } from '../node/create-node.ts'
-import { devGenesis } from '../node/dev-genesis.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 import { SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
@@ -204,8 +203,7 @@ test('in auto mode the clock drives flashblocks and seals a block every N of the
 })
 
 test("a block with exactly a transfer's gas left takes one more transfer; a full block asks the pool for no more", async (t) => {
-  const genesis = devGenesis({ chainId: DEV_CHAIN_ID, gasLimit: 3n * 21_000n, baseFee: 1_000_000_000n, accounts: 4, balance: 10n ** 22n })
-  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis })
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: tempDir(t), genesis: testGenesis({ gasLimit: 3n * 21_000n }) })
   t.after(() => node.close())
   const pool = new CountingPool()
   const seq = sequencerFor(node, pool)

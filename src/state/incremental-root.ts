@@ -62,7 +62,7 @@ export class IncrementalStateRoot {
         for (const [slotHex, value] of slots) slotUpdates.push({ key: keccak256(hexToBytes(slotHex)), value: value.length === 0 ? null : RLP.encode(value) })
         t.storageRoot = await applyTrieUpdates(this.db, t.storageRoot, slotUpdates)
       }
-      const leaf = t.value === null ? undefined : new Account(t.value.nonce, t.value.balance, t.storageRoot, t.value.codeHash).serialize()
+      const leaf = finalAccount(t)?.serialize()
       if (leaf === t.leaf || (leaf !== undefined && t.leaf !== undefined && equalBytes(leaf, t.leaf))) continue
       updates.push({ key: keccak256(hexToBytes(addrHex)), value: leaf ?? null })
       t.leaf = leaf
@@ -74,9 +74,7 @@ export class IncrementalStateRoot {
   finish(): StateRootResult {
     this.finished = true
     const accounts = new Map<string, Account | null>()
-    for (const [addrHex, t] of this.tracked) {
-      accounts.set(addrHex, t.value === null ? null : new Account(t.value.nonce, t.value.balance, t.storageRoot, t.value.codeHash))
-    }
+    for (const [addrHex, t] of this.tracked) accounts.set(addrHex, finalAccount(t))
     const kept = new BufferedTrieDb(this.store)
     keepReachable(this.db.pending, this.root, true, kept.pending)
     return { root: this.root, accounts, trieDb: kept }
@@ -91,6 +89,11 @@ export class IncrementalStateRoot {
     }
     return t
   }
+}
+
+/** The account as the diffs left it, with its storage root (null: deleted). */
+function finalAccount(t: Tracked): Account | null {
+  return t.value === null ? null : new Account(t.value.nonce, t.value.balance, t.storageRoot, t.value.codeHash)
 }
 
 type Raw = Uint8Array | Raw[]

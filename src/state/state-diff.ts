@@ -100,7 +100,8 @@ function lostSlot(before: ReadonlyMap<string, Uint8Array> | undefined, after: Re
   return false
 }
 
-function sameAccount(a: Account, b: Account): boolean {
+/** Whether two accounts are equal field by field (nonce, balance, code hash, storage root). */
+export function sameAccount(a: Account, b: Account): boolean {
   return a.nonce === b.nonce && a.balance === b.balance && sameBytes(a.codeHash, b.codeHash) && sameBytes(a.storageRoot, b.storageRoot)
 }
 

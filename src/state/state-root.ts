@@ -14,10 +14,10 @@ import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../primitives/keccak.ts'
 import type { KvStore } from '../storage/db.ts'
-import { equalBytes, hexToBytes } from '../primitives/hex.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import { applyTrieUpdates, type TrieUpdate } from './batch-trie.ts'
 import { BufferedTrieDb } from './trie-db.ts'
-import { touchedAddresses, type StateDiff } from './state-diff.ts'
+import { sameAccount, touchedAddresses, type StateDiff } from './state-diff.ts'
 import type { StateReader } from './state-reader.ts'
 
 export interface StateRootResult {
@@ -62,9 +62,4 @@ export async function computeStateRoot(
   }
   const root = await applyTrieUpdates(db, parentRoot, accountUpdates)
   return { root, accounts: finals, trieDb: db }
-}
-
-/** Whether two accounts have the same leaf (compared field by field: encoding both cost more than the rest). */
-function sameAccount(a: Account, b: Account): boolean {
-  return a.nonce === b.nonce && a.balance === b.balance && equalBytes(a.storageRoot, b.storageRoot) && equalBytes(a.codeHash, b.codeHash)
 }

@@ -22,7 +22,7 @@ import type { Account } from '@ethereumjs/util'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { SealedBlock } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
-import { BLOOM_BYTES, logsBloom } from '../primitives/bloom.ts'
+import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
 import { bytesToHex, leftPad, quantity, type Hex } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { changedSince, EMPTY_DIFF, type StateDiff } from '../state/state-diff.ts'
@@ -64,7 +64,7 @@ export class MessageBuilder {
     }
     const before = fresh ? EMPTY_DIFF : this.previous!.diff
     const added = snapshot.transactions.slice(snapshot.firstNew)
-    for (const t of added) orInto(this.bloom, logsBloom(t.receipt.logs))
+    for (const t of added) orBloom(this.bloom, logsBloom(t.receipt.logs))
     const header = snapshot.header
     const payload: FlashblocksPayloadV1 = {
       payload_id: this.payloadId,
@@ -160,10 +160,6 @@ function baseOf(header: BlockHeader): ExecutionPayloadBaseV1 {
 
 const blobGas = (header: BlockHeader, used: bigint): { blob_gas_used?: Hex } =>
   header.common.isActivatedEIP(4844) ? { blob_gas_used: quantity(used) } : {}
-
-function orInto(bloom: Uint8Array, other: Uint8Array): void {
-  for (let i = 0; i < bloom.length; i++) bloom[i]! |= other[i]!
-}
 
 function receiptOf(r: ReceiptRecord): StreamReceipt {
   return {

@@ -20,15 +20,13 @@ import { startNatsServer } from '../support/nats-server.ts'
 import { rpc, spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { parseExposition, samplesOf } from '../support/prometheus-text.ts'
 import { tempDir } from '../support/temp-dir.ts'
-import { agreeUpTo, until } from '../support/follower-kit.ts'
+import { agreeUpTo, head, until } from '../support/follower-kit.ts'
 import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 
 const ACCOUNTS = devAccounts(3)
 const RECEIVER = '0x00000000000000000000000000000000000000cc'
 /** Whose balances and nonces must agree at every block. */
 const WATCHED = [RECEIVER, ...ACCOUNTS.map((a) => a.address)]
-
-const head = async (url: string): Promise<bigint> => BigInt(await rpc<string>(url, 'eth_blockNumber'))
 
 /** One sample of the node's GET /metrics (0 when absent). */
 async function metric(url: string, name: string, labels: Record<string, string> = {}): Promise<number> {

@@ -5,7 +5,7 @@
 import type { TestContext } from 'node:test'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../../src/node/create-node.ts'
-import { devAccounts, devGenesis } from '../../src/node/dev-genesis.ts'
+import { devAccounts, devGenesis, type DevChainOptions } from '../../src/node/dev-genesis.ts'
 import { hexToBytes } from '../../src/primitives/hex.ts'
 import type { GethGenesis } from '../../src/execution/chain-config.ts'
 import { OpenBlock, type BlockEnvironment, type OpenOptions } from '../../src/execution/block-builder.ts'
@@ -14,8 +14,9 @@ import { tempDir } from './temp-dir.ts'
 export const DEV_CHAIN_ID = 31337n
 export const ACCOUNTS = devAccounts(4)
 
-export function testGenesis(): GethGenesis {
-  return devGenesis({ chainId: DEV_CHAIN_ID, gasLimit: 30_000_000n, baseFee: 1_000_000_000n, accounts: 4, balance: 10n ** 22n })
+/** The tests' dev chain; `overrides`: another gas limit, say. */
+export function testGenesis(overrides: Partial<DevChainOptions> = {}): GethGenesis {
+  return devGenesis({ chainId: DEV_CHAIN_ID, gasLimit: 30_000_000n, baseFee: 1_000_000_000n, accounts: 4, balance: 10n ** 22n, ...overrides })
 }
 
 export async function devNode(t: TestContext, dataDir = tempDir(t)): Promise<FlashNode> {

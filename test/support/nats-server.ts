@@ -1,7 +1,8 @@
 /**
- * A real NATS server with JetStream (Debian's nats-server) for tests: on loopback, on the port it picked
- * itself (read from its log), its store in a temporary directory; stopped by the test. It can be stopped and
- * started again on the same port and store (a broker restart).
+ * A real NATS server with JetStream (Debian's nats-server) for tests and benchmarks: on loopback, on the
+ * port it picked itself (read from its log), its store in a temporary directory; stopped by the test (or by
+ * its owner's `dispose`). It can be stopped and started again on the same port and store (a broker restart).
+ * Debian installs it in /usr/sbin, which is looked in too.
  */
 
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -21,8 +22,11 @@ export interface NatsServer {
 
 const LISTENING = /Listening for client connections on ([\d.]+):(\d+)/
 
+/** The PATH, with where Debian puts nats-server. */
+export const WITH_SBIN = `${process.env['PATH'] ?? ''}:/usr/sbin:/sbin`
+
 function launch(storeDir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('nats-server', ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('nats-server', ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: WITH_SBIN } })
   let log = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nats-server did not start in 20 s: ${log}`)), 20_000)
@@ -53,13 +57,10 @@ async function end(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-export async function startNatsServer(t: TestContext): Promise<NatsServer> {
+/** A server its caller owns: `dispose` stops it and removes its store. */
+export async function launchNatsServer(): Promise<NatsServer & { dispose(): Promise<void> }> {
   const storeDir = mkdtempSync(join(tmpdir(), 'flashnode-nats-'))
   let { child, port } = await launch(storeDir, -1)
-  t.after(async () => {
-    await end(child)
-    rmSync(storeDir, { recursive: true, force: true })
-  })
   return {
     url: `nats://127.0.0.1:${port}`,
     stop: () => end(child),
@@ -67,5 +68,16 @@ export async function startNatsServer(t: TestContext): Promise<NatsServer> {
       await end(child)
       ;({ child } = await launch(storeDir, port))
     },
+    async dispose() {
+      await end(child)
+      rmSync(storeDir, { recursive: true, force: true })
+    },
   }
+}
+
+/** A server stopped when the test ends. */
+export async function startNatsServer(t: TestContext): Promise<NatsServer> {
+  const server = await launchNatsServer()
+  t.after(() => server.dispose())
+  return server
 }

@@ -31,13 +31,9 @@ export async function unstartedManualNode(
   return node
 }
 
-export async function manualNode(
-  t: TestContext,
-  sequencer: Partial<NonNullable<NodeConfig['sequencer']>> = {},
-  dataDir = tempDir(t),
-  config: Partial<NodeConfig> = {},
-): Promise<FlashNode> {
-  const node = await unstartedManualNode(t, sequencer, dataDir, config)
+/** A manual node, started: its first block is open. Closed when the test ends. */
+export async function manualNode(...args: Parameters<typeof unstartedManualNode>): Promise<FlashNode> {
+  const node = await unstartedManualNode(...args)
   await node.start()
   return node
 }
