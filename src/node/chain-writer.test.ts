@@ -8,6 +8,10 @@ import { LATEST } from '../primitives/block-id.ts'
 import type { GethGenesis } from '../execution/chain-config.ts'
 import { readRpcCompatChain, readRpcCompatGenesis, rpcCompatHeadHash } from '../../test/support/shared.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
+import { LmdbStore } from '../storage/db.ts'
+import { ChainStore } from '../chain/chain-store.ts'
+import { ChainRules } from '../execution/chain-config.ts'
+import { ChainWriter } from './chain-writer.ts'
 
 const genesis = readRpcCompatGenesis() as unknown as GethGenesis
 const blocks = [...splitRlpStream(readRpcCompatChain())]
@@ -78,4 +82,19 @@ test('a different genesis for a data directory that holds a chain is refused', a
   await node.close()
   const other = { ...genesis, extraData: '0x01' } as GethGenesis
   await assert.rejects(createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: dir, genesis: other }), /another chain/)
+})
+
+test('a restart reads genesis from the database instead of building its state again', async (t) => {
+  const dir = tempDir(t)
+  const first = await open(dir)
+  const hash = bytesToHex((await first.api.getBlock({ kind: 'number', number: 0n }))!.header.hash)
+  await first.close()
+  const kv = new LmdbStore(dir)
+  t.after(() => kv.close())
+  const store = new ChainStore(kv, { soleWriter: true })
+  const writer = new ChainWriter(kv, store, new ChainRules(JSON.parse(store.getMeta('genesis')!) as GethGenesis))
+  const refuse = async (): Promise<never> => {
+    throw new Error('genesis built again')
+  }
+  assert.equal(bytesToHex(await writer.initGenesis(refuse)), hash)
 })

@@ -44,10 +44,16 @@ export class ChainWriter {
     this.chain.pointersCommitted()
   }
 
-  /** Writes block 0 if the database is empty; returns its hash. */
-  async initGenesis(): Promise<Uint8Array> {
+  /**
+   * Writes block 0 if the database is empty; returns its hash. A database that holds block 0 and the genesis
+   * it was made from (written in the same batch as that block, and compared with a given genesis by the
+   * caller) is not built again: building the genesis state costs seconds and hundreds of MB on a large
+   * genesis, at every start. Only a block 0 without its genesis beside it is checked by rebuilding it.
+   */
+  async initGenesis(build: typeof buildGenesis = buildGenesis): Promise<Uint8Array> {
     const existing = this.chain.headerRlp(0n)
-    const genesis = await buildGenesis(this.rules, this.kv)
+    if (existing !== undefined && this.chain.getMeta('genesis') !== undefined) return decodeHeader(this.rules, existing).hash()
+    const genesis = await build(this.rules, this.kv)
     if (existing !== undefined) {
       const stored = decodeHeader(this.rules, existing).hash()
       if (bytesToHex(stored) !== bytesToHex(genesis.stored.hash)) {
@@ -55,10 +61,7 @@ export class ChainWriter {
       }
       return stored
     }
-    const batch = this.kv.batch()
-    this.chain.putMeta(batch, 'genesis', JSON.stringify(this.rules.genesis))
-    this.kv.commit(batch)
-    this.commit(genesis)
+    this.commit(genesis, (batch) => this.chain.putMeta(batch, 'genesis', JSON.stringify(this.rules.genesis)))
     return genesis.stored.hash
   }
 
