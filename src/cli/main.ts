@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { startProgress, type Progress } from './progress.ts'
-import { devAccounts } from '../node/dev-genesis.ts'
+import { rememberedDevAccounts } from './dev-accounts-file.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
 import { openNode } from './node-config.ts'
@@ -22,10 +22,10 @@ import type { FlashNode } from '../node/create-node.ts'
 
 const COMMANDS: readonly Command[] = ['start', 'init', 'import']
 
-function printDevAccounts(node: FlashNode): void {
+function printDevAccounts(node: FlashNode, datadir: string): void {
   const alloc = (node.rules.genesis as { alloc?: Record<string, unknown> }).alloc ?? {}
   const funded = new Set(Object.keys(alloc).map((a) => a.toLowerCase().replace(/^(?!0x)/, '0x')))
-  const accounts = devAccounts(Math.min(funded.size, 100)).filter((a) => funded.has(a.address))
+  const accounts = rememberedDevAccounts(datadir, Math.min(funded.size, 100)).filter((a) => funded.has(a.address))
   if (accounts.length === 0) return
   console.log('\nTest accounts (mnemonic "test test test test test test test test test test test junk"; its keys are public: never use them on a real network):')
   accounts.forEach((a, i) => console.log(`  (${i}) ${a.address}  private key ${a.privateKey}`))
@@ -35,7 +35,7 @@ function printDevAccounts(node: FlashNode): void {
 async function start(args: string[]): Promise<void> {
   const { options, given } = parseCommandLine('start', args)
   const endpoints = endpointsFromOptions(options, given) // checked before the data directory is touched
-  const log = makeLogger(options['log-level'], options['log-format'])
+  const log = await makeLogger(options['log-level'], options['log-format'])
   const { node, created } = await openNode(options, 'start', log)
   // A failed tick leaves the open block neither journaled nor consistent: stop, and let a restart resume it
   // from the journal (every published flashblock is there) rather than build on it.
@@ -91,7 +91,7 @@ async function start(args: string[]): Promise<void> {
   }
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
-  printDevAccounts(node)
+  printDevAccounts(node, options.datadir)
   if (node.follower !== undefined) {
     const via = options.stream !== undefined ? ` through JetStream at ${withoutCredentials(options.stream)}` : ''
     console.log(`Following ${withoutCredentials(options.follow ?? '')}${via}: pending is its pre-confirmed state; transactions sent here go to it.`)
@@ -130,7 +130,7 @@ async function importBlocks(args: string[]): Promise<void> {
   const { options, positionals } = parseCommandLine('import', args)
   if (positionals.length === 0) throw new UsageError('import needs at least one file of RLP-encoded blocks')
   // Progress: a bar on a terminal (standard error), log lines otherwise.
-  const log = makeLogger(options['log-level'], options['log-format'])
+  const log = await makeLogger(options['log-level'], options['log-format'])
   const { node } = await openNode(options, 'import')
   try {
     for (const file of positionals) {
