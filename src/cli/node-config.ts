@@ -3,7 +3,7 @@
 import type { Logger } from '../primitives/logger.ts'
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type FollowConfig, type SequencerConfig } from '../node/create-node.ts'
 import { SequencerClient } from '../follower/sequencer-client.ts'
-import { natsServer } from '../stream/jetstream-layout.ts'
+import { natsServer } from '../stream/nats-url.ts'
 import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'

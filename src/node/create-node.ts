@@ -24,8 +24,7 @@ import { Follower, type SealedBlockSource } from '../follower/follower.ts'
 import type { ReplicaWork } from '../follower/replica-block.ts'
 import type { SequencerClient } from '../follower/sequencer-client.ts'
 import { DEFAULT_STREAM_CLIENT, StreamClient } from '../follower/stream-client.ts'
-import { DEFAULT_JETSTREAM_SOURCE, JetStreamSource, sequencerFill } from '../follower/jetstream-source.ts'
-import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
+import type { JetStreamSource } from '../follower/jetstream-source.ts'
 import { FreshFeed } from '../preconf/fresh-feed.ts'
 import { ForwardingAdmission } from './forwarding-admission.ts'
 import { followerMetrics } from './follower-metrics.ts'
@@ -58,8 +57,6 @@ export interface SequencerConfig extends SequencerSettings {
   readonly scheduler?: Scheduler
 }
 
-/** How long `start` waits for worker threads to load before serving without them. */
-const WORKER_LOAD_WAIT_MS = 10_000
 /** How long a sequencer with --stream waits at start for the broker before sequencing without it. */
 const BROKER_CONNECT_WAIT_MS = 3_000
 
@@ -180,7 +177,15 @@ export function storedGenesis(dataDir: string): GethGenesis | undefined {
   }
 }
 
+/** The NATS side, loaded only by a node given a broker: the client costs ~50 ms and ~13 MB at every start. */
+async function loadJetStream() {
+  const [source, publisher] = await Promise.all([import('../follower/jetstream-source.ts'), import('../stream/jetstream-publisher.ts')])
+  return { ...source, ...publisher }
+}
+type JetStreamModules = Awaited<ReturnType<typeof loadJetStream>>
+
 export async function createNode(config: NodeConfig): Promise<FlashNode> {
+  const jetstream = config.streamBroker === undefined ? undefined : { url: config.streamBroker, ...(await loadJetStream()) }
   const kv = new LmdbStore(config.dataDir)
   const store = new ChainStore(kv, { soleWriter: true })
   const raw = store.getMeta('genesis')
@@ -209,19 +214,20 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     await kv.close()
     throw new Error('a node either sequences or follows a sequencer, not both')
   }
-  // A producer's worker threads: a sequencer's admission and seal, a follower's sender checks and seal.
+  // A producer's worker threads: a sequencer's admission and seal, a follower's sender checks and seal; each
+  // starts when the load first needs it (the first submission or streamed transaction, the first large block).
   const producing = config.sequencer !== undefined || config.follow !== undefined
   const recovery = producing && (config.recoveryWorkers ?? 0) > 0 ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0) : undefined
   const sealHashing = producing && config.sealHashingWorker === true ? new SealHashing() : undefined
   const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
-  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, replicaWork(recovery, sealHashing), config.log, metrics, config.streamBroker)
+  const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, replicaWork(recovery, sealHashing), config.log, metrics, jetstream)
   const sequencing =
     config.sequencer === undefined
       ? undefined
       : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics, config.log)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
   const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream }, ...(config.log !== undefined ? [config.log] : []))
-  const broker = stream === undefined || config.streamBroker === undefined ? undefined : new JetStreamPublisher({ url: config.streamBroker, chainId: rules.chainId, ...(config.log !== undefined ? { log: config.log } : {}) })
+  const broker = stream === undefined || jetstream === undefined ? undefined : new jetstream.JetStreamPublisher({ url: jetstream.url, chainId: rules.chainId, ...(config.log !== undefined ? { log: config.log } : {}) })
   if (broker !== undefined) stream!.onPublished(broker.publish)
   const callSettings = { gasCap: config.gasCap, evmTimeoutMs: config.evmTimeoutMs, simulate }
   const executor: Executor =
@@ -305,17 +311,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       if (following !== undefined && !started) {
         started = true
         if (config.follow?.sequencer !== undefined) await sameChain(config.follow.sequencer, chain)
-        // As a sequencer's below: the first seals' sender checks and roots go to the workers once loaded.
-        await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
         following.stream?.start()
         return
       }
       if (sequencing === undefined || started) return
       started = true
-      // Serve once the admission and seal workers have loaded (~1 s for tsx and the libraries), so that the
-      // first submissions are not all decoded on the main thread; one that has not loaded within 10 s goes on
-      // loading while the node serves (the main thread stands in for it meanwhile).
-      await Promise.race([Promise.all([recovery?.whenReady(), sealHashing?.whenReady()]), delay(WORKER_LOAD_WAIT_MS, undefined, { ref: false })])
       // The broker's first connection, so the first messages reach it; never longer than a few seconds.
       broker?.start()
       if (broker !== undefined) await Promise.race([broker.whenConnected(), delay(BROKER_CONNECT_WAIT_MS, undefined, { ref: false })])
@@ -428,7 +428,7 @@ function followerFor(
   work: ReplicaWork,
   log: Logger | undefined,
   metrics: NodeMetrics | undefined,
-  broker: string | undefined,
+  broker: (JetStreamModules & { readonly url: string }) | undefined,
 ): Following {
   const feed = new PreconfirmedStore(kv)
   const fresh = new FreshFeed(feed, () => Date.now(), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
@@ -458,13 +458,13 @@ function followerFor(
   const logs = log !== undefined ? { log } : {}
   const stream: (StreamClient | JetStreamSource) | undefined =
     broker !== undefined
-      ? new JetStreamSource(
+      ? new broker.JetStreamSource(
           {
-            url: broker,
+            url: broker.url,
             chainId: rules.chainId,
             head: () => chain.head(),
-            fill: follow.streamUrl !== undefined ? sequencerFill(follow.streamUrl) : async () => ({ missing: 'no sequencer stream to read from' }),
-            ...DEFAULT_JETSTREAM_SOURCE,
+            fill: follow.streamUrl !== undefined ? broker.sequencerFill(follow.streamUrl) : async () => ({ missing: 'no sequencer stream to read from' }),
+            ...broker.DEFAULT_JETSTREAM_SOURCE,
             ...logs,
           },
           follower,
