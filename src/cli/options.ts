@@ -48,14 +48,14 @@ export const OPTIONS = {
   'recovery-workers': {
     kind: 'integer',
     default: -1,
-    help: "threads recovering senders off the main thread (signature work): a sequencer's of eth_sendRawTransaction, a follower's of the stream's transactions (checked at each seal); 0 = on it; -1 = when there is a core beyond the first, 2 on a sequencer (on 2 cores, 2 accepted ~7% more than 1 or 3) and 1 on a follower, else 0",
+    help: "threads recovering senders off the main thread (signature work): a sequencer's of eth_sendRawTransaction, a follower's of the stream's transactions (checked at each seal), started with the first one; 0 = on it; -1 = when there is a core beyond the first, 2 on a sequencer (on 2 cores, 2 accepted ~7% more than 1 or 3) and 1 on a follower, else 0",
     commands: ['start'],
     placeholder: 'N',
   },
   'seal-workers': {
     kind: 'integer',
     default: -1,
-    help: "threads hashing each sealed block's transactions and receipts roots (0 or 1), a sequencer's or a follower's check of them; 0 = on the main thread, between requests; -1 = 1 when there is a core beyond the first",
+    help: "threads hashing each sealed block's transactions and receipts roots (0 or 1), a sequencer's or a follower's check of them, started with the first block of 128 or more transactions; 0 = on the main thread, between requests; -1 = 1 when there is a core beyond the first",
     commands: ['start'],
     placeholder: 'N',
   },

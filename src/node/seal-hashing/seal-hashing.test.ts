@@ -4,7 +4,7 @@ import { orderedTrieRoot } from '../../execution/ordered-trie.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 import { ACCOUNTS, devNode, openOnHead, signedTx } from '../../../test/support/dev-chain.ts'
 import { packLists, unpackLists } from './lists-wire.ts'
-import { SealHashing } from './seal-hashing.ts'
+import { SealHashing, WORKER_FROM_ITEMS } from './seal-hashing.ts'
 
 /** Values of varied lengths (0 to 300 bytes), deterministic. */
 function values(count: number, seed: number): Uint8Array[] {
@@ -19,6 +19,7 @@ test('lists cross in one buffer and read back equal, empty lists and empty value
 test('the worker answers each list\'s ordered-trie root, as computed on this thread', async (t) => {
   const hashing = new SealHashing()
   t.after(() => hashing.close())
+  hashing.start()
   await hashing.whenReady()
   const lists = [values(0, 0), values(1, 3), values(17, 4), values(1_000, 5)]
   const [first, second] = await Promise.all([hashing.roots(lists), hashing.roots(lists.slice(2))])
@@ -31,6 +32,7 @@ test('the worker answers each list\'s ordered-trie root, as computed on this thr
 test('a block sealed with its roots hashed on the worker is the block sealed on the main thread', async (t) => {
   const hashing = new SealHashing()
   t.after(() => hashing.close())
+  hashing.start()
   await hashing.whenReady()
   const sealedHashes: string[] = []
   for (const options of [{}, { orderedRoots: hashing.roots }]) {
@@ -45,4 +47,17 @@ test('a block sealed with its roots hashed on the worker is the block sealed on 
     sealedHashes.push(bytesToHex(sealed.stored.hash))
   }
   assert.equal(sealedHashes[1], sealedHashes[0])
+})
+
+test('the worker starts with the first block large enough to pay for it, not before', async (t) => {
+  const hashing = new SealHashing()
+  t.after(() => hashing.close())
+  const small = [values(WORKER_FROM_ITEMS / 2 - 1, 6), values(WORKER_FROM_ITEMS / 2, 7)]
+  assert.deepEqual((await hashing.roots(small)).map(bytesToHex), small.map((l) => bytesToHex(orderedTrieRoot(l))))
+  assert.equal(hashing.running, false)
+  const large = [values(WORKER_FROM_ITEMS / 2, 8), values(WORKER_FROM_ITEMS / 2, 9)]
+  assert.deepEqual((await hashing.roots(large)).map(bytesToHex), large.map((l) => bytesToHex(orderedTrieRoot(l))), 'computed here while the worker loads')
+  assert.equal(hashing.running, true)
+  await hashing.whenReady()
+  assert.deepEqual((await hashing.roots(large)).map(bytesToHex), large.map((l) => bytesToHex(orderedTrieRoot(l))))
 })

@@ -11,6 +11,7 @@ const OSAKA = { number: 20n, timestamp: 450n }
 test('a burst is prepared on the worker: each record equals the inline one, legacy, typed and creations, in order', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 2)
   t.after(() => recovery.close())
+  recovery.start()
   await recovery.whenReady()
   const raws = keys.flatMap((key, i) => [
     transfer(key, i, { data: new Uint8Array([0, 7, 0]), gas: 30_000n }),
@@ -30,6 +31,7 @@ test('a burst is prepared on the worker: each record equals the inline one, lega
 test('what the worker cannot prepare answers undefined (the caller decodes inline and rejects)', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 1)
   t.after(() => recovery.close())
+  recovery.start()
   await recovery.whenReady()
   const good = transfer(keys[0]!, 0)
   const badSignature = good.slice()
@@ -45,23 +47,28 @@ test('what the worker cannot prepare answers undefined (the caller decodes inlin
   if (tampered !== undefined) assert.notEqual(tampered.senderHex, keys[0]!.hex)
 })
 
-test('until a worker is loaded, prepare answers undefined at once (inline) instead of waiting for it', async (t) => {
+test('no worker starts before the first submission; it answers inline and starts them, and later ones use them', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 1)
   t.after(() => recovery.close())
+  await recovery.whenReady() // nothing started: nothing to wait for
+  assert.equal(recovery.running, false)
   assert.equal(await recovery.prepare(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp), undefined)
+  assert.equal(recovery.running, true)
   await recovery.whenReady()
   assert.ok((await recovery.prepare(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp)) !== undefined)
 })
 
-test('after close, prepare answers undefined at once', async () => {
+test('after close, prepare answers undefined at once and starts nothing', async () => {
   const recovery = new SenderRecovery(GENESIS, 1)
   await recovery.close()
   assert.equal(await recovery.prepare(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp), undefined)
+  assert.equal(recovery.running, false)
 })
 
 test('the pool admits with a worker-prepared record exactly as it does inline', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 1)
   t.after(() => recovery.close())
+  recovery.start()
   await recovery.whenReady()
   const state = new FakeState()
   const viaWorker = new TxPool({ config: {} })
@@ -84,6 +91,7 @@ test('the pool admits with a worker-prepared record exactly as it does inline', 
 test('a refused transaction gets the same error through the worker as inline', async (t) => {
   const recovery = new SenderRecovery(GENESIS, 1)
   t.after(() => recovery.close())
+  recovery.start()
   await recovery.whenReady()
   const raw = transfer(keys[0]!, 0, { gas: 20_000n })
   const prepared = await recovery.prepare(raw, OSAKA.number, OSAKA.timestamp)

@@ -3,9 +3,10 @@
  * recovery and the gas figures run on another core than the one serving HTTP and building flashblocks,
  * and the main thread receives ready records (txpool/prepared.ts).
  *
- * Submissions arriving in the same turn of the event loop go to a worker as one message (one round trip for
- * a burst), spread over the workers in turn. A worker gets work only once it said it is loaded, so the
- * first submissions after a start are decoded inline instead of waiting for a worker to boot. `prepare` never rejects: undefined means "do it inline" (no
+ * The workers start with the first submission, not with the node: a node nobody sends to keeps no threads
+ * (and their memory) for it. Submissions arriving in the same turn of the event loop go to a worker as one
+ * message (one round trip for a burst), spread over the workers in turn. A worker gets work only once it
+ * said it is loaded, so the first submissions are decoded inline instead of waiting for a worker to boot. `prepare` never rejects: undefined means "do it inline" (no
  * worker, a worker failed or exited, or the pool is closed), and the caller's inline path is the reference.
  * Order: each worker answers its messages in order; across workers answers may overtake each other, which
  * admission tolerates (a nonce gap is queued, then promoted).
@@ -14,9 +15,10 @@
 import type { GethGenesis } from '../../execution/chain-config.ts'
 import type { PreparedTx } from '../../txpool/prepared.ts'
 import { WorkerLane } from '../worker-lane.ts'
+import { threadEntry } from '../thread-entry.ts'
 import { unpackRecord, type WorkerInit, type WorkItem, type WorkReply, type WorkRequest } from './wire.ts'
 
-const ENTRY = new URL('./recovery-entry.mjs', import.meta.url)
+const ENTRY = threadEntry(import.meta.url, './recovery-entry.mjs', 'recovery-worker')
 /** Largest burst sent as one message. */
 const MAX_BATCH = 256
 
@@ -38,13 +40,29 @@ export class SenderRecovery {
   private nextLane = 0
   private nextId = 1
   private readonly readyWaiters: (() => void)[] = []
+  private started = false
+  private closed = false
 
-  constructor(genesis: GethGenesis, workers: number) {
-    for (let i = 0; i < workers; i++) this.lanes.push(this.spawn(genesis))
+  constructor(
+    private readonly genesis: GethGenesis,
+    private readonly workers: number,
+  ) {}
+
+  /** Whether the workers have been started (by a first submission, or `start`). */
+  get running(): boolean {
+    return this.started
+  }
+
+  /** Starts the workers now (once; a first `prepare` does it too). */
+  start(): void {
+    if (this.started || this.closed) return
+    this.started = true
+    for (let i = 0; i < this.workers; i++) this.lanes.push(this.spawn(this.genesis))
   }
 
   /** `raw` prepared for the fork of the pending block (number, timestamp); undefined: decode it inline. */
   prepare(raw: Uint8Array, number: bigint, timestamp: bigint): Promise<PreparedTx | undefined> {
+    this.start()
     if (!this.lanes.some(isUsable)) return Promise.resolve(undefined)
     return new Promise((resolve) => {
       this.queued.push({ item: { raw, number, timestamp }, resolve })
@@ -55,13 +73,15 @@ export class SenderRecovery {
     })
   }
 
-  /** Resolves once a worker is loaded (or none can be): from then on `prepare` uses the workers. */
+  /** Resolves once a started worker is loaded (or none can be, or none was started): from then on `prepare`
+   * uses the workers. */
   whenReady(): Promise<void> {
     if (this.lanes.some(isUsable) || !this.lanes.some((lane) => lane.thread.alive)) return Promise.resolve()
     return new Promise((resolve) => this.readyWaiters.push(resolve))
   }
 
   async close(): Promise<void> {
+    this.closed = true
     const lanes = this.lanes.splice(0)
     const ended = lanes.map((lane) => lane.thread.terminate())
     for (const lane of lanes) this.fail(lane)
