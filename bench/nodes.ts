@@ -5,8 +5,11 @@
  *   node wrapper using CPU and memory next to it); otherwise `node_modules/.bin/anvil`, whose node wrapper
  *   spawns the binary as a child. Chain id, gas limit and base fee are passed from the genesis explicitly,
  *   since `--init` alone keeps Anvil's 30M gas limit.
- * - Flashnode: the CLI contract `src/cli/main.ts init --genesis F --datadir D` (exit 0), then
+ * - Flashnode: as `npm start` runs it, the production build (`scripts/build.mjs`, built once per bench process
+ *   into dist/): `dist/flashnode.mjs init --genesis F --datadir D` (exit 0), then
  *   `start --datadir D --port P --host 127.0.0.1`, which prints `flashnode listening on http://…` when up.
+ *   BENCH_FLASHNODE_CHECKOUT=DIR runs another checkout's Flashnode instead (its build, or its sources through
+ *   tsx when it has no build script: an older commit, for a before/after from the same benchmark code).
  * Readiness is eth_chainId answering with the genesis chain id (polled, bounded); a process that exits first
  * fails the start with the tail of its output. Each peer runs in its own process group, stopped with SIGTERM,
  * then SIGKILL after a grace period; anything still running when this process exits is killed.
@@ -23,7 +26,17 @@ import { fileURLToPath } from 'node:url'
 import { cpuSeconds, descendants, findProcess, vmHwmBytes } from './proc.ts'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const FLASHNODE_CLI = join(REPO, 'src/cli/main.ts')
+const FLASHNODE_CHECKOUT = resolve(process.env['BENCH_FLASHNODE_CHECKOUT'] ?? REPO)
+let flashnodeCli: string[] | undefined
+
+/** How this run starts Flashnode (node's arguments before the command), building it on first use. */
+function flashnodeCommand(): string[] {
+  if (flashnodeCli !== undefined) return flashnodeCli
+  if (!existsSync(join(FLASHNODE_CHECKOUT, 'scripts/build.mjs'))) return (flashnodeCli = ['--import', 'tsx', join(FLASHNODE_CHECKOUT, 'src/cli/main.ts')])
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: FLASHNODE_CHECKOUT, encoding: 'utf8', timeout: READY_TIMEOUT_MS })
+  if (r.status !== 0) throw new Error(`building Flashnode failed: ${r.stdout}${r.stderr}`)
+  return (flashnodeCli = [join(FLASHNODE_CHECKOUT, 'dist/flashnode.mjs')])
+}
 const READY_TIMEOUT_MS = 60_000
 
 /**
@@ -261,9 +274,8 @@ export interface FlashnodeOptions {
 
 /** `flashnode init`; throws with its output if it does not exit 0 within the time limit. */
 export function initFlashnode(genesisPath: string, datadir: string, timeoutMs = READY_TIMEOUT_MS): void {
-  if (!existsSync(FLASHNODE_CLI)) throw new Error(`no Flashnode CLI at ${FLASHNODE_CLI}`)
-  const r = spawnSync(process.execPath, ['--import', 'tsx', FLASHNODE_CLI, 'init', '--genesis', genesisPath, '--datadir', datadir], {
-    cwd: REPO,
+  const r = spawnSync(process.execPath, [...flashnodeCommand(), 'init', '--genesis', genesisPath, '--datadir', datadir], {
+    cwd: FLASHNODE_CHECKOUT,
     encoding: 'utf8',
     timeout: timeoutMs,
     killSignal: 'SIGKILL',
@@ -279,7 +291,7 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
   const g = genesisFacts(o.genesisPath)
   const args = [
     ...argsFromEnv('BENCH_FLASHNODE_NODE_ARGS'),
-    '--import', 'tsx', FLASHNODE_CLI, 'start',
+    ...flashnodeCommand(), 'start',
     '--datadir', o.datadir,
     '--port', String(o.port),
     '--host', '127.0.0.1',

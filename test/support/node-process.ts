@@ -21,8 +21,11 @@ export interface NodeProcess {
   stop(): Promise<void>
 }
 
-export async function spawnNode(t: TestContext, args: string[], env: Record<string, string> = {}): Promise<NodeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start', '--port', '0', ...args], {
+/** How a test runs the CLI: the TypeScript sources through tsx (the default), or a built file (compiled-build.test.ts). */
+export const FROM_SOURCES: readonly string[] = ['--import', 'tsx', 'src/cli/main.ts']
+
+export async function spawnNode(t: TestContext, args: string[], env: Record<string, string> = {}, cli: readonly string[] = FROM_SOURCES): Promise<NodeProcess> {
+  const child = spawn(process.execPath, [...cli, 'start', '--port', '0', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

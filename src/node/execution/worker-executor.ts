@@ -20,6 +20,7 @@ import type { WorkerInit, WorkerRequest, WorkerTarget } from './worker-main.ts'
 import { snapshotToWire } from '../../preconf/wire.ts'
 import { errorFromWire, type WireError } from './wire.ts'
 import { WorkerLane } from '../worker-lane.ts'
+import { threadEntry } from '../thread-entry.ts'
 
 interface Queued {
   readonly job: ExecutionJob
@@ -61,8 +62,8 @@ export interface WorkerExecutorOptions {
   readonly maxInFlight: number
 }
 
-/** The worker is TypeScript too: a small JS entry registers tsx in the worker's thread, then loads it. */
-const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url)
+/** From the sources, a small JS entry registers tsx in the worker's thread, then loads it; built, its bundle. */
+const WORKER_URL = threadEntry(import.meta.url, './worker-entry.mjs', 'execution-worker')
 
 const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`)
 
