@@ -49,9 +49,22 @@ export class ArchiveReader implements StateReader {
   private readSlot(address: Uint8Array, slot: Uint8Array): Uint8Array | null {
     const write = this.store.floor(keys.storage(address, slot, 0n), keys.storage(address, slot, this.blockNumber))
     if (write === undefined) return null
-    const wipe = this.store.floor(keys.wipe(address, 0n), keys.wipe(address, this.blockNumber))
-    if (wipe !== undefined && historyKeyBlock(wipe.key) > historyKeyBlock(write.key)) return null
+    const wiped = this.wipedAt(address)
+    if (wiped !== null && wiped > historyKeyBlock(write.key)) return null
     return new Uint8Array(write.value)
+  }
+
+  /** The block of `address`'s newest storage wipe at or below this block (null: none), looked up once per
+   * account and block rather than once per slot. */
+  private wipedAt(address: Uint8Array): bigint | null {
+    const key = itemKey(this.blockNumber, address)
+    let at = this.cache.wipes.get(key)
+    if (at === undefined) {
+      const wipe = this.store.floor(keys.wipe(address, 0n), keys.wipe(address, this.blockNumber))
+      at = wipe === undefined ? null : historyKeyBlock(wipe.key)
+      this.cache.wipes.set(key, at)
+    }
+    return at
   }
 
   getCode(codeHash: Uint8Array): Uint8Array {

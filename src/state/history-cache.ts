@@ -19,6 +19,8 @@ import type { KvStore } from '../storage/db.ts'
 const ACCOUNTS = 32_768
 /** ~280 bytes an entry: ~18 MB per thread when full. */
 const SLOTS = 65_536
+/** A contract's newest storage wipe at or below a block, read once for all its slots: ~150 bytes an entry. */
+const WIPES = 16_384
 /** Code is content-addressed (by its hash), so it never changes either; kept for hot contracts only. */
 const CODES = 1_024
 const CODE_BYTES = 8 * 1024 * 1024
@@ -29,6 +31,8 @@ export type Remembered = Uint8Array | null
 export interface HistoryCache {
   readonly accounts: Lru<string, Remembered>
   readonly slots: Lru<string, Remembered>
+  /** The block of an account's newest storage wipe at or below the key's block; null: none. */
+  readonly wipes: Lru<string, bigint | null>
   /** Contract code by code hash (latin1 key), at most CODE_BYTES of it. */
   readonly codes: SizedLru<string, Uint8Array>
 }
@@ -41,6 +45,7 @@ export function historyCacheOf(store: KvStore): HistoryCache {
     cache = {
       accounts: new Lru(ACCOUNTS),
       slots: new Lru(SLOTS),
+      wipes: new Lru(WIPES),
       codes: new SizedLru({ maxEntries: CODES, maxBytes: CODE_BYTES }, (code) => code.length + 128),
     }
     perStore.set(store, cache)

@@ -72,10 +72,15 @@ export class LmdbStore implements KvStore {
   }
 
   floor(low: Key, high: Key): { key: Key; value: Value } | undefined {
-    for (const entry of this.db.getRange({ start: asBuffer(high), end: asBuffer(low), reverse: true, limit: 1 })) {
-      // `end` is exclusive in reverse ranges: an entry equal to `low` is still wanted.
+    // `end` is exclusive in reverse ranges. A `low` ending in a zero byte (every history key at block 0) has
+    // an exact predecessor, itself without that byte (no key sorts between the two), so one range answers;
+    // any other `low` is looked up on its own when the range holds nothing.
+    const inclusive = low.length > 0 && low[low.length - 1] === 0
+    const end = inclusive ? low.subarray(0, low.length - 1) : low
+    for (const entry of this.db.getRange({ start: asBuffer(high), end: asBuffer(end), reverse: true, limit: 1 })) {
       return { key: entry.key, value: entry.value }
     }
+    if (inclusive) return undefined
     const exact = this.db.getBinary(asBuffer(low))
     return exact === undefined ? undefined : { key: low, value: exact }
   }
