@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util'
 import { formatMachine, formatScenario, machineInfo, writeResults } from './report.ts'
 import { flashblockBuildBench } from './flashblock-build-bench.ts'
+import { distinctReadsBench } from './distinct-reads-bench.ts'
 import { pendingReadsBench } from './pending-reads-bench.ts'
 import { readBench } from './read-bench.ts'
 import { receiptsBench } from './receipts-bench.ts'
@@ -31,6 +32,7 @@ export const SCENARIOS: readonly Scenario[] = [
   flashblockBuildBench,
   receiptsBench,
   simulateBench,
+  distinctReadsBench,
   streamBench,
   followerBench,
   soakBench,
