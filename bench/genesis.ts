@@ -6,11 +6,17 @@
  *   for cancun and prague, base fee 1 gwei, a generous gas limit, and the Prague system contracts.
  * - N funded EOAs: indexes 0..N-1 of the well-known test mnemonic (the same keys Anvil and Hardhat print),
  *   each with a large ETH balance and a token balance.
+ * - Optionally more token holders without keys (`holders` > `accounts`): addresses made from keccak of their
+ *   index (`keylessHolder`), with the same ETH and token balances. They exist for reads with a large holder
+ *   set (100,000 holders: deriving that many HD keys at ~2 ms each would take minutes); nothing signs for them.
+ *   Their balance slots are hashed with the node's WebAssembly keccak (the fixture's viem-based balanceSlot
+ *   and address checksums took ~15 s for 100,000), checked against the fixture's for the first of them.
  * - The ERC-20 fixture at the fixed address TOKEN_ADDRESS, balances pre-set in its storage.
  *
  * Keys are derived once from the seed (viem's mnemonicToAccount re-runs PBKDF2 per index, ~15 ms each;
- * hdKeyToAccount on the shared HD root gives the same accounts at ~2 ms each) and cached per process.
- * CLI: `npx tsx bench/genesis.ts --accounts 64 --out genesis.json`.
+ * hdKeyToAccount on the shared HD root gives the same accounts at ~2 ms each) and cached per process, and so
+ * is a built genesis (per options: the token's storage for 100,000 holders takes seconds to compute).
+ * CLI: `npx tsx bench/genesis.ts --accounts 64 [--holders 100000] --out genesis.json`.
  */
 
 import { writeFileSync } from 'node:fs'
@@ -18,9 +24,11 @@ import { fileURLToPath } from 'node:url'
 import { mnemonicToSeedSync } from '@scure/bip39'
 import { getAddress, numberToHex, type Address, type Hex } from 'viem'
 import { HDKey, hdKeyToAccount, type HDAccount } from 'viem/accounts'
-import { genesisAllocFor } from '../test/fixtures/erc20/index.ts'
+import { BALANCES_SLOT, balanceSlot, genesisAllocFor, TOTAL_SUPPLY_SLOT } from '../test/fixtures/erc20/index.ts'
 import { SYSTEM_CONTRACTS } from './system-contracts.ts'
 import { devChainConfig } from '../src/node/dev-genesis.ts'
+import { keccak256 } from '../src/primitives/keccak.ts'
+import { bytesToHex } from '../src/primitives/hex.ts'
 
 export const BENCH_MNEMONIC = 'test test test test test test test test test test test junk'
 /** Where the ERC-20 fixture lives on every benchmark chain. */
@@ -31,6 +39,8 @@ export interface BenchGenesisOptions {
   chainId?: number
   /** Funded EOAs (mnemonic indexes 0..accounts-1). */
   accounts?: number
+  /** Token holders in all (default: `accounts`): the funded EOAs first, then keyless holders up to this count. */
+  holders?: number
   /** Wei per account. */
   ethBalance?: bigint
   /** Token base units per account. */
@@ -70,6 +80,8 @@ export interface BenchChain {
   chainId: number
   token: Address
   accounts: HDAccount[]
+  /** Every token holder, each with `tokenBalance` (and the ETH balance): the accounts first, then keyless ones. */
+  holders: Address[]
   tokenBalance: bigint
 }
 
@@ -86,6 +98,22 @@ export function benchAccounts(count: number): HDAccount[] {
   return accountCache.slice(0, count)
 }
 
+const keyless: Address[] = []
+
+/**
+ * Keyless holder j: the last 20 bytes of keccak256 of the 32-byte word 0xb0…j (lower case; no key exists for
+ * it). Cached per process.
+ */
+export function keylessHolder(j: number): Address {
+  for (let i = keyless.length; i <= j; i++) {
+    const word = new Uint8Array(32)
+    word[0] = 0xb0
+    new DataView(word.buffer).setUint32(28, i)
+    keyless.push(bytesToHex(keccak256(word).subarray(12)) as Address)
+  }
+  return keyless[j]!
+}
+
 /** The dev chain's config (every fork through Prague at genesis), with the fields Anvil's --init reads too. */
 export function chainConfig(chainId: number): Record<string, unknown> {
   return {
@@ -96,16 +124,52 @@ export function chainConfig(chainId: number): Record<string, unknown> {
   }
 }
 
+const built = new Map<string, BenchChain>()
+
+/** The chain for these options, built once per process (callers must not modify it). */
 export function buildBenchGenesis(opts: BenchGenesisOptions = {}): BenchChain {
+  const key = JSON.stringify(opts, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+  let chain = built.get(key)
+  if (chain === undefined) {
+    chain = build(opts)
+    built.set(key, chain)
+  }
+  return chain
+}
+
+const word = (v: bigint): Hex => numberToHex(v, { size: 32 })
+
+/** keccak256(abi.encode(holder, BALANCES_SLOT)), the fixture's balanceSlot, on the fast keccak. */
+function fastBalanceSlot(holder: Address): Hex {
+  const input = new Uint8Array(64)
+  input.set(Buffer.from(holder.slice(2), 'hex'), 12)
+  input.set(Buffer.from(word(BALANCES_SLOT).slice(2), 'hex'), 32)
+  return bytesToHex(keccak256(input))
+}
+
+/** Adds keyless holders' balances to the token's storage (already holding the keyed ones) and to its total supply. */
+function addKeylessBalances(storage: Record<Hex, Hex>, keylessHolders: readonly Address[], balance: bigint): void {
+  if (keylessHolders.length === 0) return
+  const first = keylessHolders[0]!
+  if (fastBalanceSlot(first) !== balanceSlot(first)) throw new Error('bench genesis: the fast balance slot differs from the fixture\'s')
+  for (const h of keylessHolders) storage[fastBalanceSlot(h)] = word(balance)
+  const supplyKey = word(TOTAL_SUPPLY_SLOT)
+  storage[supplyKey] = word(BigInt(storage[supplyKey] ?? '0x0') + balance * BigInt(keylessHolders.length))
+}
+
+function build(opts: BenchGenesisOptions): BenchChain {
   const chainId = opts.chainId ?? DEFAULT_CHAIN_ID
   const ethBalance = opts.ethBalance ?? 10n ** 30n // 10^12 ETH
   const tokenBalance = opts.tokenBalance ?? 10n ** 27n // 10^9 tokens at 18 decimals
   const accounts = benchAccounts(opts.accounts ?? 64)
+  const extra = Math.max(0, (opts.holders ?? 0) - accounts.length)
+  const holders: Address[] = [...accounts.map((a) => a.address), ...Array.from({ length: extra }, (_, j) => keylessHolder(j))]
 
   const alloc: Record<string, AllocEntry> = {}
   for (const c of SYSTEM_CONTRACTS) alloc[getAddress(c.address)] = { balance: '0x0', nonce: '0x1', code: c.code }
-  for (const a of accounts) alloc[a.address] = { balance: hex(ethBalance) }
+  for (const h of holders) alloc[h] = { balance: hex(ethBalance) }
   Object.assign(alloc, genesisAllocFor(TOKEN_ADDRESS, accounts.map((a) => ({ address: a.address, balance: tokenBalance }))))
+  addKeylessBalances(alloc[TOKEN_ADDRESS]!.storage!, holders.slice(accounts.length), tokenBalance)
   alloc[TOKEN_ADDRESS]!.nonce = '0x1' // as if created (EIP-161)
 
   const genesis: GethGenesisJson = {
@@ -125,7 +189,7 @@ export function buildBenchGenesis(opts: BenchGenesisOptions = {}): BenchChain {
     blobGasUsed: '0x0',
     alloc,
   }
-  return { genesis, chainId, token: TOKEN_ADDRESS, accounts, tokenBalance }
+  return { genesis, chainId, token: TOKEN_ADDRESS, accounts, holders, tokenBalance }
 }
 
 export function writeBenchGenesis(path: string, opts: BenchGenesisOptions = {}): BenchChain {
@@ -142,9 +206,10 @@ function main(): void {
   }
   const out = arg('--out') ?? 'genesis.json'
   const accounts = Number(arg('--accounts') ?? 64)
+  const holders = Number(arg('--holders') ?? accounts)
   const chainId = Number(arg('--chain-id') ?? DEFAULT_CHAIN_ID)
-  const chain = writeBenchGenesis(out, { accounts, chainId })
-  console.log(`${out}: chainId ${chain.chainId}, ${chain.accounts.length} accounts, token at ${chain.token}`)
+  const chain = writeBenchGenesis(out, { accounts, holders, chainId })
+  console.log(`${out}: chainId ${chain.chainId}, ${chain.accounts.length} accounts, ${chain.holders.length} token holders, token at ${chain.token}`)
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main()

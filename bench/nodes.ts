@@ -10,11 +10,14 @@
  *   `start --datadir D --port P --host 127.0.0.1`, which prints `flashnode listening on http://…` when up.
  *   BENCH_FLASHNODE_CHECKOUT=DIR runs another checkout's Flashnode instead (its build, or its sources through
  *   tsx when it has no build script: an older commit, for a before/after from the same benchmark code).
- * Readiness is eth_chainId answering with the genesis chain id (polled, bounded); a process that exits first
- * fails the start with the tail of its output. Each peer runs in its own process group, stopped with SIGTERM,
+ * - Without a genesis file, each peer runs its own dev chain: Anvil's defaults, and Flashnode `start` on an
+ *   empty datadir (which creates its dev chain); both have chain id 31337.
+ * Readiness is eth_chainId answering with the genesis chain id (polled every 25 ms, bounded; the time from
+ * spawn to that answer is kept as `readyMs`); a process that exits first fails the start with the tail of its output. Each peer runs in its own process group, stopped with SIGTERM,
  * then SIGKILL after a grace period; anything still running when this process exits is killed.
  * Memory: peak RSS is VmHWM from /proc of the server process (found by name among the descendants of
- * what was spawned), plus its descendants', sampled every 250 ms while running and once at stop.
+ * what was spawned), plus its descendants', sampled every 250 ms while running and once at stop; `rssBytes`
+ * is their VmRSS now.
  */
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -23,7 +26,7 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { cpuSeconds, descendants, findProcess, vmHwmBytes } from './proc.ts'
+import { cpuSeconds, descendants, findProcess, vmHwmBytes, vmRssBytes } from './proc.ts'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const FLASHNODE_CHECKOUT = resolve(process.env['BENCH_FLASHNODE_CHECKOUT'] ?? REPO)
@@ -38,6 +41,8 @@ function flashnodeCommand(): string[] {
   return (flashnodeCli = [join(FLASHNODE_CHECKOUT, 'dist/flashnode.mjs')])
 }
 const READY_TIMEOUT_MS = 60_000
+/** Both peers' dev chains (Anvil's default, `flashnode start --chain-id`'s default). */
+const DEV_CHAIN_ID = 31337n
 
 /**
  * The nodes a run compares. `flashnode-no-metrics` is Flashnode started with `--no-metrics`, so the cost of
@@ -51,8 +56,12 @@ export interface RunningNode {
   readonly url: string
   /** The process that serves requests (the anvil binary, the flashnode node process). */
   readonly serverPid: number
+  /** From spawn to the first correct eth_chainId answer, in ms (to within the 25 ms polling). */
+  readonly readyMs: number
   /** Peak resident memory so far, in bytes (server process and its descendants). */
   peakRssBytes(): number | undefined
+  /** Resident memory now, in bytes (server process and its descendants). */
+  rssBytes(): number | undefined
   /** CPU seconds used so far by the server process and its descendants. */
   cpuSeconds(): number
   stop(): Promise<void>
@@ -136,6 +145,7 @@ interface Launch {
 }
 
 async function launch(l: Launch): Promise<RunningNode> {
+  const spawnedAt = performance.now()
   const child = spawn(l.cmd, l.args, { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   live.add(child)
   const output = tail(child)
@@ -169,8 +179,9 @@ async function launch(l: Launch): Promise<RunningNode> {
       const when = timedOut ? `not ready within ${l.readyTimeoutMs} ms` : 'up but not answering eth_chainId correctly'
       throw new Error(`${l.peer} ${when}: ${problem}; its output:\n${output()}`)
     }
-    await sleep(100)
+    await sleep(25)
   }
+  const readyMs = performance.now() - spawnedAt
   const rootPid = child.pid!
   const serverPid = findProcess(rootPid, l.serverName) ?? rootPid
   let peak: number | undefined
@@ -185,7 +196,12 @@ async function launch(l: Launch): Promise<RunningNode> {
     peer: l.peer,
     url: l.url,
     serverPid,
+    readyMs,
     peakRssBytes: () => (sample(), peak),
+    rssBytes: () => {
+      const total = descendants(serverPid).reduce((s, p) => s + (vmRssBytes(p) ?? 0), 0)
+      return total > 0 ? total : undefined
+    },
     cpuSeconds: () => cpuSeconds(serverPid),
     stop: async () => {
       sample()
@@ -227,7 +243,8 @@ export function anvilVersion(): string {
 }
 
 export interface AnvilOptions {
-  genesisPath: string
+  /** Absent: Anvil's own dev chain (its defaults). */
+  genesisPath?: string
   port: number
   /** e.g. ['--block-time', '2'] or ['--no-mining']. */
   extraArgs?: string[]
@@ -237,32 +254,33 @@ export interface AnvilOptions {
 }
 
 export async function startAnvil(o: AnvilOptions): Promise<RunningNode> {
-  const g = genesisFacts(o.genesisPath)
-  const args = [
-    '--init', o.genesisPath,
-    '--host', '127.0.0.1',
-    '--port', String(o.port),
-    '--hardfork', 'prague',
-    '--chain-id', String(g.chainId),
-    '--gas-limit', String(g.gasLimit),
-    '--block-base-fee-per-gas', String(g.baseFee),
-    '--disable-default-create2-deployer',
-    '--quiet',
-    ...(o.extraArgs ?? []),
-  ]
+  const g = o.genesisPath === undefined ? undefined : genesisFacts(o.genesisPath)
+  const chain =
+    g === undefined || o.genesisPath === undefined
+      ? []
+      : [
+          '--init', o.genesisPath,
+          '--hardfork', 'prague',
+          '--chain-id', String(g.chainId),
+          '--gas-limit', String(g.gasLimit),
+          '--block-base-fee-per-gas', String(g.baseFee),
+          '--disable-default-create2-deployer',
+        ]
+  const args = ['--host', '127.0.0.1', '--port', String(o.port), ...chain, '--quiet', ...(o.extraArgs ?? [])]
   return launch({
     peer: 'anvil',
     cmd: o.command ?? anvilCommand(),
     args,
     url: `http://127.0.0.1:${o.port}/`,
-    chainId: g.chainId,
+    chainId: g?.chainId ?? DEV_CHAIN_ID,
     serverName: 'anvil',
     readyTimeoutMs: o.readyTimeoutMs ?? READY_TIMEOUT_MS,
   })
 }
 
 export interface FlashnodeOptions {
-  genesisPath: string
+  /** Absent: `start` on an empty datadir creates Flashnode's dev chain. */
+  genesisPath?: string
   port: number
   /** Initialized from genesisPath first if it does not exist or is empty. */
   datadir: string
@@ -287,8 +305,9 @@ export function initFlashnode(genesisPath: string, datadir: string, timeoutMs = 
 }
 
 export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> {
-  if (!existsSync(o.datadir) || readdirSync(o.datadir).length === 0) initFlashnode(o.genesisPath, o.datadir)
-  const g = genesisFacts(o.genesisPath)
+  const empty = !existsSync(o.datadir) || readdirSync(o.datadir).length === 0
+  if (o.genesisPath !== undefined && empty) initFlashnode(o.genesisPath, o.datadir, o.readyTimeoutMs)
+  const chainId = o.genesisPath === undefined ? DEV_CHAIN_ID : genesisFacts(o.genesisPath).chainId
   const args = [
     ...argsFromEnv('BENCH_FLASHNODE_NODE_ARGS'),
     ...flashnodeCommand(), 'start',
@@ -303,7 +322,7 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
     cmd: process.execPath,
     args,
     url: `http://127.0.0.1:${o.port}/`,
-    chainId: g.chainId,
+    chainId,
     serverName: 'node',
     readyTimeoutMs: o.readyTimeoutMs ?? READY_TIMEOUT_MS,
   })

@@ -15,23 +15,27 @@
  * Pool states are prepared once per peer start (idempotent), rows run in order: idle, pool, pre-confirmed.
  */
 
+import type { BenchChain } from './genesis.ts'
 import { readCases, type ReadExpectation } from './read-bench.ts'
 import { rpcCall } from './rpc.ts'
 import type { BenchCase, CaseRun, Scenario, ScenarioContext } from './scenario.ts'
 import { NonceBook, sendAll, TxFactory } from './txs.ts'
 import type { RunningNode } from './nodes.ts'
 
-const POOLED = 1000
-const SENDERS = 250
+export const POOLED = 1000
+/** Accounts 0..SENDERS-1 send POOLED / SENDERS transfers each (the chain needs that many keyed accounts). */
+export const SENDERS = 250
 
-function cases({ chain, quick }: ScenarioContext): BenchCase[] {
+/**
+ * A `prepare` hook that puts POOLED ERC-20 transfers into a fresh peer start's pool once (idempotent per
+ * start), and checks where they are: in Anvil's pending block (`--no-mining`), not yet in Flashnode's
+ * (`--sealing manual`: nothing is pre-confirmed until asked).
+ */
+export function poolFiller(chain: BenchChain): (run: CaseRun) => Promise<void> {
   const factory = new TxFactory(chain.chainId, chain.token, SENDERS)
   const nonces = new NonceBook()
   const filled = new WeakSet<RunningNode>()
-  const preconfirmed = new WeakSet<RunningNode>()
-  const perSender = BigInt(POOLED / SENDERS)
-
-  const fill = async ({ node }: CaseRun): Promise<void> => {
+  return async ({ node }: CaseRun): Promise<void> => {
     if (filled.has(node)) return
     filled.add(node)
     await sendAll(node.url, factory.batch('erc20', POOLED, nonces, node))
@@ -41,6 +45,12 @@ function cases({ chain, quick }: ScenarioContext): BenchCase[] {
       throw new Error(`after sending ${POOLED} transactions, the pending block holds ${pending.transactions.length} (expected ${want})`)
     }
   }
+}
+
+function cases({ chain, quick }: ScenarioContext): BenchCase[] {
+  const preconfirmed = new WeakSet<RunningNode>()
+  const perSender = BigInt(POOLED / SENDERS)
+  const fill = poolFiller(chain)
   const preconfirm = async (run: CaseRun): Promise<void> => {
     await fill(run)
     if (preconfirmed.has(run.node)) return

@@ -1,5 +1,5 @@
 /**
- * Linux /proc readings for the benchmarks: a process tree, peak memory (VmHWM), CPU time of processes,
+ * Linux /proc readings for the benchmarks: a process tree, resident and peak memory (VmRSS, VmHWM), CPU time of processes,
  * and how busy the whole machine is (to tell when something else running on the box skews a figure).
  * Every reading tolerates a process that has gone (it then counts as nothing).
  */
@@ -46,14 +46,24 @@ export function findProcess(rootPid: number, name: string): number | undefined {
   return descendants(rootPid).find((p) => comm(p) === name)
 }
 
-/** VmHWM (peak RSS) of one process in bytes. */
-export function vmHwmBytes(pid: number): number | undefined {
+/** A memory field of /proc/<pid>/status (VmHWM, VmRSS, …) in bytes. */
+function statusBytes(pid: number, field: string): number | undefined {
   try {
-    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return m === null ? undefined : Number(m[1]) * 1024
   } catch {
     return undefined
   }
+}
+
+/** VmHWM (peak RSS) of one process in bytes. */
+export function vmHwmBytes(pid: number): number | undefined {
+  return statusBytes(pid, 'VmHWM')
+}
+
+/** VmRSS (resident memory now) of one process in bytes. */
+export function vmRssBytes(pid: number): number | undefined {
+  return statusBytes(pid, 'VmRSS')
 }
 
 /** User + system CPU seconds used so far by `pid` and its descendants (all threads). */

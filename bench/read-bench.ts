@@ -2,7 +2,8 @@
  * Scenario "read": state reads at `latest`, the most common load on a public RPC endpoint.
  *   - eth_call balanceOf(holder) on the token, cycling through 64 holders (a different account's storage
  *     on consecutive requests). The 64 answers repeat within a block, so Flashnode's call-result cache
- *     answers most of them (the row's name says so); the other three rows have no result cache;
+ *     answers most of them (the row's name says so; the distinct scenario has the same call without cache
+ *     hits); the other three rows have no result cache;
  *   - eth_getStorageAt of the same holders' balance slots (state access without the EVM);
  *   - eth_getCode of the token and the four Prague system contracts, cycled;
  *   - eth_getTransactionCount of the 64 holders.
@@ -64,7 +65,7 @@ export function readCases(
   return [
     {
       ...rest,
-      name: `eth_call balanceOf @${tag}${suffix} (64 holders repeat: mostly Flashnode's call cache)`,
+      name: `eth_call balanceOf @${tag}${suffix} (64 holders repeat: mostly Flashnode result-cache hits)`,
       bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_call', callParams(h))),
       check: checked(async (run) => {
         expectWord(await rpcCall(run.node.url, 'eth_call', callParams(first)), expect(run).tokenBalance, 'balanceOf(holder 0)')

@@ -59,14 +59,23 @@ function cells(cr: CaseResult | undefined, available: boolean, applies: boolean,
   return [Number.isFinite(m.rps) ? int(m.rps) : '—', ms(m.p50Ms), ms(m.p99Ms), ...extra, `${Math.round(m.serverCpuPct)}%`]
 }
 
-/** Flashnode against Anvil, > 1 when Flashnode does better: rate ratio, or Anvil p50 / Flashnode p50. */
+/**
+ * Flashnode against Anvil, > 1 when Flashnode does better: rate ratio, Anvil p50 / Flashnode p50, or (less is
+ * better, e.g. memory) Anvil's figure / Flashnode's.
+ */
 function ratioCell(r: ScenarioResult, name: string): string {
   const a = r.peers.anvil?.cases[name]?.median
   const f = r.peers.flashnode?.cases[name]?.median
   if (a === undefined || f === undefined) return '—'
-  if (r.cases[name]?.compare === 'p50') return f.p50Ms > 0 && a.p50Ms > 0 ? `${(a.p50Ms / f.p50Ms).toFixed(2)}× (p50)` : '—'
-  return Number.isFinite(a.rps) && Number.isFinite(f.rps) && a.rps > 0 ? `${(f.rps / a.rps).toFixed(2)}×` : '—'
+  const compare = r.cases[name]?.compare
+  if (compare === 'p50') return f.p50Ms > 0 && a.p50Ms > 0 ? `${(a.p50Ms / f.p50Ms).toFixed(2)}× (p50)` : '—'
+  const rates = Number.isFinite(a.rps) && Number.isFinite(f.rps) && a.rps > 0 && f.rps > 0
+  if (compare === 'lower') return rates ? `${(a.rps / f.rps).toFixed(2)}× (lower)` : '—'
+  return rates ? `${(f.rps / a.rps).toFixed(2)}×` : '—'
 }
+
+/** Extras print as ms, or as integers when their name ends in "(count)" or "(MB)". */
+const extraText = (k: string, v: number): string => (/\((count|MB)\)$/.test(k) ? int(v) : ms(v))
 
 /** Flashnode with metrics over Flashnode without (rate ratio; < 1 when recording metrics costs throughput). */
 function metricsCell(r: ScenarioResult, name: string): string {
@@ -119,7 +128,7 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
       if (cr.invalid !== undefined) notes.push(`${PEER_LABEL[p]}, ${name}: ${cr.invalid}`)
       if (cr.errors > 0) notes.push(`${PEER_LABEL[p]}, ${name}: ${cr.errors} errors, e.g. ${cr.samples.flatMap((s) => s.errorSamples)[0] ?? ''}`)
       const extras = Object.entries(cr.median?.extras ?? {}).filter(([k]) => !r.extraColumns.includes(k))
-      if (extras.length > 0) notes.push(`${PEER_LABEL[p]}, ${name}: ${extras.map(([k, v]) => `${k} ${k.endsWith('(count)') ? int(v) : ms(v)}`).join(', ')}`)
+      if (extras.length > 0) notes.push(`${PEER_LABEL[p]}, ${name}: ${extras.map(([k, v]) => `${k} ${extraText(k, v)}`).join(', ')}`)
     }
   }
   const samples = Object.values(r.peers).flatMap((pr) => Object.values(pr.cases).flatMap((c) => c.samples))
@@ -157,7 +166,10 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
   const legend = [
     "rate in the row's unit; CPU = the peer's CPU during the measurement, in % of one core (server process and its children)",
   ]
-  if (ratio) legend.push('Flashnode vs Anvil: rate ratio, or Anvil p50 / Flashnode p50 where marked (p50); > 1 = Flashnode better')
+  if (ratio) {
+    const lower = r.caseNames.some((n) => r.cases[n]?.compare === 'lower') ? ", or Anvil's figure / Flashnode's where less is better (marked lower)" : ''
+    legend.push(`Flashnode vs Anvil: rate ratio, or Anvil p50 / Flashnode p50 where marked (p50)${lower}; > 1 = Flashnode better`)
+  }
   const rowsNa = r.caseNames.filter((n) => r.cases[n]?.peers !== undefined)
   if (rowsNa.length > 0) legend.push('n/a: the peer has no such figure (see the notes)')
   return [title, '', table(rows, (i) => i >= 1 && i !== 2), '', ...[...legend, ...r.notes, ...notes].map((n) => `  - ${n}`)].join('\n')

@@ -10,6 +10,8 @@
 import { parseArgs } from 'node:util'
 import { formatMachine, formatScenario, machineInfo, writeResults } from './report.ts'
 import { flashblockBuildBench } from './flashblock-build-bench.ts'
+import { distinctReadsBench } from './distinct-reads-bench.ts'
+import { memoryBench } from './memory-bench.ts'
 import { pendingReadsBench } from './pending-reads-bench.ts'
 import { readBench } from './read-bench.ts'
 import { receiptsBench } from './receipts-bench.ts'
@@ -31,6 +33,8 @@ export const SCENARIOS: readonly Scenario[] = [
   flashblockBuildBench,
   receiptsBench,
   simulateBench,
+  distinctReadsBench,
+  memoryBench,
   streamBench,
   followerBench,
   soakBench,
@@ -40,6 +44,7 @@ export const SCENARIOS: readonly Scenario[] = [
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   issue3: ['send', 'visibility', 'flashblock-build', 'receipts'],
   issue6: ['read', 'pending-reads', 'send', 'visibility', 'receipts', 'simulate', 'flashblock-build'],
+  issue19: ['read', 'pending-reads', 'simulate', 'distinct', 'memory'],
   all: SCENARIOS.map((s) => s.name),
 }
 
@@ -53,7 +58,8 @@ const USAGE = `usage: npm run bench [-- options]
   --quick               smoke run: 1 repetition of 1 s (+0.3 s warm-up)
   --only a,b            scenarios by name (default: all)
   --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
-                        issue6 (every figure of issue 6, simulate included; not soak), all
+                        issue6 (every figure of issue 6, simulate included; not soak),
+                        issue19 (read, pending-reads, simulate, distinct, memory), all
   --peers anvil,flashnode   (also flashnode-no-metrics: Flashnode with --no-metrics, beside it in one run)
   --reps N  --duration MS  --warmup MS
   --concurrency N       override every case's concurrency

@@ -6,6 +6,9 @@
  *      apart from the load generator;
  *   3. per peer start and case: check the answer, prepare, then drive load from separate processes;
  *   4. records peak RSS of every start, stops the peer, and finally takes medians per case.
+ * Cases marked `chain: 'dev'` run on another start of the peer, on its own dev chain (Anvil's defaults; a
+ * new empty Flashnode datadir), after the scenario's genesis start of the same repetition or before it, in
+ * the order the cases first name their chain; the peak RSS footer counts the genesis starts only.
  * A peer that fails to start is reported unavailable with the reason (no crash); Anvil failing to start is
  * still reported the same way, since the run is then meaningless but the reason must be visible.
  */
@@ -33,6 +36,9 @@ import {
 } from './scenario.ts'
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+type Chain = 'genesis' | 'dev'
+const chainOf = (c: BenchCase): Chain => c.chain ?? 'genesis'
 
 export type Progress = (line: string) => void
 
@@ -71,28 +77,35 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       }
     }
 
+    const readyTimeoutMs = s.readyTimeoutMs
     const pristine = join(dir, 'flashnode-pristine')
     const flashnodes = (['flashnode', 'flashnode-no-metrics'] as const).flatMap((p) => (result.peers[p] !== undefined ? [result.peers[p]!] : []))
     if (flashnodes.length > 0) {
       progress(`${s.name}: flashnode init`)
       try {
-        initFlashnode(genesisPath, pristine)
+        initFlashnode(genesisPath, pristine, readyTimeoutMs)
       } catch (e) {
         for (const fr of flashnodes) markUnavailable(fr, errorText(e))
       }
     }
 
-    const start = async (peer: PeerName, rep: number): Promise<RunningNode> => {
+    const timeout = readyTimeoutMs === undefined ? {} : { readyTimeoutMs }
+    const start = async (peer: PeerName, rep: number, chain: Chain): Promise<RunningNode> => {
       const port = await freePort()
-      if (peer === 'anvil') return startAnvil({ genesisPath, port, extraArgs: [...(s.anvilArgs ?? [])] })
+      const onGenesis = chain === 'genesis' ? { genesisPath } : {}
+      if (peer === 'anvil') return startAnvil({ ...onGenesis, port, extraArgs: [...(s.anvilArgs ?? [])], ...timeout })
       let datadir = pristine
-      if (s.mutatesState === true) {
+      if (chain === 'dev') {
+        datadir = join(dir, `flashnode-dev-${peer}-${rep}`) // new and empty: `start` creates the dev chain
+      } else if (s.mutatesState === true) {
         datadir = join(dir, `flashnode-${rep}`)
         cpSync(pristine, datadir, { recursive: true })
       }
       const noMetrics = peer === 'flashnode-no-metrics' ? ['--no-metrics'] : []
-      return startFlashnode({ genesisPath, port, datadir, peer, extraArgs: [...(s.flashnodeArgs ?? []), ...(prepared?.flashnodeArgs ?? []), ...noMetrics] })
+      const extraArgs = [...(s.flashnodeArgs ?? []), ...(prepared?.flashnodeArgs ?? []), ...noMetrics]
+      return startFlashnode({ ...onGenesis, port, datadir, peer, extraArgs, ...timeout })
     }
+    const chains = [...new Set(cases.map(chainOf))]
 
     const repetitions = result.repetitions
     const caseSettings: RunSettings = s.durationMs === undefined ? settings : { ...settings, durationMs: s.durationMs(settings) }
@@ -100,26 +113,30 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       const order = rep % 2 === 0 ? settings.peers : [...settings.peers].reverse()
       for (const peer of order) {
         const pr = result.peers[peer]!
-        if (!pr.available) continue
-        progress(`${s.name}: repetition ${rep + 1}/${repetitions}, ${peer}`)
-        pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
-        let node: RunningNode
-        try {
-          node = await start(peer, rep)
-        } catch (e) {
-          markUnavailable(pr, errorText(e))
-          continue
-        }
-        try {
-          for (const c of cases) {
-            if (c.peers !== undefined && !c.peers.includes(peer)) continue
-            progress(`${s.name}: ${peer}: ${c.name}`)
-            await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), caseSettings)
+        for (const chain of chains) {
+          if (!pr.available) break
+          const mine = cases.filter((c) => chainOf(c) === chain && (c.peers === undefined || c.peers.includes(peer)))
+          if (mine.length === 0) continue
+          const on = chain === 'dev' ? ', its dev chain' : ''
+          progress(`${s.name}: repetition ${rep + 1}/${repetitions}, ${peer}${on}`)
+          pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
+          let node: RunningNode
+          try {
+            node = await start(peer, rep, chain)
+          } catch (e) {
+            markUnavailable(pr, errorText(e))
+            break
           }
-        } finally {
-          const rss = node.peakRssBytes()
-          if (rss !== undefined) pr.peakRssBytes.push(rss)
-          await node.stop()
+          try {
+            for (const c of mine) {
+              progress(`${s.name}: ${peer}: ${c.name}`)
+              await runCase(c, node, rep, pr.cases[c.name]!, concurrencyOf(c), caseSettings)
+            }
+          } finally {
+            const rss = node.peakRssBytes()
+            if (rss !== undefined && chain === 'genesis') pr.peakRssBytes.push(rss)
+            await node.stop()
+          }
         }
       }
     }

@@ -12,8 +12,10 @@
  * A case that is not a closed loop of requests (a latency probe, timed round trips of a dev method)
  * gives `measure` instead of `bodies`: it drives the peer itself and returns its figures (`Measured`).
  * `unit` names what its rate counts (tx/s, calls/s; none for a pure latency), `compare` says whether the
- * Flashnode/Anvil ratio is taken on the rate or on p50 time, and `peers` limits a case to the peers that
- * have the figure (a flashblock figure has no Anvil equivalent: that peer's cells read n/a).
+ * Flashnode/Anvil ratio is taken on the rate, on p50 time, or on a figure where less is better (memory),
+ * and `peers` limits a case to the peers that have the figure (a flashblock figure has no Anvil equivalent:
+ * that peer's cells read n/a). A case with `chain: 'dev'` runs on a start of the peer on its own dev
+ * chain instead of the scenario's genesis (the runner starts each peer once per chain its cases use).
  */
 
 import type { BenchChain, BenchGenesisOptions } from './genesis.ts'
@@ -63,8 +65,13 @@ export interface BenchCase {
   readonly peers?: readonly PeerName[]
   /** What the rate counts (default req/s); '' for a figure that is only a time. */
   readonly unit?: string
-  /** Ratio on the rate (default) or on p50 time (Anvil p50 / Flashnode p50: > 1 means Flashnode is faster). */
-  readonly compare?: 'rate' | 'p50'
+  /**
+   * Ratio on the rate (default), on p50 time (Anvil p50 / Flashnode p50: > 1 means Flashnode is faster), or
+   * 'lower': on the rate column where less is better, e.g. MB (Anvil / Flashnode: > 1 means Flashnode uses less).
+   */
+  readonly compare?: 'rate' | 'p50' | 'lower'
+  /** 'dev': the peer's own dev chain (Anvil's defaults, Flashnode `start` on an empty datadir), not the scenario's genesis. */
+  readonly chain?: 'genesis' | 'dev'
   /** Throws if the peer answers wrongly; its figures for this case are then reported as invalid. */
   check?(run: CaseRun): Promise<void>
   /** Runs after check and before the measured load. */
@@ -88,6 +95,8 @@ export interface Scenario {
    */
   readonly setup?: () => Promise<{ readonly flashnodeArgs: readonly string[]; teardown(): Promise<void> }>
   readonly mutatesState?: boolean
+  /** How long `flashnode init` and each peer start may take (default 60 s; a 100,000-holder genesis needs more). */
+  readonly readyTimeoutMs?: number
   /** Repetitions of this scenario whatever --reps says (a 30-minute soak runs once). */
   readonly repetitions?: number
   /** The measured duration of its cases, when not the run's --duration (the soak's --soak-duration). */
@@ -166,7 +175,7 @@ export interface RunSettings {
 export interface CaseInfo {
   peers?: readonly PeerName[]
   unit: string
-  compare: 'rate' | 'p50'
+  compare: 'rate' | 'p50' | 'lower'
   /** Requests in flight; absent for a `measure` case that sets none. */
   concurrency?: number
   /** A `measure` case (not a closed loop from the load generator). */
