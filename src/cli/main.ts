@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { startProgress, type Progress } from './progress.ts'
 import { rememberedDevAccounts } from './dev-accounts-file.ts'
-import { bytesToHex } from '../primitives/hex.ts'
+import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
+import type { DevAccount } from '../node/dev-genesis.ts'
 import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
 import { openNode } from './node-config.ts'
 import { makeLogger } from './logging.ts'
@@ -21,11 +22,18 @@ import { configFileHelp, endpointsFromOptions } from './endpoint-config.ts'
 import type { FlashNode } from '../node/create-node.ts'
 
 const COMMANDS: readonly Command[] = ['start', 'init', 'import']
+/** At most this many test accounts are listed (the dev chain funds 10). */
+const DEV_ACCOUNTS_LISTED = 20
 
-function printDevAccounts(node: FlashNode, datadir: string): void {
-  const alloc = (node.rules.genesis as { alloc?: Record<string, unknown> }).alloc ?? {}
-  const funded = new Set(Object.keys(alloc).map((a) => a.toLowerCase().replace(/^(?!0x)/, '0x')))
-  const accounts = rememberedDevAccounts(datadir, Math.min(funded.size, 100)).filter((a) => funded.has(a.address))
+/** The test mnemonic's first accounts that genesis funded, as Anvil and Hardhat list them. */
+async function printDevAccounts(node: FlashNode, datadir: string): Promise<void> {
+  const genesisBlock = { kind: 'number', number: 0n } as const
+  const funded = async (address: string) => (await node.api.getBalance(hexToBytes(address), genesisBlock)) > 0n
+  const accounts: DevAccount[] = []
+  for (const account of rememberedDevAccounts(datadir, DEV_ACCOUNTS_LISTED)) {
+    if (!(await funded(account.address))) break
+    accounts.push(account)
+  }
   if (accounts.length === 0) return
   console.log('\nTest accounts (mnemonic "test test test test test test test test test test test junk"; its keys are public: never use them on a real network):')
   accounts.forEach((a, i) => console.log(`  (${i}) ${a.address}  private key ${a.privateKey}`))
@@ -91,7 +99,7 @@ async function start(args: string[]): Promise<void> {
   }
   const head = await node.api.getBlock({ kind: 'tag', tag: 'latest' })
   console.log(`Flashnode ${created ? 'created' : 'resumed'} chain ${node.api.chainId} in ${options.datadir} at block ${head?.header.number} (${bytesToHex(head!.header.hash)})`)
-  printDevAccounts(node, options.datadir)
+  await printDevAccounts(node, options.datadir)
   if (node.follower !== undefined) {
     const via = options.stream !== undefined ? ` through JetStream at ${withoutCredentials(options.stream)}` : ''
     console.log(`Following ${withoutCredentials(options.follow ?? '')}${via}: pending is its pre-confirmed state; transactions sent here go to it.`)

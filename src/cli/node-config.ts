@@ -1,7 +1,7 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
 import type { Logger } from '../primitives/logger.ts'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, storedGenesis, type FlashNode, type FollowConfig, type SequencerConfig } from '../node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, holdsChain, type FlashNode, type FollowConfig, type SequencerConfig } from '../node/create-node.ts'
 import { SequencerClient } from '../follower/sequencer-client.ts'
 import { natsServer } from '../stream/nats-url.ts'
 import { availableParallelism } from 'node:os'
@@ -69,8 +69,8 @@ function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
 }
 
 export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import', log?: Logger): Promise<{ node: FlashNode; created: boolean }> {
-  const existing = storedGenesis(options.datadir)
-  const genesis = existing === undefined || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
+  const existing = holdsChain(options.datadir)
+  const genesis = !existing || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
   const node = await createNode({
     ...DEFAULT_NODE_SETTINGS,
     dataDir: options.datadir,
@@ -89,5 +89,5 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     ...(options['ready-max-age'] !== undefined ? { readyMaxAgeMs: options['ready-max-age'] } : {}),
     ...(log !== undefined ? { log } : {}),
   })
-  return { node, created: existing === undefined }
+  return { node, created: !existing }
 }

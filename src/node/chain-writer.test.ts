@@ -12,6 +12,7 @@ import { LmdbStore } from '../storage/db.ts'
 import { ChainStore } from '../chain/chain-store.ts'
 import { ChainRules } from '../execution/chain-config.ts'
 import { ChainWriter } from './chain-writer.ts'
+import { keys } from '../storage/keys.ts'
 
 const genesis = readRpcCompatGenesis() as unknown as GethGenesis
 const blocks = [...splitRlpStream(readRpcCompatChain())]
@@ -97,4 +98,25 @@ test('a restart reads genesis from the database instead of building its state ag
     throw new Error('genesis built again')
   }
   assert.equal(bytesToHex(await writer.initGenesis(refuse)), hash)
+})
+
+test('a directory from before the genesis was stored without its accounts opens, checked, and is upgraded', async (t) => {
+  const dir = tempDir(t)
+  const first = await open(dir)
+  const hash = bytesToHex((await first.api.getBlock({ kind: 'number', number: 0n }))!.header.hash)
+  await first.close()
+  const kv = new LmdbStore(dir)
+  const store = new ChainStore(kv)
+  const runtime = store.getMeta('genesis-rules')
+  assert.deepEqual(JSON.parse(runtime!), { ...genesis, alloc: {} }, 'stored beside the whole genesis, without its accounts')
+  const batch = kv.batch()
+  batch.del(keys.meta('x:genesis-rules')) // as an older version left it
+  kv.commit(batch)
+  await kv.close()
+  const again = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: dir }) // no genesis given: the stored one
+  assert.equal(bytesToHex((await again.api.getBlock({ kind: 'number', number: 0n }))!.header.hash), hash)
+  await again.close()
+  const reopened = new LmdbStore(dir)
+  t.after(() => reopened.close())
+  assert.equal(new ChainStore(reopened).getMeta('genesis-rules'), runtime)
 })

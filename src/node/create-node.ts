@@ -166,15 +166,46 @@ export interface FlashNode {
   close(): Promise<void>
 }
 
-/** The genesis stored in the directory, if it holds a chain. */
-export function storedGenesis(dataDir: string): GethGenesis | undefined {
+/** Whether the directory holds a chain (its genesis is stored). */
+export function holdsChain(dataDir: string): boolean {
   const kv = new LmdbStore(dataDir)
   try {
-    const raw = new ChainStore(kv).getMeta('genesis')
-    return raw === undefined ? undefined : (JSON.parse(raw) as GethGenesis)
+    const store = new ChainStore(kv)
+    return store.getMeta(RUNTIME_GENESIS) !== undefined || store.getMeta('genesis') !== undefined
   } finally {
     void kv.close()
   }
+}
+
+/** The stored genesis without its accounts (chainGenesis). */
+const RUNTIME_GENESIS = 'genesis-rules'
+
+/**
+ * The genesis the running node needs: its configuration and header fields, with an empty `alloc` (the
+ * accounts it funds are block 0's state, in the database). A 100,000-account alloc is ~25 MB of JSON and
+ * several times that as objects, which every thread would hold, and a start would parse, otherwise.
+ * A directory without a chain gets block 0 from the whole genesis first; one from before this was stored
+ * gets it written at its first start. A given genesis must be the stored one.
+ */
+async function chainGenesis(kv: LmdbStore, store: ChainStore, config: NodeConfig): Promise<GethGenesis> {
+  const other = new Error(`${config.dataDir} holds another chain than the genesis given: use another --datadir`)
+  // The stored text is the given genesis as written at init (JSON.stringify of it): compared as text.
+  const differs = (stored: string | undefined) => stored !== undefined && config.genesis !== undefined && JSON.stringify(config.genesis) !== stored
+  const runtime = store.getMeta(RUNTIME_GENESIS)
+  if (runtime !== undefined) {
+    if (differs(store.getMeta('genesis'))) throw other
+    return JSON.parse(runtime) as GethGenesis
+  }
+  const raw = store.getMeta('genesis')
+  if (differs(raw)) throw other
+  const full = raw !== undefined ? (JSON.parse(raw) as GethGenesis) : config.genesis
+  if (full === undefined) throw new Error(`no chain in ${config.dataDir}: give a genesis (flashnode init --genesis FILE)`)
+  await new ChainWriter(kv, store, new ChainRules(full)).initGenesis()
+  const genesis: GethGenesis = { ...full, alloc: {} }
+  const batch = kv.batch()
+  store.putMeta(batch, RUNTIME_GENESIS, JSON.stringify(genesis))
+  kv.commit(batch)
+  return genesis
 }
 
 /** The NATS side, loaded only by a node given a broker: the client costs ~50 ms and ~13 MB at every start. */
@@ -188,19 +219,15 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const jetstream = config.streamBroker === undefined ? undefined : { url: config.streamBroker, ...(await loadJetStream()) }
   const kv = new LmdbStore(config.dataDir)
   const store = new ChainStore(kv, { soleWriter: true })
-  const raw = store.getMeta('genesis')
-  const genesis = raw !== undefined ? (JSON.parse(raw) as GethGenesis) : config.genesis
-  if (raw !== undefined && config.genesis !== undefined && JSON.stringify(config.genesis) !== JSON.stringify(genesis)) {
+  let genesis: GethGenesis
+  try {
+    genesis = await chainGenesis(kv, store, config)
+  } catch (e) {
     await kv.close()
-    throw new Error(`${config.dataDir} holds another chain than the genesis given: use another --datadir`)
-  }
-  if (genesis === undefined) {
-    await kv.close()
-    throw new Error(`no chain in ${config.dataDir}: give a genesis (flashnode init --genesis FILE)`)
+    throw e
   }
   const rules = new ChainRules(genesis)
   const writer = new ChainWriter(kv, store, rules)
-  await writer.initGenesis()
   const chain = new ChainReader(store, rules)
   const simulate: SimulateSettings = { ...DEFAULT_SIMULATE_SETTINGS, gasBudget: config.gasCap, timeoutMs: config.evmTimeoutMs, ...config.simulate }
   const settings: NodeSettings = {
