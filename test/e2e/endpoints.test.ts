@@ -171,6 +171,9 @@ test('where pre-confirmations are off, eth_simulateV1 is not served on any profi
     const pending = (await post(e.url, call(2, 'eth_getBlockByNumber', ['pending', false]))).json() as { result: Json }
     const latest = (await post(e.url, call(3, 'eth_getBlockByNumber', ['latest', false]))).json() as { result: Json }
     assert.equal(pending.result.hash, latest.result.hash)
+    // The pending nonce still counts the pool; an address the chain has never seen reads 0.
+    const fresh = (await post(e.url, call(4, 'eth_getTransactionCount', [`0x${'5a'.repeat(20)}`, 'pending']))).json() as { result: Json }
+    assert.equal(fresh.result, '0x0', e.name)
   }
   assert.equal(node.api.preconfirmations, false)
 })
