@@ -21,6 +21,7 @@ import { balanceOfBodies, balanceOfData, distinctBodies, simulateBodies, transfe
 import type { BenchChain } from './genesis.ts'
 import { POOLED, poolFiller, SENDERS } from './pending-reads-bench.ts'
 import { rpcBody, rpcCall } from './rpc.ts'
+import { checkSimulatedTransfers } from './simulate-bench.ts'
 import type { BenchCase, CaseRun, Scenario, ScenarioContext } from './scenario.ts'
 
 export const DISTINCT_HOLDERS = 100_000
@@ -29,7 +30,6 @@ export const DISTINCT_GENESIS = { accounts: 256, holders: DISTINCT_HOLDERS, gasL
 /** Flashnode's start on this genesis takes ~30 s on the shared 2-core machine (init as long). */
 export const DISTINCT_READY_TIMEOUT_MS = 180_000
 
-const TRUE_WORD = `0x${'0'.repeat(63)}1`
 const STRANGER: Address = '0x000000000000000000000000000000000000dEaD'
 const SUFFIX = '(distinct inputs, no result-cache hits)'
 
@@ -77,10 +77,6 @@ function storageCase(chain: BenchChain, start: number): BenchCase {
   }
 }
 
-interface SimCallResult {
-  status: Hex
-  returnData: Hex
-}
 
 function simulateCase(chain: BenchChain, calls: number, start: number): BenchCase {
   return {
@@ -90,12 +86,7 @@ function simulateCase(chain: BenchChain, calls: number, start: number): BenchCas
     check: async (run) => {
       const last = chain.holders.length - calls - 1 // keyless holders, as most requests name
       const params = transferChainParams(chain.token, (k) => chain.holders[last + k]!, calls, 'latest')
-      const blocks = await rpcCall<{ calls: SimCallResult[] }[]>(run.node.url, 'eth_simulateV1', params)
-      if (!Array.isArray(blocks) || blocks.length !== 1) throw new Error(`expected one simulated block, got ${JSON.stringify(blocks).slice(0, 80)}`)
-      const results = blocks[0]!.calls
-      if (results.length !== calls) throw new Error(`${results.length} call results for ${calls} calls`)
-      const bad = results.findIndex((r) => r.status !== '0x1' || r.returnData !== TRUE_WORD)
-      if (bad >= 0) throw new Error(`call ${bad}: ${JSON.stringify(results[bad])}`)
+      await checkSimulatedTransfers(run.node.url, params, calls)
     },
   }
 }

@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url'
 import { cpuSeconds, descendants, findProcess, vmHwmBytes, vmRssBytes } from './proc.ts'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const FLASHNODE_CHECKOUT = resolve(process.env['BENCH_FLASHNODE_CHECKOUT'] ?? REPO)
+export const FLASHNODE_CHECKOUT = resolve(process.env['BENCH_FLASHNODE_CHECKOUT'] ?? REPO)
 let flashnodeCli: string[] | undefined
 
 /** How this run starts Flashnode (node's arguments before the command), building it on first use. */

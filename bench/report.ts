@@ -5,12 +5,12 @@
  * that produced them.
  */
 
-import { execSync } from 'node:child_process'
+import { execSync, type ExecSyncOptionsWithStringEncoding } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { anvilVersion, type PeerName } from './nodes.ts'
+import { anvilVersion, FLASHNODE_CHECKOUT, type PeerName } from './nodes.ts'
 import { median, type CaseResult, type RunSettings, type ScenarioResult } from './scenario.ts'
 
 export interface Machine {
@@ -26,8 +26,10 @@ export interface Machine {
 export function machineInfo(): Machine {
   let gitCommit = 'unknown'
   try {
-    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const dirty = execSync('git status --porcelain', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    // The commit of the Flashnode being measured (another checkout's with BENCH_FLASHNODE_CHECKOUT).
+    const git: ExecSyncOptionsWithStringEncoding = { cwd: FLASHNODE_CHECKOUT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }
+    const head = execSync('git rev-parse --short HEAD', git).trim()
+    const dirty = execSync('git status --porcelain', git).trim()
     gitCommit = dirty === '' ? head : `${head}+uncommitted`
   } catch {
     /* not a checkout */

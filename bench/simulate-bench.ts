@@ -26,6 +26,16 @@ interface SimCallResult {
   returnData: Hex
 }
 
+/** Checks a peer's eth_simulateV1 answer to `params`: one block of `calls` transfers, each succeeded and returned true. */
+export async function checkSimulatedTransfers(url: string, params: unknown[], calls: number): Promise<void> {
+  const blocks = await rpcCall<{ calls: SimCallResult[] }[]>(url, 'eth_simulateV1', params)
+  if (!Array.isArray(blocks) || blocks.length !== 1) throw new Error(`expected one simulated block, got ${JSON.stringify(blocks).slice(0, 80)}`)
+  const results = blocks[0]!.calls
+  if (results.length !== calls) throw new Error(`${results.length} call results for ${calls} calls`)
+  const bad = results.findIndex((r) => r.status !== '0x1' || r.returnData !== TRUE_WORD)
+  if (bad >= 0) throw new Error(`call ${bad}: ${JSON.stringify(results[bad])}`)
+}
+
 function transfer(chain: BenchChain, from: number, to: number): Record<string, Hex> {
   return {
     from: chain.accounts[from]!.address,
@@ -45,14 +55,7 @@ function simulateCase(chain: BenchChain, calls: number, name: string): BenchCase
     name,
     unit: 'sim/s',
     bodies: () => Array.from({ length: VARIANTS }, (_, v) => rpcBody(v + 1, 'eth_simulateV1', params(chain, v * 7, calls))),
-    check: async (run: CaseRun) => {
-      const blocks = await rpcCall<{ calls: SimCallResult[] }[]>(run.node.url, 'eth_simulateV1', params(chain, 0, calls))
-      if (!Array.isArray(blocks) || blocks.length !== 1) throw new Error(`expected one simulated block, got ${JSON.stringify(blocks).slice(0, 80)}`)
-      const results = blocks[0]!.calls
-      if (results.length !== calls) throw new Error(`${results.length} call results for ${calls} calls`)
-      const bad = results.findIndex((r) => r.status !== '0x1' || r.returnData !== TRUE_WORD)
-      if (bad >= 0) throw new Error(`call ${bad}: ${JSON.stringify(results[bad])}`)
-    },
+    check: (run: CaseRun) => checkSimulatedTransfers(run.node.url, params(chain, 0, calls), calls),
   }
 }
 

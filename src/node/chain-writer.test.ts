@@ -1,4 +1,4 @@
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { RLP } from '@ethereumjs/rlp'
 import { createNode, DEFAULT_NODE_SETTINGS } from './create-node.ts'
@@ -85,11 +85,17 @@ test('a different genesis for a data directory that holds a chain is refused', a
   await assert.rejects(createNode({ ...DEFAULT_NODE_SETTINGS, dataDir: dir, genesis: other }), /another chain/)
 })
 
-test('a restart reads genesis from the database instead of building its state again', async (t) => {
+/** A directory that holds a chain (made by a node, then closed), and its block 0's hash. */
+async function madeChain(t: TestContext): Promise<{ dir: string; hash: string }> {
   const dir = tempDir(t)
-  const first = await open(dir)
-  const hash = bytesToHex((await first.api.getBlock({ kind: 'number', number: 0n }))!.header.hash)
-  await first.close()
+  const node = await open(dir)
+  const hash = bytesToHex((await node.api.getBlock({ kind: 'number', number: 0n }))!.header.hash)
+  await node.close()
+  return { dir, hash }
+}
+
+test('a restart reads genesis from the database instead of building its state again', async (t) => {
+  const { dir, hash } = await madeChain(t)
   const kv = new LmdbStore(dir)
   t.after(() => kv.close())
   const store = new ChainStore(kv, { soleWriter: true })
@@ -100,11 +106,8 @@ test('a restart reads genesis from the database instead of building its state ag
   assert.equal(bytesToHex(await writer.initGenesis(refuse)), hash)
 })
 
-test('a directory from before the genesis was stored without its accounts opens, checked, and is upgraded', async (t) => {
-  const dir = tempDir(t)
-  const first = await open(dir)
-  const hash = bytesToHex((await first.api.getBlock({ kind: 'number', number: 0n }))!.header.hash)
-  await first.close()
+test('a directory from before the genesis was stored without its accounts opens and is upgraded', async (t) => {
+  const { dir, hash } = await madeChain(t)
   const kv = new LmdbStore(dir)
   const store = new ChainStore(kv)
   const runtime = store.getMeta('genesis-rules')
