@@ -25,8 +25,9 @@ const COMMANDS: readonly Command[] = ['start', 'init', 'import']
 /** At most this many test accounts are listed (the dev chain funds 10). */
 const DEV_ACCOUNTS_LISTED = 20
 
-/** The test mnemonic's first accounts that genesis funded, as Anvil and Hardhat list them. */
-async function printDevAccounts(node: FlashNode, datadir: string): Promise<void> {
+/** The test mnemonic's first accounts that genesis funded, as Anvil and Hardhat list them (derived once,
+ * by init or the first start, then remembered in the data directory). */
+async function fundedDevAccounts(node: FlashNode, datadir: string): Promise<DevAccount[]> {
   const genesisBlock = { kind: 'number', number: 0n } as const
   const funded = async (address: string) => (await node.api.getBalance(hexToBytes(address), genesisBlock)) > 0n
   const accounts: DevAccount[] = []
@@ -34,6 +35,11 @@ async function printDevAccounts(node: FlashNode, datadir: string): Promise<void>
     if (!(await funded(account.address))) break
     accounts.push(account)
   }
+  return accounts
+}
+
+async function printDevAccounts(node: FlashNode, datadir: string): Promise<void> {
+  const accounts = await fundedDevAccounts(node, datadir)
   if (accounts.length === 0) return
   console.log('\nTest accounts (mnemonic "test test test test test test test test test test test junk"; its keys are public: never use them on a real network):')
   accounts.forEach((a, i) => console.log(`  (${i}) ${a.address}  private key ${a.privateKey}`))
@@ -131,6 +137,7 @@ async function init(args: string[]): Promise<void> {
   const { node, created } = await openNode(options, 'init')
   const genesis = await node.api.getBlock({ kind: 'number', number: 0n })
   console.log(`${created ? 'Created' : 'Already initialised:'} chain ${node.api.chainId} in ${options.datadir}, genesis ${bytesToHex(genesis!.header.hash)}`)
+  await fundedDevAccounts(node, options.datadir) // remembered now, so that the first start does not derive them
   await node.close()
 }
 

@@ -12,6 +12,9 @@ import { splitRlpStream } from '../../src/execution/block-codec.ts'
 import { REPO_ROOT } from '../support/node-process.ts'
 import { RPC_COMPAT_DIR, readRpcCompatChain } from '../support/shared.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { DEV_ACCOUNTS_FILE } from '../../src/cli/dev-accounts-file.ts'
 
 const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 })
 
@@ -34,6 +37,7 @@ test('import off a terminal: progress as JSON lines on standard error, the summa
   const total = [...splitRlpStream(readRpcCompatChain())].length
   const init = cli(['init', '--datadir', datadir, '--genesis', `${RPC_COMPAT_DIR}genesis.json`])
   assert.equal(init.status, 0, init.stderr)
+  assert.ok(existsSync(join(datadir, DEV_ACCOUNTS_FILE)), 'init remembers the test accounts, so that the first start does not derive them')
 
   const run = cli(['import', '--datadir', datadir, chain])
   assert.equal(run.status, 0, run.stderr)
