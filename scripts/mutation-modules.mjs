@@ -56,6 +56,7 @@ export const MODULES = {
     ],
     tests: [
       'src/node/*.test.ts',
+      'src/preconf/*.test.ts',
       'src/rpc/methods/receipts-node.test.ts',
       'src/sequencer/*.test.ts',
       ...NODE_E2E,
