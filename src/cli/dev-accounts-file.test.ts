@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { devAccounts } from '../node/dev-genesis.ts'
+import { tempDir } from '../../test/support/temp-dir.ts'
 import { DEV_ACCOUNTS_FILE, rememberedDevAccounts } from './dev-accounts-file.ts'
 
-function datadir(t: { after(fn: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'flashnode-dev-accounts-'))
-  t.after(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
-
 test('the first start derives the accounts and writes them; a later one reads them from the file', (t) => {
-  const dir = datadir(t)
+  const dir = tempDir(t)
   assert.deepEqual(rememberedDevAccounts(dir, 3), devAccounts(3))
   const file = join(dir, DEV_ACCOUNTS_FILE)
   const saved = JSON.parse(readFileSync(file, 'utf8')) as { accounts: { address: string }[] }
@@ -23,7 +17,7 @@ test('the first start derives the accounts and writes them; a later one reads th
 })
 
 test('a file with fewer accounts, another mnemonic or garbage is derived again and rewritten', (t) => {
-  const dir = datadir(t)
+  const dir = tempDir(t)
   const file = join(dir, DEV_ACCOUNTS_FILE)
   rememberedDevAccounts(dir, 2)
   assert.deepEqual(rememberedDevAccounts(dir, 4), devAccounts(4))

@@ -189,20 +189,16 @@ const RUNTIME_GENESIS = 'genesis-rules'
  */
 async function chainGenesis(kv: LmdbStore, store: ChainStore, config: NodeConfig): Promise<GethGenesis> {
   const other = new Error(`${config.dataDir} holds another chain than the genesis given: use another --datadir`)
-  // The stored text is the given genesis as written at init (JSON.stringify of it): compared as text.
-  // (The stored genesis is read only when one is given: on a large genesis it is tens of MB.)
-  const differs = (stored: () => string | undefined): boolean => {
-    if (config.genesis === undefined) return false
-    const text = stored()
-    return text !== undefined && JSON.stringify(config.genesis) !== text
-  }
+  // The stored text is the given genesis as written at init (JSON.stringify of it): compared as text. It is
+  // read only when a genesis is given or the runtime one is missing: on a large genesis it is tens of MB.
+  const given = config.genesis === undefined ? undefined : JSON.stringify(config.genesis)
   const runtime = store.getMeta(RUNTIME_GENESIS)
   if (runtime !== undefined) {
-    if (differs(() => store.getMeta('genesis'))) throw other
+    if (given !== undefined && given !== store.getMeta('genesis')) throw other
     return JSON.parse(runtime) as GethGenesis
   }
   const raw = store.getMeta('genesis')
-  if (differs(() => raw)) throw other
+  if (raw !== undefined && given !== undefined && given !== raw) throw other
   const full = raw !== undefined ? (JSON.parse(raw) as GethGenesis) : config.genesis
   if (full === undefined) throw new Error(`no chain in ${config.dataDir}: give a genesis (flashnode init --genesis FILE)`)
   await new ChainWriter(kv, store, new ChainRules(full)).initGenesis()

@@ -3,8 +3,9 @@
  * as the block builder's OrderedRoots. The worker starts with the first block large enough to pay for it
  * (WORKER_FROM_ITEMS): a node that seals small blocks keeps no thread for it. Until then, until the worker
  * has loaded, after it failed or exited, and once closed, roots are computed on the main thread in turns
- * (rootsInTurns), so a seal never waits on a worker that is not there. One request at a time is the normal case (the sequencer seals one block at a time),
- * but any number may be in flight; each answer names its request.
+ * (rootsInTurns), so a seal never waits on a worker that is not there. One request at a time is the normal
+ * case (the sequencer seals one block at a time), but any number may be in flight; each answer names its
+ * request.
  */
 
 import { rootsInTurns, type OrderedRoots } from '../../execution/block-builder.ts'

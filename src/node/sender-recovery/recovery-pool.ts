@@ -6,8 +6,9 @@
  * The workers start with the first submission, not with the node: a node nobody sends to keeps no threads
  * (and their memory) for it. Submissions arriving in the same turn of the event loop go to a worker as one
  * message (one round trip for a burst), spread over the workers in turn. A worker gets work only once it
- * said it is loaded, so the first submissions are decoded inline instead of waiting for a worker to boot. `prepare` never rejects: undefined means "do it inline" (no
- * worker, a worker failed or exited, or the pool is closed), and the caller's inline path is the reference.
+ * said it is loaded, so the first submissions are decoded inline instead of waiting for a worker to boot.
+ * `prepare` never rejects: undefined means "do it inline" (no worker, a worker failed or exited, or the pool
+ * is closed), and the caller's inline path is the reference.
  * Order: each worker answers its messages in order; across workers answers may overtake each other, which
  * admission tolerates (a nonce gap is queued, then promoted).
  */
