@@ -154,7 +154,7 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
       },
     },
     {
-      name: `reads on a follower: eth_getStorageAt of ${HOLDERS} holders' balance slots at pending (the sequencer's in the notes)`,
+      name: `reads on a follower: eth_getStorageAt of ${HOLDERS} holders' balance slots at pending, repeated (warm state caches; the sequencer's in the notes)`,
       peers: ['flashnode'],
       concurrency: 32,
       measure: async ({ node, durationMs, warmupMs }: CaseRun): Promise<Measured> => {

@@ -75,7 +75,7 @@ export function readCases(
     },
     {
       ...rest,
-      name: `eth_getStorageAt balance slot @${tag}${suffix}`,
+      name: `eth_getStorageAt balance slot @${tag}${suffix} (64 holders repeat: Flashnode's state-history cache)`,
       bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_getStorageAt', [chain.token, balanceSlot(h), tag])),
       check: checked(async (run) => {
         const got = await rpcCall(run.node.url, 'eth_getStorageAt', [chain.token, balanceSlot(first), tag])
@@ -84,7 +84,7 @@ export function readCases(
     },
     {
       ...rest,
-      name: `eth_getCode token + system contracts @${tag}${suffix}`,
+      name: `eth_getCode token + system contracts @${tag}${suffix} (5 contracts repeat: Flashnode's code cache)`,
       bodies: () => contracts.map((a, i) => rpcBody(i + 1, 'eth_getCode', [a, tag])),
       check: checked(async (run) => {
         const got = await rpcCall(run.node.url, 'eth_getCode', [chain.token, tag])
@@ -95,7 +95,7 @@ export function readCases(
     },
     {
       ...rest,
-      name: `eth_getTransactionCount @${tag}${suffix}`,
+      name: `eth_getTransactionCount @${tag}${suffix} (64 holders repeat: Flashnode's state-history cache)`,
       bodies: () => holders.map((h, i) => rpcBody(i + 1, 'eth_getTransactionCount', [h, tag])),
       check: checked(async (run) => {
         expectQuantity(await rpcCall(run.node.url, 'eth_getTransactionCount', [first, tag]), expect(run).nonce, 'nonce of holder 0')
