@@ -12,11 +12,16 @@
  *   Their balance slots are hashed with the node's WebAssembly keccak (the fixture's viem-based balanceSlot
  *   and address checksums took ~15 s for 100,000), checked against the fixture's for the first of them.
  * - The ERC-20 fixture at the fixed address TOKEN_ADDRESS, balances pre-set in its storage.
+ * - With `swap: true` (off by default), the swap fixture (test/fixtures/swap: placeSwapFixture) at fixed
+ *   addresses beside it: token B (a second BenchToken) at TOKEN_B_ADDRESS, the constant-product pair of A and
+ *   B at PAIR_ADDRESS with SWAP_RESERVE_A and SWAP_RESERVE_B, the router at ROUTER_ADDRESS and the multicall at
+ *   MULTICALL_ADDRESS; every holder (keyless ones too) holds `tokenBalance` of token B as of A, and lets the
+ *   router spend its token A without limit.
  *
  * Keys are derived once from the seed (viem's mnemonicToAccount re-runs PBKDF2 per index, ~15 ms each;
  * hdKeyToAccount on the shared HD root gives the same accounts at ~2 ms each) and cached per process, and so
  * is a built genesis (per options: the token's storage for 100,000 holders takes seconds to compute).
- * CLI: `npx tsx bench/genesis.ts --accounts 64 [--holders 100000] --out genesis.json`.
+ * CLI: `npx tsx bench/genesis.ts --accounts 64 [--holders 100000] [--swap] --out genesis.json`.
  */
 
 import { writeFileSync } from 'node:fs'
@@ -25,6 +30,7 @@ import { mnemonicToSeedSync } from '@scure/bip39'
 import { getAddress, numberToHex, type Address, type Hex } from 'viem'
 import { HDKey, hdKeyToAccount, type HDAccount } from 'viem/accounts'
 import { BALANCES_SLOT, balanceSlot, genesisAllocFor, TOTAL_SUPPLY_SLOT } from '../test/fixtures/erc20/index.ts'
+import { placeSwapFixture, type SwapAddresses } from '../test/fixtures/swap/index.ts'
 import { SYSTEM_CONTRACTS } from './system-contracts.ts'
 import { devChainConfig } from '../src/node/dev-genesis.ts'
 import { keccak256 } from '../src/primitives/keccak.ts'
@@ -33,6 +39,14 @@ import { bytesToHex } from '../src/primitives/hex.ts'
 export const BENCH_MNEMONIC = 'test test test test test test test test test test test junk'
 /** Where the ERC-20 fixture lives on every benchmark chain. */
 export const TOKEN_ADDRESS: Address = getAddress('0x00000000000000000000000000000000000e20c0')
+/** The swap fixture's addresses, on a chain built with `swap: true`. */
+export const TOKEN_B_ADDRESS: Address = getAddress('0x00000000000000000000000000000000000e20c1')
+export const PAIR_ADDRESS: Address = getAddress('0x000000000000000000000000000000000005a9c0')
+export const ROUTER_ADDRESS: Address = getAddress('0x000000000000000000000000000000000005a9c1')
+export const MULTICALL_ADDRESS: Address = getAddress('0x00000000000000000000000000000000000ca11c')
+/** The pair's reserves (token A is token0): 10^12 and 2·10^12 tokens, a price of 2 B per A. */
+export const SWAP_RESERVE_A = 10n ** 30n
+export const SWAP_RESERVE_B = 2n * 10n ** 30n
 export const DEFAULT_CHAIN_ID = 31337
 
 export interface BenchGenesisOptions {
@@ -47,6 +61,8 @@ export interface BenchGenesisOptions {
   tokenBalance?: bigint
   gasLimit?: bigint
   baseFeePerGas?: bigint
+  /** The swap fixture (token B, the pair, the router, the multicall; every holder's allowance and B balance). */
+  swap?: boolean
 }
 
 interface AllocEntry {
@@ -83,6 +99,8 @@ export interface BenchChain {
   /** Every token holder, each with `tokenBalance` (and the ETH balance): the accounts first, then keyless ones. */
   holders: Address[]
   tokenBalance: bigint
+  /** With `swap: true`: where the swap fixture is, and the pair's reserves in genesis. */
+  swap?: SwapAddresses & { reserveA: bigint; reserveB: bigint }
 }
 
 const hex = (v: bigint | number): Hex => numberToHex(v)
@@ -171,6 +189,11 @@ function build(opts: BenchGenesisOptions): BenchChain {
   Object.assign(alloc, genesisAllocFor(TOKEN_ADDRESS, accounts.map((a) => ({ address: a.address, balance: tokenBalance }))))
   addKeylessBalances(alloc[TOKEN_ADDRESS]!.storage!, holders.slice(accounts.length), tokenBalance)
   alloc[TOKEN_ADDRESS]!.nonce = '0x1' // as if created (EIP-161)
+  let swap: BenchChain['swap']
+  if (opts.swap === true) {
+    swap = { tokenA: TOKEN_ADDRESS, tokenB: TOKEN_B_ADDRESS, pair: PAIR_ADDRESS, router: ROUTER_ADDRESS, multicall: MULTICALL_ADDRESS, reserveA: SWAP_RESERVE_A, reserveB: SWAP_RESERVE_B }
+    placeSwapFixture(alloc, { ...swap, holders, holderBalanceB: tokenBalance })
+  }
 
   const genesis: GethGenesisJson = {
     config: chainConfig(chainId),
@@ -189,7 +212,7 @@ function build(opts: BenchGenesisOptions): BenchChain {
     blobGasUsed: '0x0',
     alloc,
   }
-  return { genesis, chainId, token: TOKEN_ADDRESS, accounts, holders, tokenBalance }
+  return { genesis, chainId, token: TOKEN_ADDRESS, accounts, holders, tokenBalance, ...(swap === undefined ? {} : { swap }) }
 }
 
 export function writeBenchGenesis(path: string, opts: BenchGenesisOptions = {}): BenchChain {
@@ -208,8 +231,10 @@ function main(): void {
   const accounts = Number(arg('--accounts') ?? 64)
   const holders = Number(arg('--holders') ?? accounts)
   const chainId = Number(arg('--chain-id') ?? DEFAULT_CHAIN_ID)
-  const chain = writeBenchGenesis(out, { accounts, holders, chainId })
-  console.log(`${out}: chainId ${chain.chainId}, ${chain.accounts.length} accounts, ${chain.holders.length} token holders, token at ${chain.token}`)
+  const swap = args.includes('--swap')
+  const chain = writeBenchGenesis(out, { accounts, holders, chainId, ...(swap ? { swap } : {}) })
+  const pair = chain.swap === undefined ? '' : `, swap pair at ${chain.swap.pair}, router at ${chain.swap.router}`
+  console.log(`${out}: chainId ${chain.chainId}, ${chain.accounts.length} accounts, ${chain.holders.length} token holders, token at ${chain.token}${pair}`)
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main()
