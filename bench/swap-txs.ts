@@ -1,0 +1,89 @@
+/**
+ * Signed token swaps for the write-path benchmarks (flashblock-build): swapExactTokensForTokens of
+ * SWAP_AMOUNT_IN of token A for token B through the swap fixture's router and pair (a chain built with
+ * `swap: true`, where every holder lets the router spend its A), from the bench chain's mnemonic accounts, each
+ * swap paid to its sender, amountOutMin 0 (a swap's output depends on the swaps before it in the block).
+ *
+ * Signed as txs.ts signs its transfers: EIP-1559, max fee 100 gwei, tip 1 gwei, the native secp256k1 binding
+ * on the hash of viem's unsigned serialization, cached by (sender, nonce), so every peer start gets the same
+ * bytes and signing is never inside a measured window. `batch` hands out nonces from the same NonceBook as
+ * TxFactory's transfers, in the same rounds over the senders, so the rows of one start continue each sender's
+ * sequence. `reserveA` reads the pair's reserve of token A, by which a row checks that its swaps succeeded.
+ */
+
+import { createRequire } from 'node:module'
+import { encodeFunctionData, keccak256, parseGwei, serializeTransaction, toHex, type Hex } from 'viem'
+import { SWAP_PAIR_ABI, SWAP_ROUTER_ABI, type SwapAddresses } from '../test/fixtures/swap/index.ts'
+import { benchAccounts } from './genesis.ts'
+import type { RunningNode } from './nodes.ts'
+import { rpcCall } from './rpc.ts'
+import type { NonceBook, SignedTx } from './txs.ts'
+
+const require = createRequire(import.meta.url)
+const secp256k1 = require('secp256k1') as typeof import('secp256k1')
+
+/** Token A base units a swap sells (1 token; the pair holds 10^12). */
+export const SWAP_AMOUNT_IN = 10n ** 18n
+/** A swap uses ~85,000 gas (router, transferFrom, the pair's transfer, balances and reserves: swap.test.ts reports it). */
+export const SWAP_GAS = 200_000n
+
+export class SwapTxFactory {
+  private readonly keys: Uint8Array[]
+  private readonly cache = new Map<string, SignedTx>()
+  private readonly data: Hex[]
+
+  constructor(
+    private readonly chainId: number,
+    private readonly swap: SwapAddresses,
+    senders: number,
+  ) {
+    const accounts = benchAccounts(senders)
+    this.keys = accounts.map((a) => {
+      const k = a.getHdKey().privateKey
+      if (k === null) throw new Error('account without a private key')
+      return k
+    })
+    this.data = accounts.map((a) =>
+      encodeFunctionData({ abi: SWAP_ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [SWAP_AMOUNT_IN, 0n, swap.tokenA, swap.pair, a.address] }),
+    )
+  }
+
+  tx(sender: number, nonce: number): SignedTx {
+    const key = `${sender}:${nonce}`
+    const hit = this.cache.get(key)
+    if (hit !== undefined) return hit
+    const unsigned = {
+      type: 'eip1559',
+      chainId: this.chainId,
+      nonce,
+      maxFeePerGas: parseGwei('100'),
+      maxPriorityFeePerGas: parseGwei('1'),
+      gas: SWAP_GAS,
+      to: this.swap.router,
+      value: 0n,
+      data: this.data[sender]!,
+    } as const
+    const digest = Buffer.from(keccak256(serializeTransaction(unsigned)).slice(2), 'hex')
+    const { signature, recid } = secp256k1.ecdsaSign(digest, this.keys[sender]!)
+    const raw = serializeTransaction(unsigned, { r: toHex(signature.subarray(0, 32)), s: toHex(signature.subarray(32, 64)), yParity: recid })
+    const signed: SignedTx = { raw, hash: keccak256(raw), sender, nonce }
+    this.cache.set(key, signed)
+    return signed
+  }
+
+  /** `count` swaps in rounds over the senders, each sender's next nonces from `nonces` (as TxFactory.batch). */
+  batch(count: number, nonces: NonceBook, node: RunningNode): SignedTx[] {
+    const senders = this.keys.length
+    const base = Array.from({ length: senders }, (_, s) => nonces.peek(node, s))
+    const out = Array.from({ length: count }, (_, i) => this.tx(i % senders, base[i % senders]! + Math.floor(i / senders)))
+    for (const t of out) nonces.take(node, t.sender, t.nonce)
+    return out
+  }
+}
+
+/** The pair's reserve of token A (token0) at `tag`. */
+export async function reserveA(url: string, swap: SwapAddresses, tag: string): Promise<bigint> {
+  const data = encodeFunctionData({ abi: SWAP_PAIR_ABI, functionName: 'getReserves' })
+  const result = await rpcCall<Hex>(url, 'eth_call', [{ to: swap.pair, data }, tag])
+  return BigInt(result.slice(0, 66))
+}
