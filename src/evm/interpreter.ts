@@ -71,6 +71,9 @@ function run(f: FrameType): FrameResult {
   let sp = 0
   let gas = f.gas
   let reason: string | undefined
+  // the last valid jump destination, as a word and as a pc: a loop's jump skips the bigint → number conversion
+  let lastDestination = -1n
+  let lastDestinationPc = 0
 
   for (;;) {
     const op = code[pc]!
@@ -415,8 +418,14 @@ function run(f: FrameType): FrameResult {
         break
       case 0x56: {
         const destination = s[--sp]!
-        if (destination >= codeLengthBig || jumpdests[Number(destination)] === 0) return halt('invalid jump destination')
-        pc = Number(destination)
+        if (destination === lastDestination) {
+          pc = lastDestinationPc
+        } else {
+          if (destination >= codeLengthBig || jumpdests[Number(destination)] === 0) return halt('invalid jump destination')
+          pc = Number(destination)
+          lastDestination = destination
+          lastDestinationPc = pc
+        }
         if (--jumpsToCheck === 0) {
           jumpsToCheck = JUMP_CHECK_INTERVAL
           if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
@@ -428,8 +437,14 @@ function run(f: FrameType): FrameResult {
         const condition = s[sp - 2]!
         sp -= 2
         if (condition !== 0n) {
-          if (destination >= codeLengthBig || jumpdests[Number(destination)] === 0) return halt('invalid jump destination')
-          pc = Number(destination)
+          if (destination === lastDestination) {
+            pc = lastDestinationPc
+          } else {
+            if (destination >= codeLengthBig || jumpdests[Number(destination)] === 0) return halt('invalid jump destination')
+            pc = Number(destination)
+            lastDestination = destination
+            lastDestinationPc = pc
+          }
           if (--jumpsToCheck === 0) {
             jumpsToCheck = JUMP_CHECK_INTERVAL
             if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
