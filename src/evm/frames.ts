@@ -275,7 +275,8 @@ export class TransactionHost implements Host {
       codeAddress: address,
       value,
       transfersValue: msg.transfersValue,
-      input: msg.input,
+      // The initcode runs as code; its frame's call data is empty.
+      input: EMPTY,
       gas: msg.gas,
       depth: msg.depth,
       isStatic: false,
