@@ -150,8 +150,8 @@ export class ProgramWriter {
   pushCallGas(): void {
     const r = this.rng.int(100)
     const early = !forkAtLeast(this.ctx.fork, 'tangerineWhistle')
-    if (r < (early ? 5 : 22)) this.asm.op('GAS')
-    else if (r < 45) this.asm.push(2n).op('GAS').op('DIV')
+    if (r < (early ? 3 : 10)) this.asm.op('GAS')
+    else if (r < 20) this.asm.push(BigInt(this.rng.range(2, 8))).op('GAS').op('DIV')
     else if (r < 75) this.asm.push(BigInt(this.rng.range(0, 150_000)))
     else if (r < 92) this.asm.push(BigInt(this.rng.range(0, 5000)))
     else this.asm.push(this.rng.pick([TWO_256 - 1n, 1n << 64n, 1n << 63n, 0xffffffffn]))
@@ -454,13 +454,13 @@ const returnData: Snippet = (w) => {
   if (!w.allow('RETURNDATACOPY')) return
   // RETURNDATACOPY(destOffset, offset, size): past the end of the return data is a halt
   const dest = BigInt(w.rng.int(RESULTS_END))
-  const r = w.rng.int(10)
-  if (r < 6) {
+  const r = w.rng.int(20)
+  if (r < 15) {
     // all of it
     w.asm.op('RETURNDATASIZE').push(0n).push(dest)
-  } else if (r < 8) {
-    // a tail of it: [offset, size] = [n, RETURNDATASIZE - n] when that is not negative
-    const n = BigInt(w.rng.range(0, 40))
+  } else if (r < 18) {
+    // a tail of it: [offset, size] = [n, RETURNDATASIZE - n] (past the end when n > RETURNDATASIZE: a halt)
+    const n = BigInt(w.rng.pick([0, 1, 1, 2, 32]))
     w.asm.push(n).op('RETURNDATASIZE').op('SUB').push(n).push(dest)
   } else {
     // any range (past the end halts)
@@ -514,21 +514,21 @@ const oddity: Snippet = (w) => {
 }
 
 const BODY: readonly (readonly [number, Snippet])[] = [
-  [16, arithmetic],
-  [8, environment],
-  [5, block],
-  [9, memory],
-  [3, keccak],
-  [10, storage],
-  [3, transient],
-  [4, log],
-  [4, shuffle],
-  [6, flow],
-  [10, externalCall],
-  [6, precompileCall],
-  [3, returnData],
-  [4, create],
-  [1, selfDestruct],
+  [32, arithmetic],
+  [16, environment],
+  [10, block],
+  [18, memory],
+  [6, keccak],
+  [20, storage],
+  [6, transient],
+  [8, log],
+  [8, shuffle],
+  [12, flow],
+  [20, externalCall],
+  [12, precompileCall],
+  [4, returnData],
+  [8, create],
+  [2, selfDestruct],
   [1, oddity],
 ]
 

@@ -9,7 +9,7 @@
  */
 
 import { FORK_NAMES, type ForkName } from '../../src/evm/fork.ts'
-import { formatDifference, formatScenario, shrink } from './differential.ts'
+import { formatDifference, formatScenario, shrink, timings } from './differential.ts'
 import { formatStats, groupDifferences, runBatch } from './differential-batch.ts'
 
 function parseArgs(argv: string[]): Map<string, string> {
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     },
   })
   console.log(formatStats(result.stats))
-  console.log(`${result.stats.scenarios} scenarios in ${(result.millis / 1000).toFixed(1)} s, ${result.differences.length} differing`)
+  console.log(`${result.stats.scenarios} scenarios in ${(result.millis / 1000).toFixed(1)} s (library ${(timings.library / 1000).toFixed(1)} s, ours ${(timings.ours / 1000).toFixed(1)} s), ${result.differences.length} differing`)
   for (const [field, list] of groupDifferences(result.differences)) {
     const forks = new Map<string, number>()
     for (const c of list) forks.set(c.scenario.fork, (forks.get(c.scenario.fork) ?? 0) + 1)
