@@ -123,8 +123,8 @@ test('G1ADD, G2ADD, MAP_FP_TO_G1 and MAP_FP2_TO_G2 match the library (infinity, 
 test('G1MSM and G2MSM match the library on 0-4 pairs, bad points and scalars, lengths, gas at the discounted price', async () => {
   const random = seeded('bls msm')
   const tally = new Tally()
-  for (let i = 0; i < 25; i++) {
-    const k = random.pick([0, 1, 1, 2, 3, 4])
+  for (let i = 0; i < 16; i++) {
+    const k = random.pick([0, 1, 1, 2, 3])
     const g1Pairs: Uint8Array[] = []
     const g2Pairs: Uint8Array[] = []
     for (let j = 0; j < k; j++) {
@@ -139,16 +139,15 @@ test('G1MSM and G2MSM match the library on 0-4 pairs, bad points and scalars, le
     await run(tally, 'G2MSM', 0x0en, blsG2Msm, g2Input, random.chance(0.8) ? g2Price : Math.max(0, g2Price - 1), random)
   }
   tally.assertBoth(['G1MSM', 'G2MSM'])
-  // Past the end of the discount tables (k > 128) the last discount applies.
-  const many = (count: number): Uint8Array => concat(...Array.from({ length: count }, () => concat(g1Bytes(G1.BASE), word(random.bigint(256)))))
-  for (const count of [128, 129, 200]) {
-    const input = many(count)
-    await compare(0x0cn, blsG1Msm, input, 10 ** 7, 'prague', `G1MSM of ${count}`)
-    await compare(0x0cn, blsG1Msm, input, msmGas(count, 12000, [519]) - 1, 'prague', `G1MSM of ${count}, too little gas`)
-  }
-  const g2Many = concat(...Array.from({ length: 130 }, () => concat(g2Bytes(G2.BASE), word(BigInt(random.int(1000))))))
-  await compare(0x0en, blsG2Msm, g2Many, 130 * 22500, 'prague', 'G2MSM of 130, ample gas')
-  await compare(0x0en, blsG2Msm, g2Many, Math.floor((130 * 22500 * 524) / 1000) - 1, 'prague', 'G2MSM of 130, one below')
+  // Past the end of the discount tables (k > 128) the last discount applies (small scalars keep this cheap).
+  const g1Many = (count: number): Uint8Array => concat(...Array.from({ length: count }, () => concat(g1Bytes(G1.BASE), word(BigInt(random.int(4))))))
+  const g1Input = g1Many(129)
+  await compare(0x0cn, blsG1Msm, g1Input, msmGas(129, 12000, [519]), 'prague', 'G1MSM of 129 at its price')
+  await compare(0x0cn, blsG1Msm, g1Input, msmGas(129, 12000, [519]) - 1, 'prague', 'G1MSM of 129, one below')
+  await compare(0x0cn, blsG1Msm, g1Many(200), msmGas(200, 12000, [519]) - 1, 'prague', 'G1MSM of 200, one below')
+  const g2Input = concat(...Array.from({ length: 130 }, () => concat(g2Bytes(G2.BASE), word(BigInt(random.int(4))))))
+  await compare(0x0en, blsG2Msm, g2Input, Math.floor((130 * 22500 * 524) / 1000), 'prague', 'G2MSM of 130 at its price')
+  await compare(0x0en, blsG2Msm, g2Input, Math.floor((130 * 22500 * 524) / 1000) - 1, 'prague', 'G2MSM of 130, one below')
 })
 
 test('PAIRING_CHECK matches the library on bilinear sets, infinities, points outside the subgroups, lengths', async () => {

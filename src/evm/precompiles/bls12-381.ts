@@ -133,6 +133,22 @@ function encodeG2(point: G2Point): Uint8Array {
   return out
 }
 
+/** Σ scalars[i]·points[i] in G1 (scalars in [1, r)): Pippenger's method from three terms on, where it pays. */
+function sumG1(points: G1Point[], scalars: bigint[]): G1Point {
+  if (points.length > 2) return pippenger(G1, points, scalars)
+  let sum = G1.ZERO
+  for (let i = 0; i < points.length; i++) sum = sum.add(points[i]!.multiplyUnsafe(scalars[i]!))
+  return sum
+}
+
+/** The same in G2. */
+function sumG2(points: G2Point[], scalars: bigint[]): G2Point {
+  if (points.length > 2) return pippenger(G2, points, scalars)
+  let sum = G2.ZERO
+  for (let i = 0; i < points.length; i++) sum = sum.add(points[i]!.multiplyUnsafe(scalars[i]!))
+  return sum
+}
+
 export const blsG1Add: Precompile = (input, gas) => {
   const cost = 375
   if (gas < cost || input.length !== 2 * G1_LENGTH) return failure(gas)
@@ -160,10 +176,13 @@ export const blsG1Msm: Precompile = (input, gas) => {
   for (let start = 0; start < input.length; start += G1_MSM_PAIR) {
     const point = readG1(input, start, true)
     if (point === undefined) return failure(gas)
-    points.push(point)
-    scalars.push(readUint(input, start + G1_LENGTH, start + G1_MSM_PAIR) % R)
+    const scalar = readUint(input, start + G1_LENGTH, start + G1_MSM_PAIR) % R
+    if (scalar !== 0n && !point.is0()) {
+      points.push(point)
+      scalars.push(scalar)
+    }
   }
-  return success(cost, encodeG1(pippenger(G1, points, scalars)))
+  return success(cost, encodeG1(sumG1(points, scalars)))
 }
 
 export const blsG2Msm: Precompile = (input, gas) => {
@@ -175,10 +194,13 @@ export const blsG2Msm: Precompile = (input, gas) => {
   for (let start = 0; start < input.length; start += G2_MSM_PAIR) {
     const point = readG2(input, start, true)
     if (point === undefined) return failure(gas)
-    points.push(point)
-    scalars.push(readUint(input, start + G2_LENGTH, start + G2_MSM_PAIR) % R)
+    const scalar = readUint(input, start + G2_LENGTH, start + G2_MSM_PAIR) % R
+    if (scalar !== 0n && !point.is0()) {
+      points.push(point)
+      scalars.push(scalar)
+    }
   }
-  return success(cost, encodeG2(pippenger(G2, points, scalars)))
+  return success(cost, encodeG2(sumG2(points, scalars)))
 }
 
 export const blsPairingCheck: Precompile = (input, gas) => {
