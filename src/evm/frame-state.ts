@@ -19,8 +19,11 @@ export const WRITE_PROTECTION = 'write protection'
 export const STACK_LIMIT = 1024
 
 export class Frame {
+  pc = 0
   sp = 0
   gas: number
+  /** The CALL or CREATE opcode the dispatch loop left to run (interpreter.ts). */
+  pendingOp = 0
   returnData: Uint8Array = EMPTY_BYTES
   readonly address: bigint
 

@@ -301,3 +301,19 @@ describe('calls and creates', () => {
     assert.equal(host.balance(0x0be4efn), 10n ** 18n)
   })
 })
+
+describe('call depth', () => {
+  test('a self-call recursion reaches the 1024 limit on the default JS stack', () => {
+    const host = new TestHost('cancun')
+    let deepest = 0
+    const call = host.call.bind(host)
+    host.call = (msg) => {
+      deepest = Math.max(deepest, msg.depth)
+      return call(msg)
+    }
+    const program = `PUSH1 0x00 PUSH1 0x00 PUSH1 0x00 PUSH1 0x00 PUSH1 0x00 PUSH3 0x${CONTRACT.toString(16)} GAS CALL STOP`
+    const { result } = runCode('cancun', program, { host, gas: 1_000_000_000_000 })
+    assert.equal(result.status, Status.Success)
+    assert.equal(deepest, 1025) // the call at depth 1025 is refused by the host
+  })
+})

@@ -6,7 +6,9 @@
  * and the stack bounds from flat tables (gas-rules.ts), then a `switch` runs the opcode. Arithmetic, stack,
  * control flow and the environment reads run inline on locals (pc, sp, gas); the opcodes that price or
  * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
- * written back and forth. Words are non-negative bigints below 2^256 (words.ts), gas a number.
+ * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
+ * `interpret`, which then re-enters the loop: the loop's large stack frame is never under a sub-frame, so the
+ * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number.
  * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
  * through the Host. Every 4096 jumps and every 1024 frames it checks ctx.deadline (ExecutionTimeout).
  */
@@ -39,7 +41,16 @@ export function interpret(host: Host, msg: Message, code: Uint8Array): FrameResu
   const memory = takeMemory()
   const frame = new Frame(host, msg, rules, forkGasFor(rules), stack, memory, code)
   try {
-    return run(frame)
+    // run() returns null at a CALL or CREATE with its state saved in the frame: the sub-frame runs from here,
+    // so that the dispatch loop's large stack frame is not on the JS stack for every level of call depth
+    for (;;) {
+      const result = run(frame)
+      if (result !== null) return result
+      const op = frame.pendingOp
+      const reason = op === 0xf0 || op === 0xf5 ? createOp(frame, op) : callOp(frame, op)
+      if (reason !== undefined) return halt(reason)
+      if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+    }
   } finally {
     releaseMemory(memory)
     releaseStack(stack)
@@ -50,7 +61,7 @@ function halt(reason: string): FrameResult {
   return { status: Status.Halt, gasLeft: 0, output: EMPTY_BYTES, haltReason: reason }
 }
 
-function run(f: FrameType): FrameResult {
+function run(f: FrameType): FrameResult | null {
   const host = f.host
   const msg = f.msg
   const rules = f.rules
@@ -67,8 +78,8 @@ function run(f: FrameType): FrameResult {
   const input = msg.input
   const deadline = ctx.deadline
   let jumpsToCheck = JUMP_CHECK_INTERVAL
-  let pc = 0
-  let sp = 0
+  let pc = f.pc
+  let sp = f.sp
   let gas = f.gas
   let reason: string | undefined
   // the last valid jump destination, as a word and as a pc: a loop's jump skips the bigint → number conversion
@@ -522,23 +533,12 @@ function run(f: FrameType): FrameResult {
         sp = f.sp
         gas = f.gas
         break
-      case 0xf0: case 0xf5:
+      case 0xf0: case 0xf5: case 0xf1: case 0xf2: case 0xf4: case 0xfa:
+        f.pc = pc + 1
         f.sp = sp
         f.gas = gas
-        reason = createOp(f, op)
-        if (reason !== undefined) return halt(reason)
-        sp = f.sp
-        gas = f.gas
-        break
-      case 0xf1: case 0xf2: case 0xf4: case 0xfa:
-        f.sp = sp
-        f.gas = gas
-        reason = callOp(f, op)
-        if (reason !== undefined) return halt(reason)
-        sp = f.sp
-        gas = f.gas
-        if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
-        break
+        f.pendingOp = op
+        return null
       case 0xf3:
       case 0xfd: {
         const offset = s[sp - 1]!
