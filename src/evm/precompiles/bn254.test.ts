@@ -87,7 +87,7 @@ function resize(random: Random, input: Uint8Array): Uint8Array {
 
 test('BN254 ADD and MUL match the library on valid, infinite, invalid and resized inputs, per fork and gas', async () => {
   const random = seeded('bn254 add/mul')
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 80; i++) {
     const fork = random.pick(FORKS)
     const addPrice = rulesFor(fork).istanbul ? 150 : 500
     const sum = random.chance(0.2) ? (() => { const p = g1Case(random); return concat(p, p) })() : concat(g1Case(random), g1Case(random))
@@ -101,7 +101,7 @@ test('BN254 ADD and MUL match the library on valid, infinite, invalid and resize
 
 test('BN254 PAIRING matches the library on bilinear sets, random sets, invalid and subgroup-less points, lengths', async () => {
   const random = seeded('bn254 pairing')
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 16; i++) {
     const fork = random.pick(FORKS)
     const a = scalar(random)
     const b = scalar(random)

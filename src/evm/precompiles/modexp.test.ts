@@ -36,7 +36,7 @@ function randomInput(random: Random): Uint8Array {
 
 test('MODEXP matches the library on random lengths (small, at 32/1024, absurd), exponents and gas, per fork', async () => {
   const random = seeded('modexp')
-  for (let i = 0; i < 700; i++) {
+  for (let i = 0; i < 400; i++) {
     const input = randomInput(random)
     const fork = random.pick(FORKS)
     const rules = rulesFor(fork)

@@ -12,7 +12,7 @@ test('P256VERIFY matches the library on valid, high-s, tampered and out-of-range
   const random = seeded('p256verify')
   let valid = 0
   let invalid = 0
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 40; i++) {
     const secretKey = p256.utils.randomSecretKey(random.bytes(48))
     const publicKey = p256.getPublicKey(secretKey, false)
     const qx = publicKey.subarray(1, 33)
@@ -40,7 +40,7 @@ test('P256VERIFY matches the library on valid, high-s, tampered and out-of-range
       else if (result.ok) invalid++
     }
   }
-  assert.ok(valid >= 60 && invalid >= 60, `both outcomes seen (${valid} valid, ${invalid} invalid)`)
+  assert.ok(valid >= 40 && invalid >= 40, `both outcomes seen (${valid} valid, ${invalid} invalid)`)
 })
 
 test('P256VERIFY charges 6900 for any input and fails only for want of gas', () => {

@@ -58,6 +58,12 @@ test('POINT EVALUATION matches the library on valid proofs and on each way an in
       concat(valid, fromHex('00')),
     ]
     for (const input of cases) await compare(10n, pointEvaluation, input, 50000, fork, 'invalid input')
+    // Every byte of the versioned hash counts (a mismatch fails before any pairing: cheap).
+    for (let at = 0; at < 32; at++) {
+      const tampered = valid.slice()
+      tampered[at] = tampered[at]! ^ (1 << random.int(8))
+      await compare(10n, pointEvaluation, tampered, 50000, fork, `versioned hash byte ${at} changed`)
+    }
     await compare(10n, pointEvaluation, valid, 49999, fork, 'too little gas')
   }
   assert.equal(verified, 3, 'the valid proofs verify')
