@@ -32,6 +32,12 @@ export interface ProgramContext {
   readonly originals: ReadonlyMap<bigint, bigint>
   /** How many more levels of CREATE inside initcode may be generated. */
   readonly createDepth: number
+  /**
+   * A calm program halts less by its own doing (no deliberate oddities or self-destructs in its body, never all
+   * its gas to a callee, mostly a normal ending), so that more transactions reach their end and their state
+   * changes are compared. Its callees are as wild as ever.
+   */
+  readonly calm?: boolean
 }
 
 const TWO_256 = 1n << 256n
@@ -150,7 +156,10 @@ export class ProgramWriter {
   pushCallGas(): void {
     const r = this.rng.int(100)
     const early = !forkAtLeast(this.ctx.fork, 'tangerineWhistle')
-    if (r < (early ? 3 : 10)) this.asm.op('GAS')
+    if (r < (early ? 3 : 10)) {
+      if (this.ctx.calm === true) this.asm.push(2n).op('GAS').op('DIV')
+      else this.asm.op('GAS')
+    }
     else if (r < 20) this.asm.push(BigInt(this.rng.range(2, 8))).op('GAS').op('DIV')
     else if (r < 75) this.asm.push(BigInt(this.rng.range(0, 150_000)))
     else if (r < 92) this.asm.push(BigInt(this.rng.range(0, 5000)))
@@ -199,12 +208,13 @@ export class ProgramWriter {
 
   /** Run `count` random snippets from the body mix. */
   body(count: number): void {
-    for (let i = 0; i < count; i++) this.pick(BODY)(this)
+    for (let i = 0; i < count; i++) this.pick(this.ctx.calm === true ? CALM_BODY : BODY)(this)
   }
 
   /** Return (or otherwise end with) a part of the results area. */
   end(): void {
-    this.pick(ENDINGS)(this)
+    if (this.ctx.calm === true && this.rng.chance(0.85)) this.pick(CALM_ENDINGS)(this)
+    else this.pick(ENDINGS)(this)
   }
 
   get resultsUsed(): number {
@@ -532,6 +542,8 @@ const BODY: readonly (readonly [number, Snippet])[] = [
   [1, oddity],
 ]
 
+const CALM_BODY = BODY.filter(([, s]) => s !== oddity && s !== selfDestruct)
+
 // ---- endings ----
 
 const returnResults: Snippet = (w) => {
@@ -551,6 +563,12 @@ const ENDINGS: readonly (readonly [number, Snippet])[] = [
   [3, oddity],
   [2, (w) => void w.asm.push(1n << 40n).push(0n).op('RETURN')],
   [6, (w) => void w.asm.push(w.memSize()).push(w.memOffset()).op('RETURN')],
+]
+
+const CALM_ENDINGS: readonly (readonly [number, Snippet])[] = [
+  [6, returnResults],
+  [2, (w) => void w.asm.op('STOP')],
+  [1, (w) => void w.asm.push(BigInt(w.rng.int(80))).push(BigInt(w.rng.int(RESULTS_END))).op('REVERT')],
 ]
 
 /** Loop until out of gas, burning gas fast (EXP of a full-width exponent) so the loop does not run long. */

@@ -135,8 +135,9 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
     for (const slot of slots) {
       if (rng.chance(0.35)) storage.set(slot, rng.pick([1n, 2n, BigInt(rng.range(3, 1000)), (1n << 256n) - 1n]))
     }
-    const ctx: ProgramContext = { rng, fork, contracts, others, slots, originals: storage, createDepth: 2 }
-    const size = address === contracts[0] ? rng.range(8, 30) : rng.range(2, 18)
+    const driver = address === contracts[0]
+    const ctx: ProgramContext = { rng, fork, contracts, others, slots, originals: storage, createDepth: 2, calm: driver && rng.chance(0.7) }
+    const size = driver ? rng.range(8, 30) : rng.range(2, 18)
     const code = generateProgram(ctx, size)
     const balance = rng.chance(0.4) ? 0n : BigInt(rng.range(1, 1_000_000_000))
     pre.set(address, { balance, nonce: rng.chance(0.8) ? 1n : BigInt(rng.range(0, 3)), code, storage })
