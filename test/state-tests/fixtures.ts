@@ -3,7 +3,8 @@
  *
  * The fixtures live outside the repository, in `../shared/ethereum-tests` beside the repository root (so
  * any clone with the shared folder beside it finds them); they are read at run time and never copied in.
- * Parsed files are cached in memory for the life of the process only.
+ * The last parsed file is kept in memory (a filter by case name and the run that follows read it once);
+ * nothing is cached beyond the process, and the whole corpus is never held at once (~50 MB of JSON).
  */
 
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs'
@@ -102,15 +103,10 @@ export function fixtureFiles(): readonly string[] {
   return fileList
 }
 
-const parsed = new Map<string, Readonly<Record<string, FixtureCase>>>()
+let last: { readonly file: string; readonly cases: Readonly<Record<string, FixtureCase>> } | undefined
 
-/** The cases of one fixture file (by its relative path), parsed once per process. */
+/** The cases of one fixture file (by its relative path). */
 export function loadFixture(file: string): Readonly<Record<string, FixtureCase>> {
-  let hit = parsed.get(file)
-  if (hit === undefined) {
-    const all = JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as Record<string, FixtureCase & { _info?: unknown }>
-    hit = all
-    parsed.set(file, hit)
-  }
-  return hit
+  if (last?.file !== file) last = { file, cases: JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as Record<string, FixtureCase> }
+  return last.cases
 }
