@@ -485,6 +485,7 @@ const create: Snippet = (w) => {
   let size = BigInt(initcode.length)
   if (w.rng.chance(0.04)) size = w.rng.pick([49_153n, 1n << 32n])
   const two = w.rng.chance(0.45) && w.allow('CREATE2')
+  const start = w.asm.length
   if (two) w.asm.push(w.rng.pick([0n, 0n, 1n, w.word()]))
   w.asm.push(size).push(SCRATCH)
   const v = w.rng.int(10)
@@ -492,6 +493,14 @@ const create: Snippet = (w) => {
   else if (v < 9) w.asm.push(BigInt(w.rng.range(1, 1000)))
   else w.asm.push(1n << 200n)
   w.asm.op(two ? 'CREATE2' : 'CREATE')
+  if (two && w.rng.chance(0.25)) {
+    // the same CREATE2 again: an address collision when the first one succeeded
+    const again = w.asm.bytes.slice(start, w.asm.length - 1)
+    w.sink()
+    for (const b of again) w.asm.bytes.push(b)
+    w.asm.height += 4
+    w.asm.op('CREATE2')
+  }
   if (w.rng.chance(0.4)) {
     // call what was created (its address stays below the call's arguments)
     const mark = w.asm.height

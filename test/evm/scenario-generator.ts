@@ -238,6 +238,21 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
     maxFeePerBlobGas = rng.chance(0.03) ? 0n : blobBaseFee * BigInt(rng.range(1, 3))
   }
 
+  // Sometimes an account already sits where the transaction's or the main contract's next CREATE goes
+  // (a collision: nonce or code; a balance alone is no collision). Storage alone (EIP-7610) is left out: the
+  // oracle's SimpleStateManager keeps no storage root, so the library never sees that collision.
+  const squat = (address: bigint): void => {
+    const kind = rng.int(3)
+    pre.set(address, {
+      balance: kind === 2 ? 5n : 0n,
+      nonce: kind === 0 ? 1n : 0n,
+      code: kind === 1 ? Uint8Array.of(0x00) : new Uint8Array(0),
+      storage: new Map(),
+    })
+  }
+  if (isCreate && rng.chance(0.25)) squat(createAddress(SENDER, senderNonce))
+  if (rng.chance(0.1)) squat(createAddress(contracts[0]!, pre.get(contracts[0]!)!.nonce))
+
   const { intrinsic, floor } = intrinsicGas(rules, { to, data, accessList, authorizationList })
   const needed = intrinsic > floor ? intrinsic : floor
   const g = rng.int(100)
@@ -280,6 +295,11 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
     ...(blobVersionedHashes !== undefined ? { blobVersionedHashes, maxFeePerBlobGas } : {}),
   }
   return { id: `${seed}:${index}`, fork, pre, block, tx }
+}
+
+/** CREATE's address: the last 20 bytes of keccak(rlp([creator, nonce])). */
+export function createAddress(creator: bigint, nonce: bigint): bigint {
+  return bytesToBigInt(keccak256(encodeRlp([bigIntToFixedBytes(creator, 20), bigIntToMinimalBytes(nonce)])).subarray(12))
 }
 
 function delegation(target: bigint): Uint8Array {
