@@ -17,7 +17,7 @@ import assert from 'node:assert/strict'
 import { formatDifference, shrink } from './differential.ts'
 import { formatStats, groupDifferences, runBatch } from './differential-batch.ts'
 
-const DEFAULT_COUNT = 160
+const DEFAULT_COUNT = 220
 
 function envNumber(name: string): number | undefined {
   const raw = process.env[name]
