@@ -22,7 +22,7 @@ import { copyOp, extCodeCopyOp, keccakOp, mcopyOp, returnDataCopyOp } from './op
 import { logOp, selfDestructOp, sstoreOp } from './opcodes-state.ts'
 import { invalidOpcodeReason } from './opcode-names.ts'
 import { ExecutionTimeout, Status, type FrameResult, type Host, type Message } from './types.ts'
-import { byteLength, bytesToWord, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, TWO_256, writeWord } from './words.ts'
+import { byteLength, bytesToWord, low32, smallWordToNumber, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, TWO_256, writeWord } from './words.ts'
 
 const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
 const JUMP_CHECK_INTERVAL = 4096
@@ -67,6 +67,8 @@ function run(f: FrameType): FrameResult | null {
   const rules = f.rules
   const ctx = host.ctx
   const staticGas = f.forkGas.staticGas
+  const minStack = MIN_STACK
+  const maxStack = MAX_STACK
   const analysis = analyse(f.code)
   const code = analysis.padded
   const jumpdests = analysis.jumpdests
@@ -76,6 +78,7 @@ function run(f: FrameType): FrameResult | null {
   const s = f.stack
   const memory = f.memory
   const input = msg.input
+  const inputLengthBig = BigInt(input.length)
   const deadline = ctx.deadline
   let jumpsToCheck = JUMP_CHECK_INTERVAL
   let pc = f.pc
@@ -90,8 +93,8 @@ function run(f: FrameType): FrameResult | null {
     const op = code[pc]!
     const cost = staticGas[op]!
     if (cost < 0) return halt(invalidOpcodeReason(op))
-    if (sp < MIN_STACK[op]!) return halt(`stack underflow (${sp} <=> ${MIN_STACK[op]})`)
-    if (sp > MAX_STACK[op]!) return halt(`stack limit reached ${sp} (${MAX_STACK[op]})`)
+    if (sp < minStack[op]!) return halt(`stack underflow (${sp} <=> ${minStack[op]})`)
+    if (sp > maxStack[op]!) return halt(`stack limit reached ${sp} (${maxStack[op]})`)
     if (gas < cost) return halt(OUT_OF_GAS)
     gas -= cost
     switch (op) {
@@ -103,10 +106,12 @@ function run(f: FrameType): FrameResult | null {
         sp--
         break
       }
-      case 0x02:
-        s[sp - 2] = BigInt.asUintN(256, s[sp - 1]! * s[sp - 2]!)
+      case 0x02: {
+        const r = s[sp - 1]! * s[sp - 2]!
+        s[sp - 2] = r > MAX_WORD ? BigInt.asUintN(256, r) : r
         sp--
         break
+      }
       case 0x03: {
         const r = s[sp - 1]! - s[sp - 2]!
         s[sp - 2] = r < 0n ? r + TWO_256 : r
@@ -208,7 +213,12 @@ function run(f: FrameType): FrameResult | null {
       }
       case 0x1b: {
         const shift = s[sp - 1]!
-        s[sp - 2] = shift < 256n ? BigInt.asUintN(256, s[sp - 2]! << shift) : 0n
+        if (shift < 256n) {
+          const r = s[sp - 2]! << shift
+          s[sp - 2] = r > MAX_WORD ? BigInt.asUintN(256, r) : r
+        } else {
+          s[sp - 2] = 0n
+        }
         sp--
         break
       }
@@ -259,11 +269,11 @@ function run(f: FrameType): FrameResult | null {
         break
       case 0x35: {
         const offset = s[sp - 1]!
-        s[sp - 1] = offset < BigInt(input.length) ? bytesToWord(input, Number(offset), 32, true) : 0n
+        s[sp - 1] = offset < inputLengthBig ? bytesToWord(input, smallWordToNumber(offset), 32, true) : 0n
         break
       }
       case 0x36:
-        s[sp++] = BigInt(input.length)
+        s[sp++] = inputLengthBig
         break
       case 0x37:
         f.sp = sp
@@ -369,7 +379,7 @@ function run(f: FrameType): FrameResult | null {
       case 0x51: {
         const offset = s[sp - 1]!
         if (offset > MAX_MEMORY_END_BIG) return halt(OUT_OF_GAS)
-        const start = Number(offset)
+        const start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -383,7 +393,7 @@ function run(f: FrameType): FrameResult | null {
       case 0x52: {
         const offset = s[sp - 1]!
         if (offset > MAX_MEMORY_END_BIG) return halt(OUT_OF_GAS)
-        const start = Number(offset)
+        const start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -398,7 +408,7 @@ function run(f: FrameType): FrameResult | null {
       case 0x53: {
         const offset = s[sp - 1]!
         if (offset > MAX_MEMORY_END_BIG) return halt(OUT_OF_GAS)
-        const start = Number(offset)
+        const start = smallWordToNumber(offset)
         const end = start + 1
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -406,7 +416,7 @@ function run(f: FrameType): FrameResult | null {
           gas -= extra
           memory.grow(Math.ceil(end / 32) * 32)
         }
-        memory.buffer[start] = Number(s[sp - 2]! & 0xffn)
+        memory.buffer[start] = low32(s[sp - 2]!) & 0xff
         sp -= 2
         break
       }
@@ -432,8 +442,8 @@ function run(f: FrameType): FrameResult | null {
         if (destination === lastDestination) {
           pc = lastDestinationPc
         } else {
-          if (destination >= codeLengthBig || jumpdests[Number(destination)] === 0) return halt('invalid jump destination')
-          pc = Number(destination)
+          if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
+          pc = smallWordToNumber(destination)
           lastDestination = destination
           lastDestinationPc = pc
         }
@@ -451,8 +461,8 @@ function run(f: FrameType): FrameResult | null {
           if (destination === lastDestination) {
             pc = lastDestinationPc
           } else {
-            if (destination >= codeLengthBig || jumpdests[Number(destination)] === 0) return halt('invalid jump destination')
-            pc = Number(destination)
+            if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
+            pc = smallWordToNumber(destination)
             lastDestination = destination
             lastDestinationPc = pc
           }

@@ -8,6 +8,8 @@
  * it is below MAX_MEMORY_END (beyond it no gas can pay the expansion), and reports -1 otherwise.
  */
 
+import { smallWordToNumber } from './words.ts'
+
 /** The largest memory end a frame may ask for before it is out of gas whatever its gas (as geth's bound). */
 export const MAX_MEMORY_END = 0x1fffffffe0
 const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
@@ -49,7 +51,7 @@ export function memoryCost(words: number): number {
 export function memoryEnd(offset: bigint, size: bigint): number {
   if (size === 0n) return 0
   if (offset > MAX_MEMORY_END_BIG || size > MAX_MEMORY_END_BIG) return -1
-  const end = Number(offset) + Number(size)
+  const end = smallWordToNumber(offset) + smallWordToNumber(size)
   return end > MAX_MEMORY_END ? -1 : end
 }
 
