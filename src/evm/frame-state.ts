@@ -16,6 +16,8 @@ import type { Host, Message } from './types.ts'
 export const EMPTY_BYTES = new Uint8Array(0)
 export const OUT_OF_GAS = 'out of gas'
 export const WRITE_PROTECTION = 'write protection'
+/** geth's error for a memory range beyond any gas (its end past 0x1fffffffe0). */
+export const GAS_OVERFLOW = 'gas uint64 overflow'
 export const STACK_LIMIT = 1024
 
 export class Frame {

@@ -85,6 +85,7 @@ describe('SSTORE', () => {
     // PUSH1 PUSH1 = 6 gas, so 2306 leaves 2300 at SSTORE
     const r = used('istanbul', fromHex('0x6001600055'), { gas: 2306 })
     assert.equal(r.status, Status.Halt)
+    assert.equal(r.reason, 'not enough gas for reentrancy sentry')
     const ok = used('constantinople', fromHex('0x6000600055'), { gas: 5006 })
     assert.equal(ok.status, Status.Success)
   })
@@ -131,7 +132,7 @@ describe('arithmetic and memory', () => {
     // MSTORE8 at 0x21 → 2 words
     assert.equal(used('cancun', 'MSIZE PUSH1 0x01 PUSH1 0x21 MSTORE8 MSIZE STOP').gas, 2 + 6 + 3 + 6 + 2)
   })
-  test('offsets and sizes beyond any gas are out of gas, not a crash', () => {
+  test('offsets and sizes beyond any gas halt (gas uint64 overflow past geth\'s bound), not a crash', () => {
     const huge = '0x' + 'ff'.repeat(32)
     for (const program of [
       `PUSH32 ${huge} MLOAD`,
@@ -139,15 +140,20 @@ describe('arithmetic and memory', () => {
       `PUSH32 ${huge} PUSH1 0x00 PUSH1 0x00 CALLDATACOPY`,
       `PUSH32 ${huge} PUSH1 0x00 RETURN`,
       `PUSH32 ${huge} PUSH1 0x00 KECCAK256`,
-      `PUSH5 0x1000000000 MLOAD`,
       `PUSH32 ${huge} PUSH1 0x00 PUSH1 0x00 MCOPY`,
+      `PUSH32 ${huge} PUSH1 0x00 LOG0`,
       `PUSH1 0x00 PUSH1 0x00 PUSH32 ${huge} PUSH1 0x00 PUSH1 0x00 PUSH1 0x00 PUSH1 0x01 CALL`,
+      `PUSH32 ${huge} PUSH1 0x00 PUSH1 0x00 CREATE`,
     ]) {
       const r = used('cancun', program, { gas: 10_000_000 })
       assert.equal(r.status, Status.Halt, program)
-      assert.equal(r.reason, 'out of gas', program)
+      assert.equal(r.reason, 'gas uint64 overflow', program)
       assert.equal(r.gas, 10_000_000)
     }
+    // below the bound but beyond the gas: out of gas
+    const r = used('cancun', 'PUSH5 0x1000000000 MLOAD', { gas: 10_000_000 })
+    assert.equal(r.reason, 'out of gas')
+    assert.equal(r.gas, 10_000_000)
     // a zero size never expands, whatever the offset
     assert.equal(used('cancun', `PUSH1 0x00 PUSH32 ${huge} PUSH1 0x00 CALLDATACOPY STOP`).gas, 9 + 3)
     assert.equal(used('cancun', `PUSH1 0x00 PUSH32 ${huge} RETURN`).status, Status.Success)

@@ -284,7 +284,7 @@ describe('calls and creates', () => {
   })
   test('initcode over 49152 bytes halts the creating frame from Shanghai', () => {
     const program = 'PUSH3 0x00c001 PUSH1 0x00 PUSH1 0x00 CREATE STOP'
-    assert.equal(runCode('shanghai', program, { gas: 10_000_000 }).result.haltReason, 'max initcode size exceeded')
+    assert.equal(runCode('shanghai', program, { gas: 10_000_000 }).result.haltReason, 'max initcode size exceeded: size 49153')
     assert.equal(runCode('paris', program, { gas: 10_000_000 }).result.status, Status.Success)
     assert.equal(runCode('shanghai', 'PUSH3 0x00c000 PUSH1 0x00 PUSH1 0x00 CREATE STOP', { gas: 10_000_000 }).result.status, Status.Success)
   })

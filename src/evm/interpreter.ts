@@ -14,7 +14,7 @@
  */
 
 import { analyse, decodePush } from './code-analysis.ts'
-import { type Frame as FrameType, Frame, EMPTY_BYTES, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
+import { type Frame as FrameType, Frame, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
 import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
 import { expansionCost, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
 import { callOp, createOp } from './opcodes-calls.ts'
@@ -378,7 +378,7 @@ function run(f: FrameType): FrameResult | null {
         break
       case 0x51: {
         const offset = s[sp - 1]!
-        if (offset > MAX_MEMORY_END_BIG) return halt(OUT_OF_GAS)
+        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
         const start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
@@ -392,7 +392,7 @@ function run(f: FrameType): FrameResult | null {
       }
       case 0x52: {
         const offset = s[sp - 1]!
-        if (offset > MAX_MEMORY_END_BIG) return halt(OUT_OF_GAS)
+        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
         const start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
@@ -407,7 +407,7 @@ function run(f: FrameType): FrameResult | null {
       }
       case 0x53: {
         const offset = s[sp - 1]!
-        if (offset > MAX_MEMORY_END_BIG) return halt(OUT_OF_GAS)
+        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
         const start = smallWordToNumber(offset)
         const end = start + 1
         if (end > memory.size) {
@@ -554,7 +554,7 @@ function run(f: FrameType): FrameResult | null {
         const offset = s[sp - 1]!
         const size = s[sp - 2]!
         const end = memoryEnd(offset, size)
-        if (end < 0) return halt(OUT_OF_GAS)
+        if (end < 0) return halt(GAS_OVERFLOW)
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
           if (gas < extra) return halt(OUT_OF_GAS)

@@ -12,7 +12,7 @@
  * CREATE2's hashing (6 per word); the child gets all gas (all but one 64th from EIP-150).
  */
 
-import { type Frame, chargeWithMemory, EMPTY_BYTES, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
+import { type Frame, chargeWithMemory, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
 import { memoryEnd } from './memory.ts'
 import { MessageKind, Status, type Message } from './types.ts'
 
@@ -41,7 +41,7 @@ export function callOp(f: Frame, op: number): string | undefined {
 
   const inEnd = memoryEnd(inOffset, inSize)
   const outEnd = memoryEnd(outOffset, outSize)
-  if (inEnd < 0 || outEnd < 0) return OUT_OF_GAS
+  if (inEnd < 0 || outEnd < 0) return GAS_OVERFLOW
   let cost = 0
   if (rules.berlin && host.accessAccount(to)) cost += f.forkGas.coldAccountExtra
   if (rules.prague) {
@@ -108,11 +108,11 @@ export function createOp(f: Frame, op: number): string | undefined {
   const resultAt = isCreate2 ? sp - 4 : sp - 3
 
   const end = memoryEnd(offset, size)
-  if (end < 0) return OUT_OF_GAS
+  if (end < 0) return GAS_OVERFLOW
   const length = end === 0 ? 0 : Number(size)
   let cost = 0
   if (rules.shanghai) {
-    if (length > MAX_INITCODE_SIZE) return 'max initcode size exceeded'
+    if (length > MAX_INITCODE_SIZE) return `max initcode size exceeded: size ${length}`
     cost += 2 * wordCount(length)
   }
   if (isCreate2) cost += 6 * wordCount(length)

@@ -5,7 +5,7 @@
  * the return data buffer. EXTCODECOPY's account access is priced warm/cold from Berlin.
  */
 
-import { type Frame, chargeWithMemory, OUT_OF_GAS, wordCount } from './frame-state.ts'
+import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, wordCount } from './frame-state.ts'
 import { copyIntoMemory, memoryEnd } from './memory.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { bytesToWord } from './words.ts'
@@ -16,7 +16,7 @@ export function keccakOp(f: Frame): string | undefined {
   const offset = s[sp - 1]!
   const size = s[sp - 2]!
   const end = memoryEnd(offset, size)
-  if (end < 0) return OUT_OF_GAS
+  if (end < 0) return GAS_OVERFLOW
   const length = end === 0 ? 0 : Number(size)
   if (!chargeWithMemory(f, end, 6 * wordCount(length))) return OUT_OF_GAS
   const start = length === 0 ? 0 : Number(offset)
@@ -39,7 +39,7 @@ export function copyOp(f: Frame, source: Uint8Array): string | undefined {
 
 function copyRange(f: Frame, source: Uint8Array, memoryOffset: bigint, sourceOffset: bigint, size: bigint, extra: number): string | undefined {
   const end = memoryEnd(memoryOffset, size)
-  if (end < 0) return OUT_OF_GAS
+  if (end < 0) return GAS_OVERFLOW
   const length = end === 0 ? 0 : Number(size)
   if (!chargeWithMemory(f, end, extra + 3 * wordCount(length))) return OUT_OF_GAS
   if (length > 0) copyIntoMemory(f.memory, Number(memoryOffset), source, sourceOffset, length)
@@ -58,7 +58,7 @@ export function extCodeCopyOp(f: Frame): string | undefined {
   const extra = f.rules.berlin && host.accessAccount(address) ? f.forkGas.coldAccountExtra : 0
   // price before reading the code: an unaffordable copy of a cold account must not load it
   const end = memoryEnd(memoryOffset, size)
-  if (end < 0) return OUT_OF_GAS
+  if (end < 0) return GAS_OVERFLOW
   const length = end === 0 ? 0 : Number(size)
   if (!chargeWithMemory(f, end, extra + 3 * wordCount(length))) return OUT_OF_GAS
   if (length > 0) copyIntoMemory(f.memory, Number(memoryOffset), host.code(address), codeOffset, length)
@@ -87,7 +87,7 @@ export function mcopyOp(f: Frame): string | undefined {
   if (size === 0n) return undefined
   const destinationEnd = memoryEnd(destination, size)
   const sourceEnd = memoryEnd(source, size)
-  if (destinationEnd < 0 || sourceEnd < 0) return OUT_OF_GAS
+  if (destinationEnd < 0 || sourceEnd < 0) return GAS_OVERFLOW
   const length = Number(size)
   if (!chargeWithMemory(f, Math.max(destinationEnd, sourceEnd), 3 * wordCount(length))) return OUT_OF_GAS
   const buffer = f.memory.buffer

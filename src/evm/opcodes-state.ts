@@ -13,7 +13,7 @@
  * the 24000 refund before London when the account was not already destructed.
  */
 
-import { type Frame, chargeWithMemory, OUT_OF_GAS, WRITE_PROTECTION } from './frame-state.ts'
+import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION } from './frame-state.ts'
 import { memoryEnd } from './memory.ts'
 
 const SENTRY_GAS = 2300
@@ -30,7 +30,7 @@ export function sstoreOp(f: Frame): string | undefined {
   let cost: number
   let refund = 0
   if (rules.istanbul) {
-    if (f.gas <= SENTRY_GAS) return OUT_OF_GAS
+    if (f.gas <= SENTRY_GAS) return 'not enough gas for reentrancy sentry'
     const berlin = rules.berlin
     cost = berlin && host.accessSlot(address, slot) ? 2100 : 0
     const warmRead = berlin ? 100 : 800
@@ -80,7 +80,7 @@ export function logOp(f: Frame, topicCount: number): string | undefined {
   const offset = s[sp - 1]!
   const size = s[sp - 2]!
   const end = memoryEnd(offset, size)
-  if (end < 0) return OUT_OF_GAS
+  if (end < 0) return GAS_OVERFLOW
   const length = end === 0 ? 0 : Number(size)
   if (!chargeWithMemory(f, end, 8 * length)) return OUT_OF_GAS
   if (f.msg.isStatic) return WRITE_PROTECTION
