@@ -14,7 +14,9 @@
 
 import test from 'node:test'
 import assert from 'node:assert/strict'
-import { formatDifference, shrink } from './differential.ts'
+import { firstDifference, formatDifference, shrink, type Outcome } from './differential.ts'
+import { Status, type TxResult } from '../../src/evm/types.ts'
+import type { AccountState } from '../state-tests/world.ts'
 import { formatStats, groupDifferences, runBatch } from './differential-batch.ts'
 
 const DEFAULT_COUNT = 220
@@ -65,4 +67,40 @@ test(`differential: our EVM and the library agree on ${count} random programs (s
     assert.ok(stats.otherAccountChanged >= 2, `only ${stats.otherAccountChanged} changed accounts through sub-calls`)
     assert.ok(stats.success >= 20 && stats.halt >= 10, `status mix: ${stats.success} success, ${stats.revert} revert, ${stats.halt} halt`)
   }
+})
+
+test('the comparison names the first field that differs', () => {
+  const result: TxResult = {
+    status: Status.Success, gasUsed: 50_000n, gasUsedBeforeRefund: 60_000n, refund: 10_000n, output: Uint8Array.of(1, 2),
+    logs: [{ address: 5n, topics: [1n], data: Uint8Array.of(9) }], blobGasUsed: 0n,
+  }
+  const account: AccountState = { nonce: 1n, balance: 10n, code: Uint8Array.of(0x00), storage: new Map([[1n, 2n]]) }
+  const ran = (r: Partial<TxResult>, a: Partial<AccountState> = {}, extra?: [bigint, AccountState]): Outcome => ({
+    kind: 'ran',
+    result: { ...result, ...r },
+    post: new Map([[7n, { ...account, ...a }], ...(extra ? [extra] : [])]),
+  })
+  const base = ran({})
+  assert.equal(firstDifference(base, ran({})), undefined)
+  const cases: [Outcome, string][] = [
+    [{ kind: 'invalid', reason: 'nonce too low' }, 'validity'],
+    [ran({ status: Status.Revert }), 'status'],
+    [ran({ output: Uint8Array.of(1) }), 'output'],
+    [ran({ gasUsed: 50_001n }), 'gasUsed'],
+    [ran({ gasUsedBeforeRefund: 60_001n }), 'gasUsedBeforeRefund'],
+    [ran({ refund: 9_999n }), 'refund'],
+    [ran({ logs: [] }), 'logs'],
+    [ran({ logs: [{ address: 5n, topics: [2n], data: Uint8Array.of(9) }] }), 'logs'],
+    [ran({ createdAddress: 3n }), 'createdAddress'],
+    [ran({}, { balance: 11n }), 'state.balance'],
+    [ran({}, { nonce: 2n }), 'state.nonce'],
+    [ran({}, { code: Uint8Array.of(0x01) }), 'state.code'],
+    [ran({}, { storage: new Map([[1n, 3n]]) }), 'state.storage'],
+    [ran({}, { storage: new Map() }), 'state.storage'],
+    [ran({}, {}, [8n, account]), 'state.existence'],
+    [{ kind: 'crash', error: 'boom' }, 'crash'],
+  ]
+  for (const [ours, field] of cases) assert.equal(firstDifference(ours, base)?.field, field, `expected ${field}`)
+  assert.equal(firstDifference(base, { kind: 'crash', error: 'boom' })?.field, 'oracle-crash')
+  assert.equal(firstDifference({ kind: 'invalid', reason: 'a' }, { kind: 'invalid', reason: 'b' }), undefined)
 })
