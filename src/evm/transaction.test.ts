@@ -211,6 +211,11 @@ test('a contract creation bumps the nonce once and deploys at keccak(rlp([sender
   assert.equal(result.createdAddress, createAddress(SENDER, 7n))
   assert.equal(w.getNonce(SENDER), 8n)
   assert.deepEqual([...w.getCode(createAddress(SENDER, 7n))], [0x01])
+  assert.deepEqual([...result.output], [0x01], 'the deployed code is the return data, as geth answers')
+  const reverting = executeTransaction(w, block(), rulesFor('cancun'), tx({ to: undefined, nonce: 8n, data: assemble('PUSH0 PUSH0 REVERT'), gasLimit: 100_000n }))
+  assert.equal(reverting.status, Status.Revert)
+  assert.equal(reverting.createdAddress, createAddress(SENDER, 8n), 'a failed creation still names its address (the receipt’s contractAddress)')
+  assert.equal(w.getNonce(SENDER), 9n)
 })
 
 test('EIP-161: a zero-value transfer to an existing empty account deletes it from Spurious Dragon on', () => {

@@ -17,7 +17,7 @@ import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt } from '../prim
 import { keccak256 } from '../primitives/keccak.ts'
 import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { Rules } from './fork.ts'
-import { delegationDesignator, parseDelegation, TransactionHost } from './frames.ts'
+import { createAddress, delegationDesignator, parseDelegation, TransactionHost } from './frames.ts'
 import { precompileAddresses } from './precompiles/registry.ts'
 import {
   InvalidTransaction,
@@ -291,7 +291,10 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
     const frameGas = available > MAX_FRAME_GAS ? MAX_FRAME_GAS : available
     const keptAside = available - frameGas
     let result: FrameResult
+    // A creation's receipt names the address whether or not the creation succeeded (as geth's does).
+    let createdAddress: bigint | undefined
     if (to === undefined) {
+      createdAddress = createAddress(sender, world.getNonce(sender))
       result = host.create({
         kind: MessageKind.Create,
         caller: sender,
@@ -340,16 +343,18 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
       const tip = rules.london ? prepared.effectiveGasPrice - block.baseFee : prepared.effectiveGasPrice
       world.addBalance(block.coinbase, tip > 0n ? gasUsed * tip : 0n)
     }
+    // geth's return data of a successful creation is the code it deployed (a frame's output is empty then).
+    const output = createdAddress !== undefined && result.status === Status.Success ? world.getCode(createdAddress) : result.output
     const logs = world.endTransaction(rules.spuriousDragon)
     return {
       status: result.status,
       gasUsed,
       gasUsedBeforeRefund,
       refund,
-      output: result.output,
+      output,
       logs,
       haltReason: result.haltReason,
-      createdAddress: result.status === Status.Success ? result.createdAddress : undefined,
+      createdAddress,
       blobGasUsed: prepared.blobGas,
     }
   } catch (e) {
