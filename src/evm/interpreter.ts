@@ -10,11 +10,12 @@
  * `interpret`, which then re-enters the loop: the loop's large stack frame is never under a sub-frame, so the
  * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number.
  * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
- * through the Host. Every 4096 jumps and every 1024 frames it checks ctx.deadline (ExecutionTimeout).
+ * through the Host. Every 4096 jumps, after every call or create and every 1024 frames it checks
+ * ctx.deadline (ExecutionTimeout).
  */
 
 import { analyse, decodePush } from './code-analysis.ts'
-import { type Frame as FrameType, Frame, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
+import { Frame, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
 import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
 import { expansionCost, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
 import { callOp, createOp } from './opcodes-calls.ts'
@@ -61,7 +62,7 @@ function halt(reason: string): FrameResult {
   return { status: Status.Halt, gasLeft: 0, output: EMPTY_BYTES, haltReason: reason }
 }
 
-function run(f: FrameType): FrameResult | null {
+function run(f: Frame): FrameResult | null {
   const host = f.host
   const msg = f.msg
   const rules = f.rules
