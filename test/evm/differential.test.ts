@@ -19,7 +19,7 @@ import { Status, type TxResult } from '../../src/evm/types.ts'
 import type { AccountState } from '../state-tests/world.ts'
 import { formatStats, groupDifferences, runBatch } from './differential-batch.ts'
 
-const DEFAULT_COUNT = 300
+const DEFAULT_COUNT = 600
 
 function envNumber(name: string): number | undefined {
   const raw = process.env[name]

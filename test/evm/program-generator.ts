@@ -271,7 +271,7 @@ const create: Snippet = (w) => {
   const initcode = generateInitcode({ ...w.ctx, createDepth: w.ctx.createDepth - 1 })
   w.asm.storeBytes(SCRATCH, initcode)
   let size = BigInt(initcode.length)
-  if (w.rng.chance(0.04)) size = w.rng.pick([49_153n, 1n << 32n])
+  if (w.rng.chance(0.04)) size = w.rng.pick([49_152n, 49_153n, 1n << 32n])
   const two = w.rng.chance(0.45) && w.allow('CREATE2')
   const start = w.asm.length
   if (two) w.asm.push(w.rng.pick([0n, 0n, 1n, w.word()]))
@@ -379,6 +379,19 @@ const CALM_ENDINGS: readonly (readonly [number, Snippet])[] = [
   [1, (w) => void w.asm.push(BigInt(w.rng.int(80))).push(BigInt(w.rng.int(RESULTS_END))).op('REVERT')],
 ]
 
+/** Runtime code that self-destructs at once: to itself (burning its balance from Cancun on), its caller or another account. */
+function selfDestructor(w: ProgramWriter): Uint8Array {
+  const r = w.rng.int(4)
+  if (r === 0) return Uint8Array.of(opcode('ADDRESS').code, opcode('SELFDESTRUCT').code)
+  if (r === 1) return Uint8Array.of(opcode('CALLER').code, opcode('SELFDESTRUCT').code)
+  const target = w.targetAddress()
+  const bytes: number[] = [opcode('PUSH20').code]
+  for (let i = 19; i >= 0; i--) bytes.push(Number((target >> BigInt(8 * i)) & 0xffn))
+  // sometimes store first, so that the destroyed account had storage
+  const prefix = r === 2 ? [0x60, 0x01, 0x60, 0x01, opcode('SSTORE').code] : []
+  return Uint8Array.of(...prefix, ...bytes, opcode('SELFDESTRUCT').code)
+}
+
 /** Loop until out of gas, burning gas fast (EXP of a full-width exponent) so the loop does not run long. */
 function endlessLoop(w: ProgramWriter): void {
   const at = w.asm.length
@@ -407,11 +420,12 @@ export function generateInitcode(ctx: ProgramContext): Uint8Array {
   const r = w.rng.int(100)
   if (r < 55) {
     let runtime: Uint8Array
-    const k = w.rng.int(10)
+    const k = w.rng.int(12)
     if (k < 6 && ctx.createDepth > 0) runtime = generateProgram(inner, w.rng.range(1, 6))
     else if (k < 8) runtime = w.rng.bytes(w.rng.range(0, 40))
     else if (k < 9) runtime = new Uint8Array(0)
-    else runtime = Uint8Array.of(0xef, ...w.rng.bytes(w.rng.int(4)))
+    else if (k < 10) runtime = Uint8Array.of(0xef, ...w.rng.bytes(w.rng.int(4)))
+    else runtime = selfDestructor(w) // created and destroyed in one transaction (EIP-6780) when called
     // CODECOPY(0, tail, len); RETURN(0, len) with the runtime appended after the code
     const tailPatch = w.asm.length + 1 + 3 // after PUSH2 len: PUSH2 tail
     w.asm.push(BigInt(runtime.length), 2).push(0n, 2).push(0n).op('CODECOPY')

@@ -140,10 +140,12 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
     const size = driver ? rng.range(8, 30) : rng.range(2, 18)
     const code = generateProgram(ctx, size)
     const balance = rng.chance(0.4) ? 0n : BigInt(rng.range(1, 1_000_000_000))
-    pre.set(address, { balance, nonce: rng.chance(0.8) ? 1n : BigInt(rng.range(0, 3)), code, storage })
+    // EIP-2681: a contract at the highest nonce cannot create
+    const nonce = rng.chance(0.02) ? (1n << 64n) - 1n : rng.chance(0.8) ? 1n : BigInt(rng.range(0, 3))
+    pre.set(address, { balance, nonce, code, storage })
   }
   const senderDelegated = rules.prague && rng.chance(0.1)
-  const senderNonce = rng.chance(0.6) ? 0n : BigInt(rng.range(1, 50))
+  const senderNonce = rng.chance(0.6) ? 0n : rng.chance(0.02) ? (1n << 64n) - 1n : BigInt(rng.range(1, 50))
   const senderBalance = rng.chance(0.97) ? 10n ** 30n : BigInt(rng.range(0, 10_000_000))
   pre.set(SENDER, {
     balance: senderBalance,
