@@ -164,7 +164,7 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
 
   // ---- block ----
   const baseFee = rules.london ? rng.pick([1n, 7n, 10n, 875_000_000n]) : 0n
-  const blobBaseFee = rules.cancun ? 1n : 0n
+  const blobBaseFee = rules.cancun ? rng.pick([1n, 1n, 2n, 17n]) : 0n
   const number = rng.pick([1n, 2n, 256n, 257n, 1000n, BigInt(rng.range(1, 20_000_000))])
   const block: BlockEnv = {
     number,
