@@ -56,13 +56,26 @@ export interface CorpusReport {
   readonly skippedForks: Map<string, number>
   /** Expected exceptions met by an unbuildable transaction rather than by the engine. */
   unbuildable: number
+  /** Slow files (isSlowFile) left out of this run. */
+  readonly slowSkipped: string[]
   files: number
   cases: number
   elapsedMs: number
 }
 
+/**
+ * Files left out unless asked for (includeSlow): what geth's runner leaves out of its short runs
+ * (`^stTimeConsuming/`, `vmPerformance/loop`), minutes each in JavaScript; stTimeConsuming's
+ * CALLBlake2f_MaxRounds alone calls BLAKE2F with 2^32 - 1 rounds (10^10 gas), hours of hashing.
+ */
+export function isSlowFile(file: string): boolean {
+  return file.startsWith('stTimeConsuming/') || file.startsWith('VMTests/vmPerformance/loop')
+}
+
 export interface RunOptions {
   readonly engine: Engine
+  /** Also run the slow files (isSlowFile). */
+  readonly includeSlow?: boolean
   /** Only files whose relative path (or case name) contains this. */
   readonly filter?: string
   /** Run only files i with i % shardCount === shard (of the filtered, sorted list). */
@@ -144,9 +157,39 @@ async function checkEntry(engine: Engine, c: FixtureCase, pre: WorldSnapshot, fo
   return { kinds, detail: details.join('; '), unbuildable: false }
 }
 
+/** The inputs of one post entry (for re-running a failure through another engine). */
+export function entryInputs(file: string, caseName: string, fixtureFork: string, indexes: FixturePost['indexes']) {
+  const c = loadFixture(file)[caseName]!
+  const fork = FIXTURE_FORKS[fixtureFork]!
+  return { pre: buildPreState(c.pre), block: buildBlockEnv(c.env, fork), fork, tx: buildTxInput(c.transaction, indexes) }
+}
+
+/** Where two post-states differ: one line per account field or slot. */
+export function describeDifferences(ours: WorldSnapshot, reference: WorldSnapshot): string[] {
+  const out: string[] = []
+  const hex = (a: bigint) => `0x${a.toString(16).padStart(40, '0')}`
+  for (const address of new Set([...ours.keys(), ...reference.keys()])) {
+    const a = ours.get(address)
+    const b = reference.get(address)
+    if (a === undefined || b === undefined) {
+      out.push(`${hex(address)}: ${a === undefined ? 'absent' : 'present'} here, ${b === undefined ? 'absent' : 'present'} in the reference`)
+      continue
+    }
+    if (a.nonce !== b.nonce) out.push(`${hex(address)} nonce ${a.nonce} != ${b.nonce}`)
+    if (a.balance !== b.balance) out.push(`${hex(address)} balance ${a.balance} != ${b.balance}`)
+    if (bytesToHex(a.code) !== bytesToHex(b.code)) out.push(`${hex(address)} code ${bytesToHex(a.code).slice(0, 40)}… != ${bytesToHex(b.code).slice(0, 40)}…`)
+    for (const slot of new Set([...a.storage.keys(), ...b.storage.keys()])) {
+      const x = a.storage.get(slot) ?? 0n
+      const y = b.storage.get(slot) ?? 0n
+      if (x !== y) out.push(`${hex(address)} slot 0x${slot.toString(16)}: 0x${x.toString(16)} != 0x${y.toString(16)}`)
+    }
+  }
+  return out
+}
+
 /** The fixture files a run covers. */
-export function selectFiles(filter: string | undefined, shard: RunOptions['shard']): string[] {
-  let files = [...fixtureFiles()]
+export function selectFiles(filter: string | undefined, shard: RunOptions['shard'], includeSlow = false): string[] {
+  let files = fixtureFiles().filter((f) => includeSlow || !isSlowFile(f))
   if (filter !== undefined && filter !== '') {
     files = files.filter((f) => {
       if (f.includes(filter)) return true
@@ -165,11 +208,13 @@ export async function runCorpus(options: RunOptions): Promise<CorpusReport> {
     constantinopleAsPetersburg: 0,
     skippedForks: new Map(),
     unbuildable: 0,
+    slowSkipped: [],
     files: 0,
     cases: 0,
     elapsedMs: 0,
   }
-  for (const file of selectFiles(options.filter, options.shard)) {
+  if (options.includeSlow !== true) report.slowSkipped.push(...selectFiles(options.filter, options.shard, true).filter(isSlowFile))
+  for (const file of selectFiles(options.filter, options.shard, options.includeSlow)) {
     options.onProgress?.(file)
     report.files++
     const cases = loadFixture(file)
@@ -219,6 +264,7 @@ export function formatReport(report: CorpusReport, title: string, limit = 50): s
   }
   if (report.constantinopleAsPetersburg > 0) lines.push(`  ${report.constantinopleAsPetersburg} entries named Constantinople were run as Petersburg (ConstantinopleFix)`)
   if (report.unbuildable > 0) lines.push(`  ${report.unbuildable} expected exception(s) met by a transaction no encoding can hold (not run)`)
+  if (report.slowSkipped.length > 0) lines.push(`  ${report.slowSkipped.length} slow files not run (stTimeConsuming/, VMTests/vmPerformance/loop*: CLI --slow or STATE_TESTS_SLOW=1 runs them)`)
   for (const [fork, n] of report.skippedForks) lines.push(`  skipped ${n} entries of unsupported fork ${fork}`)
   if (report.failures.length > 0) {
     const byKind = new Map<string, number>()
