@@ -53,23 +53,23 @@ test('a header reads as the EVM environment of its block', () => {
 
 test('each transaction type reads as a TxInput with its own fields', () => {
   const common = rules.at(50n, 1_000n)
-  const to = `0x${'22'.repeat(20)}`
-  const base = { nonce: 3n, gasLimit: 100_000n, to, value: 5n, data: '0xabcd' }
-  const accessList = [{ address: `0x${'33'.repeat(20)}`, storageKeys: [`0x${'00'.repeat(31)}01`] }]
+  const to = `0x${'22'.repeat(20)}` as const
+  const base = { nonce: 3n, gasLimit: 100_000n, to, value: 5n, data: '0xabcd' as const }
+  const accessList = [{ address: `0x${'33'.repeat(20)}` as const, storageKeys: [`0x${'00'.repeat(31)}01` as const] }]
   const sender = new Uint8Array(20).fill(0x44)
-  const legacy = txInputOf(createTx({ ...base, type: 0, gasPrice: 10n }, { common }).sign(KEY), sender)
+  const legacy = txInputOf(createTx({ ...base, type: 0 as const, gasPrice: 10n }, { common }).sign(KEY), sender)
   assert.deepEqual([legacy.type, legacy.from, legacy.nonce, legacy.gasLimit, legacy.to, legacy.value, legacy.gasPrice, legacy.accessList], [0, bytesToBigInt(sender), 3n, 100_000n, BigInt(to), 5n, 10n, undefined])
   assert.deepEqual([...legacy.data], [0xab, 0xcd])
-  const withList = txInputOf(createTx({ ...base, type: 1, gasPrice: 10n, accessList }, { common }).sign(KEY), sender)
+  const withList = txInputOf(createTx({ ...base, type: 1 as const, gasPrice: 10n, accessList }, { common }).sign(KEY), sender)
   assert.deepEqual(withList.accessList, [{ address: BigInt(accessList[0]!.address), storageKeys: [1n] }])
-  const dynamic = txInputOf(createTx({ ...base, type: 2, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n }, { common }).sign(KEY), sender)
+  const dynamic = txInputOf(createTx({ ...base, type: 2 as const, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n }, { common }).sign(KEY), sender)
   assert.deepEqual([dynamic.maxFeePerGas, dynamic.maxPriorityFeePerGas, dynamic.gasPrice], [20n, 2n, undefined])
-  const hash = `0x01${'55'.repeat(31)}`
-  const blob = txInputOf(createTx({ ...base, type: 3, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n, maxFeePerBlobGas: 4n, blobVersionedHashes: [hash] }, { common }).sign(KEY), sender)
+  const hash = `0x01${'55'.repeat(31)}` as const
+  const blob = txInputOf(createTx({ ...base, type: 3 as const, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n, maxFeePerBlobGas: 4n, blobVersionedHashes: [hash] }, { common }).sign(KEY), sender)
   assert.deepEqual([blob.maxFeePerBlobGas, blob.blobVersionedHashes], [4n, [BigInt(hash)]])
   const auth = { chainId: `0x${CHAIN_ID.toString(16)}`, address: `0x${'66'.repeat(20)}`, nonce: '0x1', yParity: '0x1', r: '0x1234', s: '0x5678' }
   const setCode = txInputOf(createTx({ ...base, type: 4, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n, authorizationList: [auth] } as never, { common }).sign(KEY), sender)
   assert.deepEqual(setCode.authorizationList, [{ chainId: CHAIN_ID, address: BigInt(auth.address), nonce: 1n, yParity: 1n, r: 0x1234n, s: 0x5678n }])
-  const create = txInputOf(createTx({ ...base, to: undefined, type: 2, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n }, { common }).sign(KEY), new Address(sender).bytes)
+  const create = txInputOf(createTx({ ...base, to: undefined, type: 2 as const, maxFeePerGas: 20n, maxPriorityFeePerGas: 2n }, { common }).sign(KEY), new Address(sender).bytes)
   assert.equal(create.to, undefined)
 })
