@@ -187,7 +187,7 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
     if ((tx.authorizationList ?? []).length === 0) throw invalid(`EIP-7702 transaction with empty auth list (sender ${from})`)
   }
 
-  if (rules.osaka && tx.gasLimit > MAX_TX_GAS) throw invalid(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`)
+  if (rules.osaka && options.skipTxGasCap !== true && tx.gasLimit > MAX_TX_GAS) throw invalid(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`)
 
   // buyGas
   const effectiveGasPrice = rules.london && dynamicFee ? min(feeCap, block.baseFee + tipCap) : feeCap

@@ -224,6 +224,8 @@ export interface TxOptions {
   readonly skipBaseFeeCheck?: boolean
   /** Skip EIP-3607 (a sender with code other than a delegation may not send). */
   readonly skipSenderCodeCheck?: boolean
+  /** Skip EIP-7825's per-transaction gas cap (geth's eth_call and simulations do not apply it). */
+  readonly skipTxGasCap?: boolean
   /** Gas already used in the block: the transaction must fit in gasLimit - blockGasUsed (default 0n). */
   readonly blockGasUsed?: bigint
   /** Blob gas already used in the block (default 0n). */
