@@ -285,6 +285,8 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
       block,
       tx: { origin: sender, gasPrice: prepared.effectiveGasPrice, blobHashes: tx.blobVersionedHashes ?? [] },
       deadline: options.deadline,
+      observer: options.observer,
+      precompiles: options.precompiles,
     }
     const host = new TransactionHost(world, ctx)
     const available = tx.gasLimit - prepared.intrinsic

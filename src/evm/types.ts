@@ -14,6 +14,7 @@
  */
 
 import type { Rules } from './fork.ts'
+import type { FrameObserver, PrecompileTable } from './observer.ts'
 
 /** The block a transaction runs in. Block-level system work (withdrawals, beacon root, history) is the caller's. */
 export interface BlockEnv {
@@ -51,6 +52,10 @@ export interface ExecutionContext {
   readonly tx: TxContext
   /** Date.now() after which execution stops with ExecutionTimeout (checked every few thousand jumps and calls). */
   readonly deadline?: number
+  /** Sees every frame, value move and log (observer.ts); absent on the ordinary path. */
+  readonly observer?: FrameObserver
+  /** Replaces the fork's precompiles for calls (observer.ts); absent on the ordinary path. */
+  readonly precompiles?: PrecompileTable
 }
 
 export const enum MessageKind {
@@ -232,6 +237,10 @@ export interface TxOptions {
   readonly blockBlobGasUsed?: bigint
   /** Date.now() after which execution stops with ExecutionTimeout. */
   readonly deadline?: number
+  /** ExecutionContext.observer for this transaction. */
+  readonly observer?: FrameObserver
+  /** ExecutionContext.precompiles for this transaction. */
+  readonly precompiles?: PrecompileTable
 }
 
 export interface TxResult {
