@@ -1,0 +1,134 @@
+/**
+ * The system work of a simulated block on our EVM, as geth's simulator does it: at the start the EIP-4788
+ * beacon root and the EIP-2935 parent hash (calls from the system address 0xff…fe), at the end the EIP-7685
+ * requests (EIP-6110 deposits from the block's logs, the EIP-7002 and EIP-7251 queues by system calls) and
+ * their hash.
+ *
+ * `runSystemCall` here is the simulation's own until execution's shared one (src/evm/system-call.ts, same
+ * signature) lands; then this module imports that one instead. A system call is a message, not a
+ * transaction: no fee, no nonce, 30,000,000 gas, its own warm sets, EIP-161 clean-up at its end (geth's
+ * Finalise), and nothing it does is traced.
+ */
+
+import { createHash } from 'node:crypto'
+import { Mainnet, type Common } from '@ethereumjs/common'
+import type { Rules } from '../evm/fork.ts'
+import { TransactionHost } from '../evm/frames.ts'
+import { MessageKind, Status, type BlockEnv, type ExecutionContext, type Log } from '../evm/types.ts'
+import type { WorldState } from '../evm/world-state.ts'
+import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
+
+export const SYSTEM_ADDRESS = 0xfffffffffffffffffffffffffffffffffffffffen
+export const BEACON_ROOTS_ADDRESS = 0x000f3df6d732807ef1319fb7b8bb8522d0beac02n
+export const HISTORY_STORAGE_ADDRESS = 0x0000f90827f1c53a10cb7a02335b175320002935n
+export const WITHDRAWAL_QUEUE_ADDRESS = 0x00000961ef480eb55e80d19ad83579a64c007002n
+export const CONSOLIDATION_QUEUE_ADDRESS = 0x0000bbddc7ce488642fb579f8b00f3a590007251n
+const SYSTEM_CALL_GAS = 30_000_000
+const DEPOSIT_TOPIC = 0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5n
+const EMPTY = new Uint8Array(0)
+
+/** One call from the system address; its changes stay (unless it failed). */
+export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint, data: Uint8Array): { ok: boolean; output: Uint8Array } {
+  world.beginTransaction()
+  const ctx: ExecutionContext = { rules, block, tx: { origin: SYSTEM_ADDRESS, gasPrice: 0n, blobHashes: [] } }
+  const host = new TransactionHost(world, ctx)
+  if (rules.berlin) {
+    world.warmAccount(SYSTEM_ADDRESS)
+    world.warmAccount(to)
+  }
+  const result = host.call({
+    kind: MessageKind.Call,
+    caller: SYSTEM_ADDRESS,
+    recipient: to,
+    codeAddress: to,
+    value: 0n,
+    transfersValue: true,
+    input: data,
+    gas: SYSTEM_CALL_GAS,
+    depth: 0,
+    isStatic: false,
+  })
+  world.endTransaction(rules.spuriousDragon)
+  return { ok: result.status === Status.Success, output: result.output }
+}
+
+/** The block's opening system calls: beacon root (Cancun), parent hash (Prague). */
+export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beaconRoot: Uint8Array | undefined, parentHash: Uint8Array): void {
+  if (rules.cancun && beaconRoot !== undefined) runSystemCall(world, block, rules, BEACON_ROOTS_ADDRESS, beaconRoot)
+  if (rules.prague) runSystemCall(world, block, rules, HISTORY_STORAGE_ADDRESS, parentHash)
+}
+
+/** The block's EIP-7685 requests (type byte ‖ data, empty ones included), or undefined before Prague. */
+export function blockRequests(world: WorldState, block: BlockEnv, rules: Rules, common: Common, logs: readonly Log[]): Uint8Array[] | undefined {
+  if (!rules.prague) return undefined
+  const requests: Uint8Array[] = []
+  const depositContract = depositContractOf(common)
+  const deposits: Uint8Array[] = []
+  for (const log of logs) {
+    if (log.address === depositContract && log.topics.length > 0 && log.topics[0] === DEPOSIT_TOPIC) deposits.push(depositRequest(log.data))
+  }
+  requests.push(withType(0, concat(deposits)))
+  requests.push(withType(1, queueCall(world, block, rules, WITHDRAWAL_QUEUE_ADDRESS)))
+  requests.push(withType(2, queueCall(world, block, rules, CONSOLIDATION_QUEUE_ADDRESS)))
+  return requests
+}
+
+/** EIP-7685: sha256 of the sha256 of each non-empty request. */
+export function requestsHash(requests: readonly Uint8Array[]): Uint8Array {
+  const outer = createHash('sha256')
+  for (const r of requests) if (r.length > 1) outer.update(createHash('sha256').update(r).digest())
+  return new Uint8Array(outer.digest())
+}
+
+function queueCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint): Uint8Array {
+  if (!world.exists(to)) return EMPTY
+  const r = runSystemCall(world, block, rules, to, EMPTY)
+  return r.ok ? r.output : EMPTY
+}
+
+function depositContractOf(common: Common): bigint {
+  const chain = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
+  return BigInt(chain.depositContractAddress ?? Mainnet.depositContractAddress!)
+}
+
+/** A DepositEvent's data (five ABI-encoded byte strings at fixed offsets) as the request's concatenation. */
+function depositRequest(data: Uint8Array): Uint8Array {
+  const layout: readonly [number, number][] = [
+    [160, 48],
+    [256, 32],
+    [320, 8],
+    [384, 96],
+    [512, 8],
+  ]
+  if (data.length !== 576) throw new Error('invalid deposit log: unsupported data layout')
+  const parts: Uint8Array[] = []
+  for (let i = 0; i < layout.length; i++) {
+    const [offset, size] = layout[i]!
+    if (bytesToBigInt(data.subarray(i * 32, i * 32 + 32)) !== BigInt(offset) || bytesToBigInt(data.subarray(offset, offset + 32)) !== BigInt(size)) {
+      throw new Error('invalid deposit log: unsupported data layout')
+    }
+    parts.push(data.subarray(offset + 32, offset + 32 + size))
+  }
+  return concat(parts)
+}
+
+function withType(type: number, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(data.length + 1)
+  out[0] = type
+  out.set(data, 1)
+  return out
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0
+  for (const p of parts) n += p.length
+  const out = new Uint8Array(n)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+export const addressBytes = (a: bigint): Uint8Array => bigIntToFixedBytes(a, 20)
