@@ -47,6 +47,7 @@ import type { SimCall, SimCallResult } from './types.ts'
 const MAX_UINT64 = (1n << 64n) - 1n
 const GWEI = 1_000_000_000n
 const EMPTY = new Uint8Array(0)
+const ZERO_ROOT = new Uint8Array(32)
 
 export interface SimBlockOptions {
   readonly common: Common
@@ -186,7 +187,9 @@ export class SimBlock {
     for (const log of result.logs) this.logs.push(log)
     const bitvector = logsBloom(logs.map(([address, topics]) => ({ address, topics })))
     orBloom(this.bloom, bitvector)
-    const receipt = { cumulativeBlockGasUsed: this.gasUsedSoFar, status: result.status === Status.Success ? (1 as const) : (0 as const), bitvector, logs }
+    const status = result.status === Status.Success ? (1 as const) : (0 as const)
+    // Before Byzantium a receipt holds the state root after the transaction: 32 zero bytes, as the block's own.
+    const receipt = this.rules.byzantium ? { cumulativeBlockGasUsed: this.gasUsedSoFar, status, bitvector, logs } : { cumulativeBlockGasUsed: this.gasUsedSoFar, stateRoot: ZERO_ROOT, bitvector, logs }
     this.receipts.push(encodeReceiptFast(receipt, type))
   }
 
