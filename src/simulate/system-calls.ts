@@ -1,56 +1,31 @@
 /**
  * The system work of a simulated block on our EVM, as geth's simulator does it: at the start the EIP-4788
- * beacon root and the EIP-2935 parent hash (calls from the system address 0xff…fe), at the end the EIP-7685
- * requests (EIP-6110 deposits from the block's logs, the EIP-7002 and EIP-7251 queues by system calls) and
- * their hash.
+ * beacon root and the EIP-2935 parent hash, at the end the EIP-7685 requests (EIP-6110 deposits from the
+ * block's logs, the EIP-7002 and EIP-7251 queues) and their hash. The calls themselves are the EVM's system
+ * calls (src/evm/system-call.ts: from 0xff…fe, no fee or nonce, 30,000,000 gas, nothing traced).
  *
- * `runSystemCall` here is the simulation's own until execution's shared one (src/evm/system-call.ts, same
- * signature) lands; then this module imports that one instead. A system call is a message, not a
- * transaction: no fee, no nonce, 30,000,000 gas, its own warm sets, EIP-161 clean-up at its end (geth's
- * Finalise), and nothing it does is traced.
+ * Unlike an imported block, a simulation on a chain without the queue contracts is not an error: an absent
+ * queue contract or a failed queue call gives an empty request, as the library's block builder did.
  */
 
 import { createHash } from 'node:crypto'
 import { Mainnet, type Common } from '@ethereumjs/common'
 import type { Rules } from '../evm/fork.ts'
-import { TransactionHost } from '../evm/frames.ts'
-import { MessageKind, Status, type BlockEnv, type ExecutionContext, type Log } from '../evm/types.ts'
+import {
+  BEACON_ROOTS_ADDRESS,
+  CONSOLIDATION_QUEUE_ADDRESS,
+  HISTORY_STORAGE_ADDRESS,
+  runSystemCall,
+  WITHDRAWAL_QUEUE_ADDRESS,
+} from '../evm/system-call.ts'
+import type { BlockEnv, Log } from '../evm/types.ts'
 import type { WorldState } from '../evm/world-state.ts'
-import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
+import { bytesToBigInt } from '../primitives/hex.ts'
 
-export const SYSTEM_ADDRESS = 0xfffffffffffffffffffffffffffffffffffffffen
-export const BEACON_ROOTS_ADDRESS = 0x000f3df6d732807ef1319fb7b8bb8522d0beac02n
-export const HISTORY_STORAGE_ADDRESS = 0x0000f90827f1c53a10cb7a02335b175320002935n
-export const WITHDRAWAL_QUEUE_ADDRESS = 0x00000961ef480eb55e80d19ad83579a64c007002n
-export const CONSOLIDATION_QUEUE_ADDRESS = 0x0000bbddc7ce488642fb579f8b00f3a590007251n
-const SYSTEM_CALL_GAS = 30_000_000
+export { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, runSystemCall, SYSTEM_ADDRESS } from '../evm/system-call.ts'
+
 const DEPOSIT_TOPIC = 0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5n
 const EMPTY = new Uint8Array(0)
-
-/** One call from the system address; its changes stay (unless it failed). */
-export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint, data: Uint8Array): { ok: boolean; output: Uint8Array } {
-  world.beginTransaction()
-  const ctx: ExecutionContext = { rules, block, tx: { origin: SYSTEM_ADDRESS, gasPrice: 0n, blobHashes: [] } }
-  const host = new TransactionHost(world, ctx)
-  if (rules.berlin) {
-    world.warmAccount(SYSTEM_ADDRESS)
-    world.warmAccount(to)
-  }
-  const result = host.call({
-    kind: MessageKind.Call,
-    caller: SYSTEM_ADDRESS,
-    recipient: to,
-    codeAddress: to,
-    value: 0n,
-    transfersValue: true,
-    input: data,
-    gas: SYSTEM_CALL_GAS,
-    depth: 0,
-    isStatic: false,
-  })
-  world.endTransaction(rules.spuriousDragon)
-  return { ok: result.status === Status.Success, output: result.output }
-}
 
 /** The block's opening system calls: beacon root (Cancun), parent hash (Prague). */
 export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beaconRoot: Uint8Array | undefined, parentHash: Uint8Array): void {
@@ -135,4 +110,3 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out
 }
 
-export const addressBytes = (a: bigint): Uint8Array => bigIntToFixedBytes(a, 20)
