@@ -23,6 +23,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['sequencer', 'simulate', 'stream'],
   ['preconf', 'txpool'],
   ['execution'],
+  ['evm'],
   ['state'],
   ['chain'],
   ['storage'],

@@ -1,51 +1,44 @@
 /**
- * Builds a new block transaction by transaction, for the sequencer.
+ * Builds a new block transaction by transaction, for the sequencer, on our EVM (block-execution.ts: the
+ * same opening system calls, transaction runs and closing work as import).
  *
- * The library's BlockBuilder does everything a block needs at its edges (the EIP-4788 / EIP-2935 system
- * writes when it opens; withdrawals, EIP-7685 requests, state root and the header when it is built), but
- * its addTransaction re-creates a block holding every earlier transaction on each call: quadratic, 67 s
- * for 1,000 transactions. `LinearBlockBuilder` replaces only that method: each transaction runs against one
- * header-only block carrying the open block's environment, with the running gas total passed in, and is
- * appended to the builder's lists; the lifecycle stays the library's. (It sets the base class's fields by
- * name, which the library declares private; the set is pinned to @ethereumjs/vm 10.1.3 and covered by the
- * re-import test, which proves a built block validates.) It also computes the transaction and receipt roots
- * in one pass each.
- *
- * Per transaction: a plain value transfer skips the EVM (transfer-fast-path.ts, an exact replica of runTx
- * for calls that run no code); anything else goes through runTx. A transaction comes with its library
- * object, possibly built only on first access, and may come with its transfer view (TransferTx, computed at
- * admission): a transfer that takes the fast path then never needs the library object, not even for its
- * receipt or the block's lists. (The library's own transaction list, which its build() reads only under
- * EIP-7928, where the fast path is off, therefore skips fast transfers.) Each transaction is encoded once, at
- * inclusion (or its bytes as received are taken): the journal, the transactions root and the sealed
- * block's bytes all reuse that encoding, and sealing builds a header-only block (block-body.ts).
+ * A transaction comes with its library object, possibly built only on first access, and may come with its
+ * transfer view (TransferTx, computed at admission): a plain transfer (no data, no access list: intrinsic
+ * gas 21000) to an account without code, whose view was made under this block's fork, runs from the view, so its library object is never
+ * built, not even for its receipt or the block's lists. Each transaction is encoded once, at inclusion (or
+ * its bytes as received are taken): the journal, the transactions root and the sealed block's bytes all
+ * reuse that encoding, and sealing builds a header-only block (block-body.ts).
  *
  * A transaction that cannot be included (bad nonce, funds, no gas left in the block) leaves no trace and
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
+ *
+ * Sealing: the EIP-7685 requests, then the state root (state-root.ts) and the transactions and receipts
+ * roots (OpenOptions.orderedRoots: a worker thread, or here in turns of the event loop) side by side, then
+ * the header (the library's header type). The sequencer runs one operation at a time on an open block.
  */
 
-import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
-import { Blob4844Tx, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { BlockBuilder, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
-import type { EVM } from '@ethereumjs/evm'
-import { Address } from '@ethereumjs/util'
+import { createBlock, type BlockHeader } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { KECCAK256_RLP, type Account } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
 import { environmentBlock, openHeaderData, type BlockEnvironment } from './open-header.ts'
 import { orderedTrieRootInTurns } from './ordered-trie.ts'
-import { runPlainTransfer, transferOf, transfersEligible, type TransferBlock, type TransferTx } from './transfer-fast-path.ts'
+import type { TransferTx } from './transfer-view.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { KvStore } from '../storage/db.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
-import { JournaledState } from '../state/journaled-state.ts'
-import { computeStateRoot, type StateRootResult } from '../state/state-root.ts'
+import { computeStateRoot } from '../state/state-root.ts'
+import { OverlayReader } from '../state/overlay-reader.ts'
 import type { StateDiff } from '../state/state-diff.ts'
-import { chainBlockHashes } from './block-hashes.ts'
+import { bytesToBigInt } from '../primitives/hex.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { ExecutedBlock } from './block-runner.ts'
-import { encodeReceiptFast, receiptRecord, type ReceiptSource } from './receipt-records.ts'
-import { countResult, internalsOf, openCheckpointOnce } from './builder-internals.ts'
+import { receiptRecord, type ReceiptSource } from './receipt-records.ts'
+import { BlockExecution, requestsHash } from './block-execution.ts'
+import { chainBlockHash, txInputOf } from './evm-env.ts'
+import { InvalidTransaction, type TxInput, type TxResult } from '../evm/types.ts'
 
 /** Resolves on a later turn of the event loop (after pending I/O callbacks). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -74,97 +67,10 @@ export class TransactionNotIncluded extends Error {
   }
 }
 
-class LinearBlockBuilder extends BlockBuilder {
-  envBlock!: Block
-  state!: JournaledState
-  /** Set when plain transfers skip the EVM (transfer-fast-path.ts); unset for the differential test's reference. */
-  transferBlock: TransferBlock | undefined
-  /** How many transactions took the fast path. */
-  fastCount = 0
-
-  /** Each included transaction's canonical encoding and type, in order (the block body, made once). */
-  readonly bodies: Uint8Array[] = []
-  readonly types: TypedTransaction['type'][] = []
-
-  /** Computes the transactions and receipts roots (on a worker thread, or here in turns: OpenOptions). */
-  orderedRoots: OrderedRoots = rootsInTurns
-  private roots: Promise<Uint8Array[]> | undefined
-
-  /**
-   * One-pass trie roots (ordered-trie.ts) instead of the library's key-by-key inserts, both asked for at the
-   * first of the two calls (the block's transactions and receipts are final by then). Here, each root (and
-   * the state root) starts after a turn of the event loop and gives it back every few hundred transactions,
-   * so a seal holds the main thread in many short pieces and requests are answered in between (they read
-   * published snapshots, never the builder's state; nothing else touches the builder meanwhile, the
-   * sequencer runs one operation at a time).
-   */
-  override async transactionsTrie(): Promise<Uint8Array> {
-    return (await this.bothRoots())[0]!
-  }
-
-  override async receiptTrie(): Promise<Uint8Array> {
-    return (await this.bothRoots())[1]!
-  }
-
-  private bothRoots(): Promise<Uint8Array[]> {
-    this.roots ??= (async () => {
-      await nextTurn()
-      const receipts = internalsOf(this).transactionResults.map((r, i) => encodeReceiptFast(r.receipt as never, this.types[i]!))
-      return this.orderedRoots([this.bodies, receipts])
-    })()
-    return this.roots
-  }
-
-  override async addTransaction(tx: TypedTransaction): Promise<RunTxResult> {
-    return this.addFrom({ tx }, tx.getSenderAddress(), tx.serialize())
-  }
-
-  /** addTransaction with the sender already known (recovered once, at admission) and the transaction encoded. */
-  async addFrom(source: BlockTx, caller: Address, encoded: Uint8Array): Promise<RunTxResult> {
-    const self = internalsOf(this)
-    await openCheckpointOnce(this)
-    const transfer = this.transferBlock === undefined ? undefined : (source.transfer ?? transferOf(source.tx, caller))
-    const gasLimit = transfer?.gasLimit ?? source.tx.gasLimit
-    if (gasLimit > this.envBlock.header.gasLimit - self.gasUsed) {
-      throw new TransactionNotIncluded('exceeds the gas left in the block', true)
-    }
-    const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm
-    const fast = transfer !== undefined ? runPlainTransfer(vm.evm as EVM, this.state, vm.common, this.transferBlock!, transfer, caller, self.gasUsed) : undefined
-    if (fast !== undefined) {
-      this.fastCount++
-      this.bodies.push(encoded)
-      this.types.push(transfer!.type as TypedTransaction['type'])
-      countResult(this, fast, 0n)
-      return fast
-    }
-    return this.addThroughLibrary(source.tx, encoded)
-  }
-
-  private async addThroughLibrary(tx: TypedTransaction, encoded: Uint8Array): Promise<RunTxResult> {
-    const self = internalsOf(this)
-    const common = this.envBlock.common
-    let blobGas = 0n
-    if (tx instanceof Blob4844Tx) {
-      blobGas = BigInt(tx.numBlobs()) * common.param('blobGasPerBlob')
-      if (self.blobGasUsed + blobGas > common.getBlobGasSchedule().maxBlobGasPerBlock) {
-        throw new TransactionNotIncluded('exceeds the blob gas left in the block', true)
-      }
-    }
-    const vm = (this as unknown as { vm: Parameters<typeof runTx>[0] }).vm
-    const result = await runTx(vm, { tx, block: this.envBlock, blockGasUsed: self.gasUsed, skipHardForkValidation: true })
-    const included = tx instanceof Blob4844Tx ? createMinimal4844TxFromNetworkWrapper(tx, { common }) : tx
-    self.transactions.push(included)
-    this.bodies.push(included === tx ? encoded : included.serialize())
-    this.types.push(tx.type)
-    countResult(this, result, blobGas)
-    return result
-  }
-}
-
 /** A transaction to add: its library object (which may be built on first access) and, when known, its transfer view. */
 export interface BlockTx {
   readonly tx: TypedTransaction
-  /** Computed without the library object (at admission); undefined: derived from `tx` when needed. */
+  /** Computed without the library object (at admission); undefined: the library object is read. */
   readonly transfer?: TransferTx | undefined
 }
 
@@ -187,7 +93,7 @@ export interface IncludedTransaction {
 }
 
 export interface OpenOptions {
-  /** Run plain value transfers without the EVM (transfer-fast-path.ts). Default true. */
+  /** Run plain transfers from their transfer view, without building their library objects. Default true. */
   readonly fastTransfers?: boolean
   /** Where the seal's transactions and receipts roots are computed. Default: here, in turns (rootsInTurns). */
   readonly orderedRoots?: OrderedRoots
@@ -195,19 +101,30 @@ export interface OpenOptions {
 
 export type { BlockEnvironment } from './open-header.ts'
 
+const BLOB_GAS_PER_BLOB = 131_072n
+const EMPTY = new Uint8Array(0)
+
 /** An open block: add transactions, read its state diff at any point, seal it once. */
 export class OpenBlock {
   readonly included: IncludedTransaction[] = []
+  /** Each included transaction's canonical encoding, in order (the block body, made once). */
+  private readonly bodies: Uint8Array[] = []
   private readonly blobGasPrice: bigint | undefined
+  private readonly fork: string
+  private fastCount = 0
+  private sealed = false
 
   private constructor(
     readonly header: BlockHeader,
-    readonly state: JournaledState,
-    private readonly builder: LinearBlockBuilder,
-    /** The state root the builder last asked for (with the trie nodes to commit). */
-    private readonly lastRoot: () => StateRootResult | undefined,
+    private readonly exec: BlockExecution,
+    private readonly headerData: ReturnType<typeof openHeaderData>,
+    private readonly kv: KvStore,
+    private readonly parent: BlockHeader,
+    private readonly base: ArchiveReader,
+    private readonly options: OpenOptions,
   ) {
     this.blobGasPrice = header.common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined
+    this.fork = header.common.hardfork()
   }
 
   static async open(
@@ -220,39 +137,20 @@ export class OpenBlock {
   ): Promise<OpenBlock> {
     const common = rules.mutableCopy()
     const headerData = openHeaderData(common, parent, env)
+    const header = environmentBlock(common, headerData).header
     const base = new ArchiveReader(kv, parent.number)
-    let lastRoot: StateRootResult | undefined
-    const state = new JournaledState(base, async (diff) => {
-      await nextTurn()
-      lastRoot = await computeStateRoot(kv, parent.stateRoot, base, diff)
-      return lastRoot.root
-    })
-    const vm = await createVM({ common, stateManager: state, blockchain: chainBlockHashes(chain) })
-    const parentBlock = createBlock({ header: parent.toJSON() }, { common: parent.common, skipConsensusFormatValidation: true })
-    const builder = new LinearBlockBuilder(vm, {
-      parentBlock,
-      headerData,
-      ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
-      blockOpts: { putBlockIntoBlockchain: false, setHardfork: false },
-    })
-    await builder.initState()
-    builder.envBlock = environmentBlock(common, headerData)
-    builder.state = state
-    if (options.orderedRoots !== undefined) builder.orderedRoots = options.orderedRoots
-    if ((options.fastTransfers ?? true) && transfersEligible(common)) {
-      const h = builder.envBlock.header
-      builder.transferBlock = { gasLimit: h.gasLimit, baseFee: h.baseFeePerGas ?? 0n, coinbase: h.coinbase, coinbaseKey: h.coinbase.toString() }
-    }
-    return new OpenBlock(builder.envBlock.header, state, builder, () => lastRoot)
+    const exec = new BlockExecution(base, header, chainBlockHash(chain))
+    exec.open(parent.hash(), header.parentBeaconBlockRoot)
+    return new OpenBlock(header, exec, headerData, kv, parent, base, options)
   }
 
-  /** How many transactions ran as plain transfers without the EVM. */
+  /** How many transactions ran from their transfer view, without their library objects. */
   get fastTransfers(): number {
-    return this.builder.fastCount
+    return this.fastCount
   }
 
   get gasUsed(): bigint {
-    return internalsOf(this.builder).gasUsed
+    return this.exec.gasUsed
   }
 
   /**
@@ -263,54 +161,129 @@ export class OpenBlock {
     return this.addCandidate({ tx, sender, hash, raw })
   }
 
+  /** The transfer view to run from: a plain transfer made under this fork, to an account without code. */
+  private transferView(t: TransferTx | undefined): TransferTx | undefined {
+    if (t === undefined || !(this.options.fastTransfers ?? true) || t.intrinsicGas !== 21_000n || t.fork !== this.fork || t.to === undefined) return undefined
+    return this.exec.world.getCode(bytesToBigInt(t.to.bytes)).length === 0 ? t : undefined
+  }
+
   /** `add` for a transaction whose library object may not be built yet (see BlockTx). */
   async addCandidate(c: BlockCandidate): Promise<IncludedTransaction> {
-    const before = this.gasUsed
-    const type = c.transfer?.type ?? c.tx.type
-    const encoded = c.raw !== undefined && type !== 3 ? c.raw : c.tx.serialize()
-    let result: RunTxResult
-    try {
-      result = await this.builder.addFrom(c, new Address(c.sender), encoded)
-    } catch (e) {
-      if (e instanceof TransactionNotIncluded) throw e
-      throw new TransactionNotIncluded(e instanceof Error ? e.message : String(e))
+    if (this.sealed) throw new Error('the block is sealed')
+    const exec = this.exec
+    const before = exec.gasUsed
+    const view = this.transferView(c.transfer)
+    const gasLimit = view?.gasLimit ?? c.tx.gasLimit
+    if (gasLimit > this.header.gasLimit - before) throw new TransactionNotIncluded('exceeds the gas left in the block', true)
+    let input: TxInput
+    let type: number
+    if (view !== undefined) {
+      input = transferInput(view, c.sender)
+      type = view.type
+    } else {
+      const tx = c.tx
+      type = tx.type
+      if (type === 3) {
+        const blobGas = BigInt((tx as unknown as { blobVersionedHashes: unknown[] }).blobVersionedHashes.length) * BLOB_GAS_PER_BLOB
+        if (exec.blobGasUsed + blobGas > exec.env.maxBlobGasPerBlock) throw new TransactionNotIncluded('exceeds the blob gas left in the block', true)
+      }
+      input = txInputOf(tx, c.sender)
     }
-    const source = c.transfer !== undefined ? receiptSource(c.transfer) : c.tx
-    const receipt = receiptRecord(source, c.hash, c.sender, result.receipt, result.createdAddress?.bytes, before, this.header.baseFeePerGas, this.blobGasPrice)
+    const encoded = c.raw !== undefined && type !== 3 ? c.raw : c.tx.serialize()
+    let result: TxResult
+    try {
+      result = exec.run(input)
+    } catch (e) {
+      if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, /^(blob )?gas limit reached/.test(e.reason))
+      throw e
+    }
+    if (view !== undefined) this.fastCount++
+    const libraryReceipt = exec.receipt(result, type)
+    this.bodies.push(encoded)
+    const source: ReceiptSource = view !== undefined ? receiptSource(view) : c.tx
+    const created = result.createdAddress === undefined ? undefined : addressBytes(result.createdAddress)
+    const receipt = receiptRecord(source, c.hash, c.sender, libraryReceipt, created, before, this.header.baseFeePerGas, this.blobGasPrice)
     const entry = new Included(c, encoded, receipt)
     this.included.push(entry)
     return entry
   }
 
+  /** A read view of the block's state so far (the parent's state with diff() over it). */
+  get state(): { getAccount(address: { readonly bytes: Uint8Array }): Promise<Account | undefined> } {
+    const view = new OverlayReader(this.base, this.diff())
+    return { getAccount: async (address) => view.getAccount(address.bytes) }
+  }
+
   /** The net state change so far: a copy, safe to publish. */
   diff(): StateDiff {
-    return this.state.diff()
+    return this.exec.world.diff()
   }
 
   /**
-   * Finishes the block: requests, withdrawals, roots, header. The block cannot be used afterwards.
-   * The library builds a header-only block (its transaction list emptied just before; the roots come from
-   * the builder's own encodings) and the block's bytes are assembled from those encodings (block-body.ts).
-   * Under EIP-7928 the library numbers its access list by the transaction count, so there it keeps them.
+   * Finishes the block: requests, roots, header. The block cannot be used afterwards. The block's bytes are
+   * assembled from the included transactions' encodings and a header-only block (block-body.ts).
    */
   async seal(): Promise<ExecutedBlock> {
-    const self = internalsOf(this.builder)
-    const headerOnly = !this.header.common.isActivatedEIP(7928)
-    if (headerOnly) self.transactions = []
-    const { block } = await this.builder.build()
-    const root = this.lastRoot()
-    if (root === undefined) throw new Error('sealing did not compute a state root')
+    if (this.sealed) throw new Error('the block is sealed')
+    this.sealed = true
+    const exec = this.exec
+    const common = this.header.common
+    const requests = exec.finish(common, [], [])
+    const diff = exec.world.diff()
+    const [root, [transactionsTrie, receiptTrie]] = await Promise.all([
+      (async () => {
+        await nextTurn()
+        return computeStateRoot(this.kv, this.parent.stateRoot, this.base, diff)
+      })(),
+      (async () => {
+        await nextTurn()
+        return (this.options.orderedRoots ?? rootsInTurns)([this.bodies, exec.receiptEncodings])
+      })(),
+    ])
+    const withdrawals = common.isActivatedEIP(4895)
+    const block = createBlock(
+      {
+        header: {
+          ...this.headerData,
+          stateRoot: root.root,
+          transactionsTrie,
+          receiptTrie,
+          logsBloom: exec.bloom,
+          gasUsed: exec.gasUsed,
+          ...(withdrawals ? { withdrawalsRoot: KECCAK256_RLP } : {}),
+          ...(common.isActivatedEIP(4844) ? { blobGasUsed: exec.blobGasUsed } : {}),
+          ...(requests !== undefined ? { requestsHash: requestsHash(requests) } : {}),
+        },
+        ...(withdrawals ? { withdrawals: [] } : {}),
+      },
+      { common, skipConsensusFormatValidation: true },
+    )
     const stored: StoredBlock = {
       number: block.header.number,
       hash: block.hash(),
       headerRlp: block.header.serialize(),
-      blockRlp: headerOnly ? encodeBlock(block, this.builder.bodies) : block.serialize(),
+      blockRlp: encodeBlock(block, this.bodies),
       senders: this.included.map((i) => i.sender),
       txHashes: this.included.map((i) => i.hash),
       receipts: this.included.map((i) => i.receipt),
     }
-    return { stored, diff: this.state.diff(), root }
+    return { stored, diff, root }
   }
+}
+
+const addressBytes = (a: bigint): Uint8Array => {
+  const out = new Uint8Array(20)
+  let v = a
+  for (let i = 19; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn)
+  return out
+}
+
+/** A plain transfer's view as the EVM's input (no data, no access list: its intrinsic gas is 21000). */
+function transferInput(t: TransferTx, sender: Uint8Array): TxInput {
+  const base = { from: bytesToBigInt(sender), nonce: t.nonce, gasLimit: t.gasLimit, to: bytesToBigInt(t.to!.bytes), value: t.value, data: EMPTY }
+  if (t.type === 2) return { ...base, type: 2, maxFeePerGas: t.feeCap, maxPriorityFeePerGas: t.tipCap, accessList: [] }
+  if (t.type === 1) return { ...base, type: 1, gasPrice: t.feeCap, accessList: [] }
+  return { ...base, type: 0, gasPrice: t.feeCap }
 }
 
 /** What a receipt reads of a transfer, in the library object's terms. */

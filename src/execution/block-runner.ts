@@ -1,24 +1,31 @@
 /**
- * Executes a complete block on top of its parent and checks every commitment in its header (state root,
- * receipts root, bloom, gas used, requests hash) with the library's runBlock, over our flat state.
+ * Executes a complete block on top of its parent on our EVM (block-execution.ts, the same code the
+ * sequencer builds with) and checks every commitment in its header: gas used, blob gas used, logs bloom,
+ * receipts root, requests hash, state root. A mismatch, or a transaction that may not be included, is an
+ * InvalidBlockError.
+ *
+ * Before Byzantium a receipt carries the state root after its transaction instead of a status: computed
+ * here after each transaction (state-root.ts over the net change so far), which only old blocks pay for.
  *
  * The result holds everything to persist: the stored block (bytes, senders, receipt records) and the state
  * changes with their trie nodes. Nothing is written here; the caller commits it in one batch.
  */
 
 import type { Block, BlockHeader } from '@ethereumjs/block'
-import { runBlock, createVM } from '@ethereumjs/vm'
 import type { KvStore } from '../storage/db.ts'
 import type { ChainStore, StoredBlock } from '../chain/chain-store.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
-import { JournaledState } from '../state/journaled-state.ts'
 import { computeStateRoot, type StateRootResult } from '../state/state-root.ts'
 import type { StateDiff } from '../state/state-diff.ts'
+import { bigIntToFixedBytes, bytesToBigInt, bytesToHex, equalBytes } from '../primitives/hex.ts'
 import type { ChainRules } from './chain-config.ts'
 import { InvalidBlockError, validateHeader } from './header-validation.ts'
-import { chainBlockHashes } from './block-hashes.ts'
 import { receiptRecord } from './receipt-records.ts'
+import { BlockExecution, requestsHash } from './block-execution.ts'
+import { chainBlockHash, txInputOf } from './evm-env.ts'
+import { orderedTrieRoot } from './ordered-trie.ts'
+import { InvalidTransaction } from '../evm/types.ts'
 
 export interface ExecutedBlock {
   readonly stored: StoredBlock
@@ -33,55 +40,79 @@ export async function executeBlock(
   block: Block,
   parent: BlockHeader,
 ): Promise<ExecutedBlock> {
-  validateHeader(block.header, parent)
+  const header = block.header
+  const number = header.number
+  validateHeader(header, parent)
   const base = new ArchiveReader(kv, parent.number)
-  let lastRoot: StateRootResult | undefined
-  const state = new JournaledState(base, async (diff) => {
-    lastRoot = await computeStateRoot(kv, parent.stateRoot, base, diff)
-    return lastRoot.root
-  })
-  const common = rules.mutableCopy()
-  common.setHardforkBy({ blockNumber: block.header.number, timestamp: block.header.timestamp })
-  const vm = await createVM({ common, stateManager: state, blockchain: chainBlockHashes(chain) })
-  let result
-  try {
-    result = await runBlock(vm, { block, skipHeaderValidation: true, setHardfork: false })
-  } catch (e) {
-    throw new InvalidBlockError(block.header.number, (e as Error).message)
-  }
-  if (lastRoot === undefined) throw new InvalidBlockError(block.header.number, 'state root was not computed')
+  const exec = new BlockExecution(base, header, chainBlockHash(chain))
+  const invalid = (reason: string): InvalidBlockError => new InvalidBlockError(number, reason)
+  const common = header.common
 
-  const baseFee = block.header.baseFeePerGas
-  const blobGasPrice = common.isActivatedEIP(4844) ? block.header.getBlobGasPrice() : undefined
-  const senders = block.transactions.map((tx) => tx.getSenderAddress().bytes)
-  const txHashes = block.transactions.map((tx) => tx.hash())
-  let previousCumulative = 0n
-  const receipts: ReceiptRecord[] = block.transactions.map((tx, i) => {
-    const record = receiptRecord(
-      tx,
-      txHashes[i]!,
-      senders[i]!,
-      result.receipts[i],
-      result.results[i]!.createdAddress?.bytes,
-      previousCumulative,
-      baseFee,
-      blobGasPrice,
-    )
-    previousCumulative = record.cumulativeGasUsed
-    return record
-  })
-  const hash = block.hash()
+  exec.open(header.parentHash, header.parentBeaconBlockRoot)
+  const baseFee = header.baseFeePerGas
+  const blobGasPrice = common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined
+  const senders: Uint8Array[] = []
+  const txHashes: Uint8Array[] = []
+  const receipts: ReceiptRecord[] = []
+  for (const [i, tx] of block.transactions.entries()) {
+    let sender: Uint8Array
+    try {
+      sender = tx.getSenderAddress().bytes
+    } catch (e) {
+      throw invalid(`transaction ${i}: ${(e as Error).message}`)
+    }
+    const before = exec.gasUsed
+    let result
+    try {
+      result = exec.run(txInputOf(tx, sender))
+    } catch (e) {
+      if (e instanceof InvalidTransaction) throw invalid(`could not apply tx ${i} [${bytesToHex(tx.hash())}]: ${e.reason}`)
+      throw e
+    }
+    const intermediate = exec.rules.byzantium ? undefined : (await computeStateRoot(kv, parent.stateRoot, base, exec.world.diff())).root
+    const libraryReceipt = exec.receipt(result, tx.type, intermediate)
+    const hash = tx.hash()
+    const created = result.createdAddress === undefined ? undefined : bigIntToFixedBytes(result.createdAddress, 20)
+    receipts.push(receiptRecord(tx, hash, sender, libraryReceipt, created, before, baseFee, blobGasPrice))
+    senders.push(sender)
+    txHashes.push(hash)
+  }
+
+  let requests: Uint8Array[] | undefined
+  try {
+    const withdrawals = (block.withdrawals ?? []).map((w) => ({ address: bytesToBigInt(w.address.bytes), amount: w.amount }))
+    const uncles = block.uncleHeaders.map((u) => ({ number: u.number, coinbase: bytesToBigInt(u.coinbase.bytes) }))
+    requests = exec.finish(common, withdrawals, uncles)
+  } catch (e) {
+    throw invalid((e as Error).message)
+  }
+
+  if (exec.gasUsed !== header.gasUsed) throw invalid(`invalid gasUsed: header ${header.gasUsed}, executed ${exec.gasUsed}`)
+  if (common.isActivatedEIP(4844) && exec.blobGasUsed !== (header.blobGasUsed ?? 0n)) {
+    throw invalid(`invalid blobGasUsed: header ${header.blobGasUsed}, executed ${exec.blobGasUsed}`)
+  }
+  if (!equalBytes(exec.bloom, header.logsBloom)) throw invalid('invalid bloom')
+  const receiptTrie = await orderedTrieRoot(exec.receiptEncodings)
+  if (!equalBytes(receiptTrie, header.receiptTrie)) throw invalid(`invalid receiptTrie: header ${bytesToHex(header.receiptTrie)}, executed ${bytesToHex(receiptTrie)}`)
+  if (requests !== undefined) {
+    const hash = requestsHash(requests)
+    if (header.requestsHash === undefined || !equalBytes(hash, header.requestsHash)) throw invalid('invalid requestsHash')
+  }
+  const diff = exec.world.diff()
+  const root = await computeStateRoot(kv, parent.stateRoot, base, diff)
+  if (!equalBytes(root.root, header.stateRoot)) throw invalid(`invalid state root: header ${bytesToHex(header.stateRoot)}, executed ${bytesToHex(root.root)}`)
+
   return {
     stored: {
-      number: block.header.number,
-      hash,
-      headerRlp: block.header.serialize(),
+      number,
+      hash: block.hash(),
+      headerRlp: header.serialize(),
       blockRlp: block.serialize(),
       senders,
       txHashes,
       receipts,
     },
-    diff: state.diff(),
-    root: lastRoot,
+    diff,
+    root,
   }
 }

@@ -2,28 +2,29 @@
  * Runs a transaction call object as geth applies a message for eth_call / eth_estimateGas /
  * eth_createAccessList: nothing is signed or committed, the nonce is not checked, the sender may be a
  * contract, the EIP-7825 per-transaction gas cap does not apply, and when no fee field is given the block's
- * base fee reads as 0 (so a call never fails on fees it did not ask to pay).
+ * base fee reads as 0 (so a call never fails on fees it did not ask to pay). eth_call's blobBaseFee override
+ * is what BLOBBASEFEE and the blob fee check see.
  *
- * It drives the library's runTx (intrinsic gas, warm sets, refunds, the calldata floor, EIP-7702
- * authorisations) over a JournaledState, and translates the library's failures into typed errors with
- * geth's wording, in one place (vm-errors.ts).
+ * It runs our EVM (src/evm/ executeTransaction) on a fresh WorldState over the caller's StateReader (the
+ * target's state, with any state overrides already laid over it), with the environment evm-env.ts derives
+ * from the header (built once per header and base-fee rule: headers are immutable). Failures come back in
+ * vm-errors.ts's typed form with geth's wording: an InvalidTransaction as a FlashnodeError thrown, a halt or
+ * revert as `failure`. A deadline (Date.now() ms) stops execution with the EVM's ExecutionTimeout, which the
+ * caller maps (node/deadline.ts).
  */
 
-import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
-import { createTx, getCalldataFloorGas, type TypedTransaction } from '@ethereumjs/tx'
-import { runTx, type VM } from '@ethereumjs/vm'
-import type { VmPool } from './vm-pool.ts'
-import { Address } from '@ethereumjs/util'
+import type { BlockHeader } from '@ethereumjs/block'
 import type { CallRequest } from './requests.ts'
-import { bytesToHex, ZERO_ADDRESS } from '../primitives/hex.ts'
-import type { JournaledState } from '../state/journaled-state.ts'
+import { bigIntToFixedBytes, bytesToBigInt, ZERO_ADDRESS } from '../primitives/hex.ts'
+import type { StateReader } from '../state/state-reader.ts'
 import type { ChainRules } from './chain-config.ts'
-import type { BlockHashSource } from './block-hashes.ts'
-import { preExecutionError, type CallFailure, vmFailure } from './vm-errors.ts'
-import { traceAccessList, type AccessListTracer } from './access-list-tracer.ts'
-
-/** EIP-7825's cap: transactions above it cannot even be constructed by the library. */
-const TX_GAS_CAP = 1n << 24n
+import { blockEnvOf, rulesOf } from './evm-env.ts'
+import { executeTransaction } from '../evm/transaction.ts'
+import { InvalidTransaction, type AccessListEntry, type Authorization, type BlockEnv, type TxInput, type TxOptions } from '../evm/types.ts'
+import { WorldState } from '../evm/world-state.ts'
+import { parseDelegation } from '../evm/frames.ts'
+import { invalidTransactionError, txFailure, type CallFailure } from './vm-errors.ts'
+import { AccessRecordingWorld, type AccessListTracer } from './access-list-tracer.ts'
 
 export interface CallSettings {
   /** Default and maximum gas of a call. */
@@ -47,8 +48,6 @@ export interface CallOutcome {
 
 export interface CallContext {
   readonly rules: ChainRules
-  /** Reusable VMs (building one per call is slow, and each adds a listener to the shared fork Common). */
-  readonly vms: VmPool
   /** The header whose environment the call sees (number, timestamp, coinbase, base fee, …). */
   readonly header: BlockHeader
   /**
@@ -56,147 +55,111 @@ export interface CallContext {
    * the header's excess blob gas gives (a header field cannot express an arbitrary price).
    */
   readonly blobBaseFee?: bigint
-  readonly blockHashes: BlockHashSource
+  /** BLOCKHASH (evm-env.ts chainBlockHash). */
+  readonly blockHash: (number: bigint) => bigint
   readonly settings: CallSettings
 }
+
+const CALL_OPTIONS = { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true } as const
 
 const hasFee = (r: CallRequest): boolean =>
   (r.gasPrice ?? 0n) > 0n || (r.maxFeePerGas ?? 0n) > 0n || (r.maxPriorityFeePerGas ?? 0n) > 0n
 
-/** The block a call sees, per header and base-fee rule; headers are immutable, so it is built once. */
-const contextBlocks = new WeakMap<BlockHeader, { zero?: Block; real?: Block }>()
+/** The environment a call sees, per header and base-fee rule (headers are immutable, so built once). */
+const envs = new WeakMap<BlockHeader, { zero?: BlockEnv; real?: BlockEnv }>()
 
-function contextBlock(ctx: CallContext, zeroBaseFee: boolean): Block {
-  const h = ctx.header
-  if (ctx.blobBaseFee !== undefined) {
-    const block = buildContextBlock(ctx, zeroBaseFee, false)
-    const price = ctx.blobBaseFee
-    // The library reads the price through this method only (the opcode and runTx's blob fee check); an
-    // unfrozen header, built for this call alone, lets it be replaced.
-    block.header.getBlobGasPrice = () => price
-    return block
-  }
-  let cached = contextBlocks.get(h)
-  if (cached === undefined) {
-    cached = {}
-    contextBlocks.set(h, cached)
-  }
+function blockEnv(ctx: CallContext, zeroBaseFee: boolean): BlockEnv {
+  const options = { blockHash: ctx.blockHash, zeroBaseFee, ...(ctx.blobBaseFee !== undefined ? { blobBaseFee: ctx.blobBaseFee } : {}) }
+  if (ctx.blobBaseFee !== undefined) return blockEnvOf(ctx.header, options)
+  let cached = envs.get(ctx.header)
+  if (cached === undefined) envs.set(ctx.header, (cached = {}))
+  // The block-hash source is the context's; a cached env made with another one is not reused.
   const hit = zeroBaseFee ? cached.zero : cached.real
-  if (hit !== undefined) return hit
-  const block = buildContextBlock(ctx, zeroBaseFee)
-  if (zeroBaseFee) cached.zero = block
-  else cached.real = block
-  return block
+  if (hit !== undefined && hit.blockHash === ctx.blockHash) return hit
+  const env = blockEnvOf(ctx.header, options)
+  if (zeroBaseFee) cached.zero = env
+  else cached.real = env
+  return env
 }
 
-function buildContextBlock(ctx: CallContext, zeroBaseFee: boolean, freeze = true): Block {
-  const h = ctx.header
-  const common = ctx.rules.at(h.number, h.timestamp)
-  const data = h.toJSON()
-  if (zeroBaseFee && h.baseFeePerGas !== undefined) data.baseFeePerGas = '0x0'
-  return createBlock({ header: data }, { common, skipConsensusFormatValidation: true, freeze })
-}
-
-function buildTx(ctx: CallContext, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
-  const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
+/** The call object as the EVM's transaction input (the type follows from the fields given, as geth's). */
+export function callTxInput(req: CallRequest, gas: bigint, nonce: bigint): TxInput {
+  const accessList: AccessListEntry[] = (req.accessList ?? []).map((e) => ({ address: bytesToBigInt(e.address), storageKeys: e.storageKeys.map(bytesToBigInt) }))
   const base = {
+    from: bytesToBigInt(req.from ?? ZERO_ADDRESS),
     nonce,
-    gasLimit: gas > TX_GAS_CAP ? TX_GAS_CAP : gas,
-    to: req.to === undefined || req.to === null ? undefined : req.to,
+    gasLimit: gas,
+    to: req.to === undefined || req.to === null ? undefined : bytesToBigInt(req.to),
     value: req.value ?? 0n,
     data: req.data ?? new Uint8Array(0),
-    chainId: common.chainId(),
   }
-  const accessList = (req.accessList ?? []).map((e) => ({
-    address: bytesToHex(e.address),
-    storageKeys: e.storageKeys.map((k) => bytesToHex(k)),
-  }))
-  const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
   const feeCap = req.maxFeePerGas ?? req.gasPrice ?? 0n
-  const tipCap = req.maxPriorityFeePerGas ?? req.gasPrice ?? (req.maxFeePerGas !== undefined ? 0n : 0n)
-  let txData: Record<string, unknown>
+  const tipCap = req.maxPriorityFeePerGas ?? req.gasPrice ?? 0n
   if (req.authorizationList !== undefined) {
-    txData = {
-      ...base,
-      type: 4,
-      maxFeePerGas: feeCap,
-      maxPriorityFeePerGas: tipCap,
-      accessList,
-      authorizationList: req.authorizationList.map((a) => ({
-        chainId: `0x${a.chainId.toString(16)}`,
-        address: bytesToHex(a.address),
-        nonce: `0x${a.nonce.toString(16)}`,
-        yParity: `0x${a.yParity.toString(16)}`,
-        r: `0x${a.r.toString(16)}`,
-        s: `0x${a.s.toString(16)}`,
-      })),
-    }
-  } else if (req.blobVersionedHashes !== undefined && req.blobVersionedHashes.length > 0) {
-    txData = {
+    const authorizationList: Authorization[] = req.authorizationList.map((a) => ({
+      chainId: a.chainId,
+      address: bytesToBigInt(a.address),
+      nonce: a.nonce,
+      yParity: a.yParity,
+      r: a.r,
+      s: a.s,
+    }))
+    return { ...base, type: 4, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList, authorizationList }
+  }
+  if (req.blobVersionedHashes !== undefined && req.blobVersionedHashes.length > 0) {
+    return {
       ...base,
       type: 3,
       maxFeePerGas: feeCap,
       maxPriorityFeePerGas: tipCap,
       maxFeePerBlobGas: req.maxFeePerBlobGas ?? 0n,
-      blobVersionedHashes: req.blobVersionedHashes.map((h) => bytesToHex(h)),
+      blobVersionedHashes: req.blobVersionedHashes.map(bytesToBigInt),
       accessList,
     }
-  } else if (dynamic) {
-    txData = { ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList }
-  } else if (req.accessList !== undefined) {
-    txData = { ...base, type: 1, gasPrice: req.gasPrice ?? 0n, accessList }
-  } else {
-    txData = { ...base, type: 0, gasPrice: req.gasPrice ?? 0n }
   }
-  const tx = createTx(txData as never, { common, freeze: false }) as TypedTransaction
-  const from = new Address(req.from ?? ZERO_ADDRESS)
-  // The library reads these two through the instance: the call is unsigned and may exceed the 7825 cap.
-  Object.assign(tx, { gasLimit: gas, getSenderAddress: () => from })
-  return tx
+  if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined) {
+    return { ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList }
+  }
+  if (req.accessList !== undefined) return { ...base, type: 1, gasPrice: req.gasPrice ?? 0n, accessList }
+  return { ...base, type: 0, gasPrice: req.gasPrice ?? 0n }
 }
 
 export async function executeCall(
   ctx: CallContext,
-  state: JournaledState,
+  state: StateReader,
   req: CallRequest,
-  opts: { gas?: bigint; tracer?: AccessListTracer } = {},
+  opts: { gas?: bigint; tracer?: AccessListTracer; deadline?: number } = {},
 ): Promise<CallOutcome> {
   const requested = opts.gas ?? req.gas ?? ctx.settings.gasCap
   const gas = requested > ctx.settings.gasCap ? ctx.settings.gasCap : requested
-  const zeroBaseFee = !hasFee(req)
-  const from = new Address(req.from ?? ZERO_ADDRESS)
-  const nonce = req.nonce ?? (await state.getAccount(from))?.nonce ?? 0n
-  let tx: TypedTransaction
-  try {
-    tx = buildTx(ctx, req, gas, nonce)
-  } catch (e) {
-    throw preExecutionError(e, from)
+  const rules = rulesOf(ctx.rules.at(ctx.header.number, ctx.header.timestamp))
+  const env = blockEnv(ctx, !hasFee(req))
+  const world = opts.tracer === undefined ? new WorldState(state) : new AccessRecordingWorld(state, opts.tracer, rules.shanghai ? env.coinbase : undefined)
+  const from = bytesToBigInt(req.from ?? ZERO_ADDRESS)
+  const nonce = req.nonce ?? world.getNonce(from)
+  const input = callTxInput(req, gas, nonce)
+  if (world instanceof AccessRecordingWorld && rules.prague && input.to !== undefined) {
+    const delegate = parseDelegation(world.getCode(input.to))
+    if (delegate !== undefined) world.skipFirstWarming(delegate)
   }
-  const block = contextBlock(ctx, zeroBaseFee)
-  const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  const runOnce = (vm: VM) =>
-    runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
-  const tracer = opts.tracer
-  const run = tracer === undefined ? runOnce : (vm: VM) => traceAccessList(vm.evm, tracer, () => runOnce(vm))
-  state.allowContractSender(from)
+  // geth's call runs in a gas pool of the gas cap, not the block's gas limit: a negative gas used in the block
+  // leaves exactly room for this call's gas.
+  const room = env.gasLimit < gas ? env.gasLimit - gas : 0n
+  const options: TxOptions = { ...CALL_OPTIONS, blockGasUsed: room, ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}) }
   let result
   try {
-    result = await ctx.vms.with(common, ctx.blockHashes, state, run)
+    result = executeTransaction(world, env, rules, input, options)
   } catch (e) {
-    throw preExecutionError(e, from)
-  } finally {
-    state.allowContractSender(undefined)
+    if (e instanceof InvalidTransaction) throw invalidTransactionError(e)
+    throw e
   }
-  const exec = result.execResult
-  const failure = exec.exceptionError === undefined ? undefined : vmFailure(exec.exceptionError.error, exec.returnValue)
-  const beforeRefunds = exec.executionGasUsed + tx.getIntrinsicGas()
-  const floor = getCalldataFloorGas(tx, from)
+  const failure = txFailure(result.status, result.haltReason, result.output)
   return {
-    returnData: exec.returnValue,
-    gasUsed: result.totalGasSpent,
-    maxUsedGas: beforeRefunds > floor ? beforeRefunds : floor,
+    returnData: result.output,
+    gasUsed: result.gasUsed,
+    maxUsedGas: result.gasUsedBeforeRefund,
     ...(failure !== undefined ? { failure } : {}),
-    logs: (exec.logs ?? []) as [Uint8Array, Uint8Array[], Uint8Array][],
-    ...(result.createdAddress !== undefined ? { createdAddress: result.createdAddress.bytes } : {}),
+    logs: result.logs.map((l) => [bigIntToFixedBytes(l.address, 20), l.topics.map((t) => bigIntToFixedBytes(t, 32)), l.data]),
+    ...(result.createdAddress !== undefined ? { createdAddress: bigIntToFixedBytes(result.createdAddress, 20) } : {}),
   }
 }

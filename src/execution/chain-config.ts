@@ -22,8 +22,6 @@ import { paramsTx } from '@ethereumjs/tx'
 import { paramsVM } from '@ethereumjs/vm'
 import { lazyKzg, nativeEcrecover } from './crypto.ts'
 import { keccak256 } from '../primitives/keccak.ts'
-// Every thread that runs the EVM builds its Commons here: install the per-code jump analysis with them.
-import './jump-analysis-cache.ts'
 
 export type { GethGenesis }
 

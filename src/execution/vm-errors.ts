@@ -1,14 +1,17 @@
 /**
- * The ONE translation of the EVM library's failures into typed errors with geth's wording.
+ * The ONE translation of execution failures into typed errors with geth's wording.
  *
  * Two kinds: failures before execution (the call or transaction is not acceptable: funds, fees, intrinsic
  * gas) and failures during execution (revert, out of gas, invalid opcode, …). Clients classify errors by
- * these texts, so they follow geth exactly where geth's text is knowable from the library's.
+ * these texts. Our EVM (src/evm/) already speaks geth's words (InvalidTransaction reasons, halt reasons):
+ * invalidTransactionError and txFailure only type them. The EVM library's texts (vmFailure,
+ * preExecutionError) are translated for what still runs on the library (simulate/).
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { Address } from '@ethereumjs/util'
+import { Status, type InvalidTransaction } from '../evm/types.ts'
 
 export interface CallFailure {
   readonly kind: 'revert' | 'vm'
@@ -79,6 +82,21 @@ export function vmFailure(libraryError: string, returnData: Uint8Array): CallFai
     return { kind: 'revert', message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}` }
   }
   return { kind: 'vm', message: VM_MESSAGES[libraryError] ?? libraryError }
+}
+
+/** Our EVM's outcome of a transaction that ran: undefined on success, else the revert or halt. */
+export function txFailure(status: Status, haltReason: string | undefined, output: Uint8Array): CallFailure | undefined {
+  if (status === Status.Success) return undefined
+  if (status === Status.Revert) {
+    const reason = revertReason(output)
+    return { kind: 'revert', message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}` }
+  }
+  return { kind: 'vm', message: haltReason ?? 'execution failed' }
+}
+
+/** A call our EVM refused before execution (its reason is geth's text); blob-shape errors are invalid params. */
+export function invalidTransactionError(e: InvalidTransaction): FlashnodeError {
+  return new FlashnodeError(/blob/i.test(e.reason) && !/insufficient funds/.test(e.reason) ? 'invalidParams' : 'executionFailed', e.reason)
 }
 
 /** The error eth_call answers for a failed execution (its JSON-RPC code is the rpc layer's setting). */

@@ -1,5 +1,5 @@
 /**
- * eth_createAccessList, after geth's AccessList (internal/ethapi): run the call with an opcode tracer
+ * eth_createAccessList, after geth's AccessList (internal/ethapi): run the call recording what it accesses
  * (execution/access-list-tracer.ts), feed the list it recorded back in as the call's access list, and
  * repeat until a run records exactly the list it was given. The answer is that list, the gas that last run
  * used, and its failure if it failed (a revert is geth's plain `execution reverted`: the reason is not
@@ -10,13 +10,13 @@
  * authorizations. geth loops until the list is stable; a call that keeps touching new addresses is cut off
  * here after MAX_ROUNDS runs with the last list run (each run has its own time limit).
  *
- * The tracer needs VMs of its own (`ctx.vms` should be a pool kept for access lists): it wraps their
- * opcode tables.
+ * Each run is a fresh WorldState that reports what it warms (execution/access-list-tracer.ts).
  */
 
-import { Address, generateAddress, bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { ZERO_ADDRESS } from '../primitives/hex.ts'
-import type { JournaledState } from '../state/journaled-state.ts'
+import { bigIntToFixedBytes, bytesToBigInt, ZERO_ADDRESS } from '../primitives/hex.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import { createAddress } from '../evm/frames.ts'
+import { rulesOf } from '../execution/evm-env.ts'
 import { executeCall, type CallContext } from '../execution/call-executor.ts'
 import { AccessListTracer, excludedAddresses } from '../execution/access-list-tracer.ts'
 import type { AccessListResult, CallRequest } from './api.ts'
@@ -27,25 +27,24 @@ const MAX_ROUNDS = 32
 
 export async function createAccessList(
   ctx: CallContext,
-  freshState: () => Promise<JournaledState>,
+  state: StateReader,
   req: CallRequest,
   opts: RunOptions,
 ): Promise<AccessListResult> {
   const from = req.from ?? ZERO_ADDRESS
   let to = req.to ?? undefined
   if (to === undefined || to === null) {
-    const state = await freshState()
-    const nonce = req.nonce ?? (await state.getAccount(new Address(from)))?.nonce ?? 0n
-    to = generateAddress(from, bigIntToUnpaddedBytes(nonce))
+    const nonce = req.nonce ?? state.getAccount(from)?.nonce ?? 0n
+    to = bigIntToFixedBytes(createAddress(bytesToBigInt(from), nonce), 20)
   }
   const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  const excluded = excludedAddresses({ common, from, to, ...(req.authorizationList ? { authorizations: req.authorizationList } : {}) })
+  const rules = rulesOf(common)
+  const excluded = excludedAddresses({ rules, chainId: common.chainId(), from, to, ...(req.authorizationList ? { authorizations: req.authorizationList } : {}) })
   let previous = new AccessListTracer(req.accessList ?? [], excluded)
   for (let round = 1; ; round++) {
     const accessList = previous.entries()
     const tracer = new AccessListTracer(accessList, excluded)
-    const state = await freshState()
-    const outcome = await withDeadline(state, opts.timeoutMs, () => executeCall(ctx, state, { ...req, accessList }, { tracer }))
+    const outcome = await withDeadline(opts.timeoutMs, (deadline) => executeCall(ctx, state, { ...req, accessList }, { tracer, deadline }))
     if (tracer.equals(previous) || round === MAX_ROUNDS) {
       const failure = outcome.failure
       return {

@@ -1,25 +1,27 @@
 /**
- * The execution time limit. The EVM runs on this thread, so the limit is enforced cooperatively: the state
- * view counts its reads, and past the deadline the next read throws. Between reads it also yields to the
- * event loop every few milliseconds, so one long call does not hold up other requests. (A loop that touches
- * no state is bounded by the gas cap instead.)
+ * The execution time limit. Our EVM runs synchronously on this thread and checks a deadline (Date.now() ms)
+ * every few thousand jumps and calls (TxOptions.deadline); past it, the transaction stops with
+ * ExecutionTimeout and leaves no trace. Here the deadline is set and that error (or a state view's
+ * ExecutionDeadlineExceeded, for what still reads through a JournaledState) becomes geth's timeout error.
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
-import { ExecutionDeadlineExceeded, type JournaledState } from '../state/journaled-state.ts'
+import { ExecutionTimeout } from '../evm/types.ts'
+import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
 
-export async function withDeadline<T>(state: JournaledState, timeoutMs: number, run: () => Promise<T>): Promise<T> {
-  state.setDeadline(performance.now() + timeoutMs)
+export async function withDeadline<T>(timeoutMs: number, run: (deadline: number) => Promise<T>): Promise<T> {
   try {
-    return await run()
+    return await run(Date.now() + timeoutMs)
   } catch (e) {
-    if (e instanceof ExecutionDeadlineExceeded || (e instanceof Error && e.cause instanceof ExecutionDeadlineExceeded)) {
+    if (isTimeout(e) || (e instanceof Error && isTimeout(e.cause))) {
       throw new FlashnodeError('executionTimeout', `execution aborted (timeout = ${formatSeconds(timeoutMs)})`)
     }
     throw e
-  } finally {
-    state.setDeadline(undefined)
   }
+}
+
+function isTimeout(e: unknown): boolean {
+  return e instanceof ExecutionTimeout || e instanceof ExecutionDeadlineExceeded
 }
 
 function formatSeconds(ms: number): string {

@@ -14,13 +14,12 @@
  *   gas used - 1 (fails) and the bound (succeeds), bisecting low (never above twice the low end), until the
  *   two are within 1.5% of the high end (geth's error ratio). The answer is the high end.
  * A run that fails before execution for too little gas (intrinsic gas) counts as failing; any other error
- * there is the answer. Each run starts from a fresh state view.
+ * there is the answer. Each run starts from a fresh WorldState over the same state.
  */
 
-import { Address } from '@ethereumjs/util'
 import { FlashnodeError } from '../errors/errors.ts'
 import { ZERO_ADDRESS } from '../primitives/hex.ts'
-import type { JournaledState } from '../state/journaled-state.ts'
+import type { StateReader } from '../state/state-reader.ts'
 import { executeCall, type CallContext, type CallOutcome } from '../execution/call-executor.ts'
 import { callFailureError } from '../execution/vm-errors.ts'
 import type { CallRequest } from './api.ts'
@@ -39,17 +38,11 @@ export interface RunOptions {
   readonly timeoutMs: number
 }
 
-async function run(
-  ctx: CallContext,
-  freshState: () => Promise<JournaledState>,
-  req: CallRequest,
-  opts: RunOptions & { gas?: bigint },
-): Promise<CallOutcome> {
-  const state = await freshState()
-  return withDeadline(state, opts.timeoutMs, () => executeCall(ctx, state, req, opts))
+function run(ctx: CallContext, state: StateReader, req: CallRequest, opts: RunOptions & { gas?: bigint }): Promise<CallOutcome> {
+  return withDeadline(opts.timeoutMs, (deadline) => executeCall(ctx, state, req, { ...(opts.gas !== undefined ? { gas: opts.gas } : {}), deadline }))
 }
 
-async function upperBound(ctx: CallContext, freshState: () => Promise<JournaledState>, req: CallRequest): Promise<bigint> {
+async function upperBound(ctx: CallContext, state: StateReader, req: CallRequest): Promise<bigint> {
   const gasCap = ctx.settings.gasCap
   const requested = req.gas !== undefined && gasCap > 0n && req.gas > gasCap ? gasCap : req.gas
   let hi = requested !== undefined && requested >= TX_GAS ? requested : ctx.header.gasLimit
@@ -57,8 +50,7 @@ async function upperBound(ctx: CallContext, freshState: () => Promise<JournaledS
   if (hi > MAX_TX_GAS && common.isActivatedEIP(7825)) hi = MAX_TX_GAS
   const feeCap = req.maxFeePerGas ?? req.gasPrice ?? 0n
   if (feeCap > 0n) {
-    const state = await freshState()
-    let available = (await state.getAccount(new Address(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
+    let available = state.getAccount(req.from ?? ZERO_ADDRESS)?.balance ?? 0n
     const value = req.value ?? 0n
     // geth compares even a zero value (its call defaults set one): no balance at all is no allowance.
     if (value >= available) throw new FlashnodeError('executionFailed', 'insufficient funds for transfer')
@@ -78,13 +70,13 @@ async function upperBound(ctx: CallContext, freshState: () => Promise<JournaledS
 /** Whether the call succeeds with `gas`; geth's `execute`: too little gas to start counts as failing. */
 async function succeedsWith(
   ctx: CallContext,
-  freshState: () => Promise<JournaledState>,
+  state: StateReader,
   req: CallRequest,
   gas: bigint,
   opts: RunOptions,
 ): Promise<{ readonly ok: boolean; readonly outcome?: CallOutcome }> {
   try {
-    const outcome = await run(ctx, freshState, req, { ...opts, gas })
+    const outcome = await run(ctx, state, req, { ...opts, gas })
     return { ok: outcome.failure === undefined, outcome }
   } catch (e) {
     if (e instanceof FlashnodeError && /^intrinsic gas too low/.test(e.message)) return { ok: false }
@@ -94,20 +86,20 @@ async function succeedsWith(
 
 export async function estimateGas(
   ctx: CallContext,
-  freshState: () => Promise<JournaledState>,
+  state: StateReader,
   req: CallRequest,
   opts: RunOptions,
 ): Promise<bigint> {
-  let hi = await upperBound(ctx, freshState, req)
+  let hi = await upperBound(ctx, state, req)
   if ((req.data === undefined || req.data.length === 0) && req.to !== undefined && req.to !== null) {
-    const state = await freshState()
-    if ((await state.getCodeSize(new Address(req.to))) === 0) {
+    const codeHash = state.getAccount(req.to)?.codeHash
+    if (codeHash === undefined || state.getCode(codeHash).length === 0) {
       // geth tries a plain transfer at 21000 and keeps any error for the run at the bound.
-      const transfer = await succeedsWith(ctx, freshState, req, TX_GAS, opts).catch(() => ({ ok: false }))
+      const transfer = await succeedsWith(ctx, state, req, TX_GAS, opts).catch(() => ({ ok: false }))
       if (transfer.ok) return TX_GAS
     }
   }
-  const first = await succeedsWith(ctx, freshState, req, hi, opts)
+  const first = await succeedsWith(ctx, state, req, hi, opts)
   if (!first.ok) {
     const failure = first.outcome?.failure
     if (failure !== undefined && !(failure.kind === 'vm' && failure.message === 'out of gas')) {
@@ -119,14 +111,14 @@ export async function estimateGas(
   let lo = used.gasUsed - 1n
   const optimistic = ((used.maxUsedGas + CALL_STIPEND) * 64n) / 63n
   if (optimistic < hi) {
-    if ((await succeedsWith(ctx, freshState, req, optimistic, opts)).ok) hi = optimistic
+    if ((await succeedsWith(ctx, state, req, optimistic, opts)).ok) hi = optimistic
     else lo = optimistic
   }
   while (lo + 1n < hi) {
     if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break
     let mid = lo + (hi - lo) / 2n
     if (mid > lo * 2n) mid = lo * 2n
-    if ((await succeedsWith(ctx, freshState, req, mid, opts)).ok) hi = mid
+    if ((await succeedsWith(ctx, state, req, mid, opts)).ok) hi = mid
     else lo = mid
   }
   return hi

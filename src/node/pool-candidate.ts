@@ -1,14 +1,14 @@
 /**
  * A pooled transaction as the sequencer's candidate: its bytes, hash and sender, its library object only
  * when asked for (a prepared transaction builds it then), and, for a would-be plain transfer, the transfer
- * view the block builder's fast path runs on (transfer-fast-path.ts) from what admission computed, so that
+ * view the block builder runs on (execution/transfer-view.ts) from what admission computed, so that
  * an ETH transfer is included without its library object ever being built.
  * The view is only used on the fork it names (`PooledTx.fork`, whose rules computed its gas figures).
  */
 
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import type { TransferTx } from '../execution/transfer-fast-path.ts'
+import type { TransferTx } from '../execution/transfer-view.ts'
 import type { PoolCandidate } from '../sequencer/sequencer.ts'
 import type { PooledTx } from '../txpool/decode.ts'
 

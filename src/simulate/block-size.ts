@@ -2,11 +2,9 @@
  * The size of a simulated block (its RLP encoding, as geth reports `size`), computed from the lengths of
  * its parts instead of encoding the whole block again: the header's encoding, each transaction's
  * serialization (a legacy transaction is an RLP list in the body, a typed one an RLP string wrapping its
- * bytes), no uncles, and the withdrawals when the block has a list.
+ * bytes), no uncles, and the withdrawals (each given as its RLP encoding) when the block has a list.
  */
 
-import { RLP } from '@ethereumjs/rlp'
-import type { Withdrawal } from '@ethereumjs/util'
 
 /** Bytes of the RLP prefix of an item (string or list) whose payload is `length` bytes. */
 function prefixLength(length: number): number {
@@ -27,13 +25,13 @@ export interface SizedTransaction {
   readonly serialized: Uint8Array
 }
 
-export function blockSize(headerRlp: Uint8Array, txs: readonly SizedTransaction[], withdrawals: readonly Withdrawal[] | undefined): number {
+export function blockSize(headerRlp: Uint8Array, txs: readonly SizedTransaction[], withdrawals: readonly Uint8Array[] | undefined): number {
   let txPayload = 0
   for (const tx of txs) txPayload += tx.type === 0 ? tx.serialized.length : stringLength(tx.serialized)
   let payload = headerRlp.length + listLength(txPayload) + listLength(0)
   if (withdrawals !== undefined) {
     let w = 0
-    for (const withdrawal of withdrawals) w += RLP.encode(withdrawal.raw()).length
+    for (const withdrawal of withdrawals) w += withdrawal.length
     payload += listLength(w)
   }
   return listLength(payload)

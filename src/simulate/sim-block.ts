@@ -1,81 +1,70 @@
 /**
- * One simulated block, built the way the sequencer builds a real one: the library's BlockBuilder opens it
- * (EIP-4788 / EIP-2935 system writes) and finishes it (PoW reward, withdrawals, EIP-7685 requests, state
- * root, transaction / receipt / withdrawal roots, bloom, header), over the simulation's JournaledState.
+ * One simulated block on our EVM, built as geth's simulator builds it: the block's state (overrides under a
+ * WorldState, sim-state.ts), its opening system calls (EIP-4788 beacon root, EIP-2935 parent hash), each call
+ * resolved and checked (call-args.ts, call-checks.ts: geth's errors and codes) and run by
+ * `executeTransaction`, then the finish: PoW reward when the block has difficulty (geth decides by
+ * difficulty, not fork) else withdrawals, EIP-7685 requests (system-calls.ts), and the header with its
+ * transactions / receipts / withdrawals roots, bloom, gas used and (only when asked) the state root.
  *
- * Between the two, each call runs here, not through the builder's addTransaction (which re-creates the
- * whole block per transaction and knows none of geth's simulation rules): the call is resolved and checked
- * (call-args.ts, call-checks.ts), then run by runTx against an environment block, and its result appended
- * to the builder's (fields the library declares private, pinned to @ethereumjs/vm 10.1.3 as in
- * execution/block-builder.ts). The transactions themselves stay out of the builder's list, which the
- * library would re-create one by one (and cannot, above the EIP-7825 gas cap): the builder's roots are
- * taken from them here, and the block's body is ours. A call that gives no fee runs against an environment
- * block with base fee 0, while BASEFEE still reads the block's (evm-hooks.ts). The PoW reward follows
- * geth: paid when the block's difficulty is not zero. The VM is lent by the simulation's pool.
+ * The checks run here, so the transaction layer is told to skip what geth's simulator skips or has already
+ * checked: the nonce (validation or not: call-checks.ts checks it under validation), the sender's code
+ * (EIP-3607), the fee caps against the base fees and EIP-7825's gas cap. A call that gives no fee has fee
+ * caps 0, so it pays nothing while BASEFEE reads the block's. A blob call with a zero blob fee cap (no
+ * validation) pays no blob fee: when it pays no gas fee either, no fee is charged at all; otherwise it runs
+ * in an environment whose blob base fee is 0 (BLOBBASEFEE reads 0 there).
+ *
+ * Every frame, log and value move of a call is seen by the block's TransferTracer (our EVM's observer), so
+ * a call's logs come out in execution order with the transfer logs interleaved when traced.
  */
 
-import type { Block, HeaderData } from '@ethereumjs/block'
+import { createBlockHeader, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import type { TransactionType, TypedTransaction } from '@ethereumjs/tx'
-import { BlockBuilder, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { KECCAK256_RLP } from '@ethereumjs/util'
+import { blockEnvOf, rulesOf } from '../execution/evm-env.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
-import { countResult, internalsOf, openCheckpointOnce } from '../execution/builder-internals.ts'
-import { Address } from '@ethereumjs/util'
-import type { BlockHashSource } from '../execution/block-hashes.ts'
-import { preExecutionError, vmFailure } from '../execution/vm-errors.ts'
-import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
-import type { SimState } from './sim-state.ts'
+import { encodeReceiptFast } from '../execution/receipt-records.ts'
+import type { Rules } from '../evm/fork.ts'
+import { executeTransaction, intrinsicGas } from '../evm/transaction.ts'
+import { ExecutionTimeout, InvalidTransaction, Status, type BlockEnv, type Log, type TxInput, type TxResult } from '../evm/types.ts'
 import { FlashnodeError } from '../errors/errors.ts'
-import { ZERO_ADDRESS } from '../primitives/hex.ts'
-import { buildTransaction, resolveCall } from './call-args.ts'
-import { blobGasOf, checkBeforeExecution, checkGas, floorDataGas, paysNoBaseFee, paysNoBlobFee, type CheckContext } from './call-checks.ts'
-import { SIM_CODES, simError } from './errors.ts'
-import type { SimVm, SimVmPool } from './sim-vms.ts'
-import type { HeaderTemplate } from './headers.ts'
-import { applySimOverrides, SimPrecompiles, standardPrecompileKeys, standardPrecompiles } from './overrides.ts'
-import { TransferTracer } from './transfer-tracer.ts'
-import { environmentBlock } from './env-blocks.ts'
+import { revertReason } from '../execution/vm-errors.ts'
+import { logsBloom, orBloom, BLOOM_BYTES } from '../primitives/bloom.ts'
+import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt, ZERO_ADDRESS } from '../primitives/hex.ts'
+import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { AccountOverride } from '../state/account-overrides.ts'
+import type { StateDiff } from '../state/state-diff.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import { buildTransaction, resolveCall, type ResolvedCall } from './call-args.ts'
+import { blobGasOf, checkBeforeExecution, checkGas, paysNoBlobFee, type CheckContext } from './call-checks.ts'
+import { SIM_CODES, simError } from './errors.ts'
+import type { HeaderTemplate } from './headers.ts'
+import { SimState } from './sim-state.ts'
+import { blockRequests, openBlock, requestsHash } from './system-calls.ts'
+import { TransferTracer } from './transfer-tracer.ts'
 import type { SimCall, SimCallResult } from './types.ts'
 
 const MAX_UINT64 = (1n << 64n) - 1n
-
-
-/**
- * geth finishes a block by its difficulty, not by its fork: a block with difficulty pays the PoW reward
- * (SimBlock.finish does) and processes no withdrawals, one without does the reverse. The builder's own
- * reward is disabled. Transaction and receipt roots come from the transactions kept here.
- */
-class SimBlockBuilder extends BlockBuilder {
-  /** The block's transactions, serialized, and their types. */
-  readonly real: { readonly type: TransactionType; readonly serialized: Uint8Array }[] = []
-
-  constructor(proofOfWork: boolean, ...args: ConstructorParameters<typeof BlockBuilder>) {
-    super(...args)
-    const skip = async (): Promise<void> => {}
-    Object.assign(this, proofOfWork ? { rewardMiner: skip, processWithdrawals: skip } : { rewardMiner: skip })
-  }
-
-  override async transactionsTrie(): Promise<Uint8Array> {
-    return orderedTrieRoot(this.real.map((tx) => tx.serialized))
-  }
-
-  override async receiptTrie(): Promise<Uint8Array> {
-    return orderedTrieRoot(internalsOf(this).transactionResults.map((r, i) => encodeReceipt(r.receipt, this.real[i]!.type)))
-  }
-}
+const GWEI = 1_000_000_000n
+const EMPTY = new Uint8Array(0)
+const ZERO_ROOT = new Uint8Array(32)
 
 export interface SimBlockOptions {
   readonly common: Common
-  readonly vms: SimVmPool
-  readonly state: SimState
-  readonly hashes: BlockHashSource
+  /** The simulation's state before this block. */
+  readonly state: StateReader
+  /** BLOCKHASH: canonical blocks, the base, the blocks simulated so far. */
+  readonly blockHash: (n: bigint) => bigint
   readonly header: HeaderData
   readonly template: HeaderTemplate
   readonly stateOverrides: ReadonlyMap<string, AccountOverride> | undefined
   readonly traceTransfers: boolean
   readonly validation: boolean
   readonly revertCode: number
+  /** Date.now() after which execution stops (ExecutionTimeout). */
+  readonly deadline: number
+  /** Computes the state root of the block's changes; without it the root is 32 zero bytes. */
+  readonly stateRoot?: (diff: StateDiff) => Promise<Uint8Array>
 }
 
 /** A call as it went into the block. */
@@ -87,190 +76,199 @@ export interface IncludedCall {
   readonly result: SimCallResult
 }
 
+/** The finished block: its header and the state it changed. */
+export interface FinishedBlock {
+  readonly header: BlockHeader
+  /** What the block changed (overrides included); taken only when asked. */
+  diff(): StateDiff
+  /** The withdrawals' RLP encodings, when the block has a list. */
+  readonly withdrawals: readonly Uint8Array[] | undefined
+}
+
 export class SimBlock {
   readonly included: IncludedCall[] = []
+  private gasUsedSoFar = 0n
+  private blobGasUsed = 0n
+  private readonly receipts: Uint8Array[] = []
+  private readonly bloom = new Uint8Array(BLOOM_BYTES)
+  private readonly logs: Log[] = []
+  /** The environment of a call that pays no blob fee but a gas fee (blob base fee 0). */
+  private noBlobFeeEnv: BlockEnv | undefined
 
   private constructor(
     private readonly opts: SimBlockOptions,
-    private readonly lease: SimVm,
-    private readonly vm: VM,
-    private readonly builder: SimBlockBuilder,
-    private readonly hooks: SimVm['hooks'],
+    private readonly rules: Rules,
+    private readonly state: SimState,
+    private readonly env: BlockEnv,
     private readonly tracer: TransferTracer,
-    /** The block's blob base fee (the override, else from its excess blob gas). */
+    /** The block's blob base fee (the override, else from its excess blob gas); undefined before Cancun. */
     private readonly blobBaseFee: bigint | undefined,
-    /** Environment blocks by envKey. */
-    private readonly envBlocks: Map<string, Block>,
   ) {}
 
   /** Applies the block's state overrides, then opens it (system calls). */
   static async open(opts: SimBlockOptions): Promise<SimBlock> {
-    const { common, state } = opts
-    const table = await applySimOverrides(state, opts.stateOverrides, standardPrecompiles(common))
-    const tracer = new TransferTracer(opts.traceTransfers)
-    const lease = await opts.vms.acquire(common)
-    lease.bind(state, opts.hashes, new SimPrecompiles(table, standardPrecompileKeys(common)), tracer)
-    const { vm, hooks } = lease
-    const t = opts.template
-    const builder = new SimBlockBuilder(t.difficulty !== 0n, vm, {
-      parentBlock: { header: {} } as unknown as Block,
-      headerData: opts.header,
-      // No list for none: the library then takes the empty list's root without building a trie for it.
-      ...(t.withdrawals !== undefined && t.withdrawals.length > 0
-        ? { withdrawals: t.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount })) }
-        : {}),
-      blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, skipConsensusFormatValidation: true },
-    })
-    await builder.initState()
-    await openCheckpointOnce(builder)
-    let blobBaseFee: bigint | undefined
-    const envBlocks = new Map<string, Block>()
-    if (common.isActivatedEIP(4844)) {
-      blobBaseFee = t.blobBaseFeeOverride
-      if (blobBaseFee === undefined) {
-        // The plain environment block already answers this fee: it is the one a fee-paying call runs against.
-        const plain = environmentBlock(common, opts.header, { baseFeeZero: false, blobFee: undefined })
-        blobBaseFee = plain.header.getBlobGasPrice()
-        envBlocks.set(envKey(false, blobBaseFee), plain)
-      }
-    }
-    return new SimBlock(opts, lease, vm, builder, hooks, tracer, blobBaseFee, envBlocks)
+    const { common } = opts
+    const rules = rulesOf(common)
+    const state = await SimState.open(opts.state, opts.stateOverrides, rules)
+    const header = createBlockHeader(opts.header, { common, skipConsensusFormatValidation: true })
+    const env = blockEnvOf(header, { blockHash: opts.blockHash, blobBaseFee: opts.template.blobBaseFeeOverride })
+    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, header.parentHash)
+    const blobBaseFee = common.isActivatedEIP(4844) ? env.blobBaseFee : undefined
+    return new SimBlock(opts, rules, state, env, new TransferTracer(opts.traceTransfers), blobBaseFee)
   }
 
   get gasUsed(): bigint {
-    return internalsOf(this.builder).gasUsed
+    return this.gasUsedSoFar
   }
 
   get gasLeft(): bigint {
-    return this.opts.template.gasLimit - this.gasUsed
-  }
-
-  private environment(baseFeeZero: boolean, blobFee: bigint | undefined): Block {
-    const key = envKey(baseFeeZero, blobFee)
-    let block = this.envBlocks.get(key)
-    if (block === undefined) {
-      block = environmentBlock(this.opts.common, this.opts.header, { baseFeeZero, blobFee })
-      this.envBlocks.set(key, block)
-    }
-    return block
+    return this.opts.template.gasLimit - this.gasUsedSoFar
   }
 
   /** Runs one call into the block. Throws (with its simulate code) when the call cannot be included. */
-  async run(call: SimCall, budgetLeft: bigint): Promise<IncludedCall> {
-    const { common, state, validation } = this.opts
+  run(call: SimCall, budgetLeft: bigint): IncludedCall {
+    const { common, validation } = this.opts
+    const world = this.state.world
     const from = call.from ?? ZERO_ADDRESS
-    const sender = new Address(from)
-    const account = state.readAccount(sender.toString(), from)
+    const sender = bytesToBigInt(from)
+    const nonce = world.getNonce(sender)
     const baseFee = this.opts.header.baseFeePerGas as bigint | undefined
-    const resolved = resolveCall(call, account?.nonce ?? 0n, { blockGasLeft: this.gasLeft, budgetLeft, baseFee, chainId: common.chainId() })
-    const ctx: CheckContext = {
-      common,
-      validation,
-      baseFee,
-      blobBaseFee: this.blobBaseFee,
-      senderNonce: account?.nonce ?? 0n,
-      senderBalance: account?.balance ?? 0n,
-    }
+    const resolved = resolveCall(call, nonce, { blockGasLeft: this.gasLeft, budgetLeft, baseFee, chainId: common.chainId() })
+    const ctx: CheckContext = { common, validation, baseFee, blobBaseFee: this.blobBaseFee, senderNonce: nonce, senderBalance: world.getBalance(sender) }
     checkBeforeExecution(resolved, ctx)
     let built
     try {
       built = buildTransaction(resolved, common)
     } catch (e) {
-      throw unexpected(e, sender)
+      throw unexpected(e)
     }
     const { tx, serialized, hash } = built
+    const input = txInputOf(resolved, sender)
     const blobGas = blobGasOf(resolved, common)
     const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
-    const intrinsicGas = tx.getIntrinsicGas()
-    // The runner asks again; the answer cannot change (it depends on the data, target and lists only).
-    Object.assign(tx, { getIntrinsicGas: () => intrinsicGas })
-    checkGas(resolved, ctx, intrinsicGas, blobFeePaid)
+    const intrinsic = intrinsicGas(input.data, input.to === undefined, input.accessList, input.authorizationList?.length ?? 0, this.rules)
+    checkGas(resolved, ctx, intrinsic, blobFeePaid)
 
-    const zeroBase = baseFee !== undefined && baseFee > 0n && paysNoBaseFee(resolved, validation)
-    const env = this.environment(zeroBase, zeroBlob ? 0n : this.blobBaseFee)
-    this.hooks.env.baseFee = zeroBase ? baseFee : undefined
-    this.hooks.env.blobBaseFee = zeroBlob ? this.blobBaseFee : undefined
+    // A call that gives no fee (geth's NoBaseFee) or a zero gas price pays no gas fee.
+    const noGasFee = resolved.msgGasPrice === 0n
+    let env = this.env
+    if (zeroBlob && !noGasFee) env = this.noBlobFeeEnv ??= { ...this.env, blobBaseFee: 0n }
     this.tracer.reset()
-    this.hooks.active = true
-    state.armSender(sender)
-    let result: RunTxResult
+    let result: TxResult
     try {
-      result = await runTx(this.vm, {
-        tx,
-        block: env,
-        blockGasUsed: this.gasUsed,
-        skipNonce: true,
-        skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true,
+      result = executeTransaction(world, env, this.rules, input, {
+        skipNonceCheck: true,
+        skipSenderCodeCheck: true,
+        skipBaseFeeCheck: true,
+        skipTxGasCap: true,
+        skipFeeCharge: zeroBlob && noGasFee,
+        blockGasUsed: this.gasUsedSoFar,
+        deadline: this.opts.deadline,
+        observer: this.tracer,
+        precompiles: this.state.precompiles,
       })
     } catch (e) {
-      throw unexpected(e, sender)
-    } finally {
-      this.hooks.active = false
-      this.hooks.env.baseFee = this.hooks.env.blobBaseFee = undefined
-      state.armSender(undefined)
+      throw unexpected(e)
     }
-    await wrapNonce(state, sender)
-    this.append(tx.type, serialized, result, blobGas)
-    const included = { tx, serialized, hash, sender: from, result: this.callResult(tx, intrinsicGas, resolved.gasCapped, result) }
+    // geth's nonce is a uint64 that wraps when a call runs without nonce checks.
+    const after = world.getNonce(sender)
+    if (after > MAX_UINT64) world.setNonce(sender, after & MAX_UINT64)
+    this.append(tx.type, result, blobGas)
+    const included = { tx, serialized, hash, sender: from, result: this.callResult(resolved.gasCapped, result) }
     this.included.push(included)
     return included
   }
 
-  private append(type: TransactionType, serialized: Uint8Array, result: RunTxResult, blobGas: bigint): void {
-    this.builder.real.push({ type, serialized })
-    countResult(this.builder, result, blobGas)
+  private append(type: number, result: TxResult, blobGas: bigint): void {
+    this.gasUsedSoFar += result.gasUsed
+    this.blobGasUsed += blobGas
+    const logs = result.logs.map(logBytes)
+    for (const log of result.logs) this.logs.push(log)
+    const bitvector = logsBloom(logs.map(([address, topics]) => ({ address, topics })))
+    orBloom(this.bloom, bitvector)
+    const status = result.status === Status.Success ? (1 as const) : (0 as const)
+    // Before Byzantium a receipt holds the state root after the transaction: 32 zero bytes, as the block's own.
+    const receipt = this.rules.byzantium ? { cumulativeBlockGasUsed: this.gasUsedSoFar, status, bitvector, logs } : { cumulativeBlockGasUsed: this.gasUsedSoFar, stateRoot: ZERO_ROOT, bitvector, logs }
+    this.receipts.push(encodeReceiptFast(receipt, type))
   }
 
-  private callResult(tx: TypedTransaction, intrinsicGas: bigint, gasCapped: boolean, r: RunTxResult): SimCallResult {
-    const { common } = this.opts
-    const exec = r.execResult
-    let maxUsedGas = exec.executionGasUsed + intrinsicGas
-    if (common.isActivatedEIP(7623)) {
-      const floor = floorDataGas(tx.data, common)
-      if (maxUsedGas < floor) maxUsedGas = floor
+  private callResult(gasCapped: boolean, r: TxResult): SimCallResult {
+    const base = { gasUsed: r.gasUsed, maxUsedGas: r.gasUsedBeforeRefund }
+    if (r.status === Status.Success) return { ...base, status: 1, returnData: r.output, logs: this.tracer.logs() }
+    let error
+    if (r.status === Status.Revert) {
+      const reason = revertReason(r.output)
+      error = { code: this.opts.revertCode, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: r.output }
+    } else {
+      const message = r.haltReason ?? 'execution failed'
+      error = { code: SIM_CODES.vmError, message: gasCapped ? `${message} (gas limit was capped by the RPC server's global gas cap)` : message }
     }
-    const base = { gasUsed: r.totalGasSpent, maxUsedGas }
-    if (exec.exceptionError === undefined) return { ...base, status: 1, returnData: exec.returnValue, logs: this.tracer.logs() }
-    const failure = vmFailure(exec.exceptionError.error, exec.returnValue)
-    const error =
-      failure.kind === 'revert'
-        ? { code: this.opts.revertCode, message: failure.message, data: exec.returnValue }
-        : {
-            code: SIM_CODES.vmError,
-            message: gasCapped ? `${failure.message} (gas limit was capped by the RPC server's global gas cap)` : failure.message,
-          }
     // geth returns no data for a failed call: a revert's data is in its error.
-    return { ...base, status: 0, returnData: new Uint8Array(0), logs: [], error }
+    return { ...base, status: 0, returnData: EMPTY, logs: [], error }
   }
 
-  /** Finishes the block: PoW reward, withdrawals, requests, roots. */
-  async finish(): Promise<Block> {
-    const t = this.opts.template
+  /** Finishes the block: PoW reward or withdrawals, requests, roots, the header. */
+  async finish(): Promise<FinishedBlock> {
+    const { common, template: t } = this.opts
+    const world = this.state.world
     if (t.difficulty !== 0n) {
-      const coinbase = new Address(t.coinbase)
-      const account = this.opts.state.readAccount(coinbase.toString(), t.coinbase)
-      await this.opts.state.modifyAccountFields(coinbase, { balance: (account?.balance ?? 0n) + this.opts.common.param('minerReward') })
+      world.addBalance(bytesToBigInt(t.coinbase), common.param('minerReward'))
+    } else if (t.withdrawals !== undefined) {
+      for (const w of t.withdrawals) if (w.amount > 0n) world.addBalance(bytesToBigInt(w.address), w.amount * GWEI)
     }
-    const { block } = await this.builder.build()
-    this.opts.vms.release(this.lease)
-    return block
+    const requests = blockRequests(world, this.env, this.rules, common, this.logs)
+    const state = this.state
+    const stateRoot = this.opts.stateRoot === undefined ? new Uint8Array(32) : await this.opts.stateRoot(state.diff())
+    const withdrawals = t.withdrawals?.map((w) =>
+      encodeRlp([bigIntToMinimalBytes(w.index), bigIntToMinimalBytes(w.validatorIndex), w.address, bigIntToMinimalBytes(w.amount)]),
+    )
+    const header = createBlockHeader(
+      {
+        ...this.opts.header,
+        stateRoot,
+        transactionsTrie: orderedTrieRoot(this.included.map((c) => c.serialized)),
+        receiptTrie: orderedTrieRoot(this.receipts),
+        logsBloom: this.bloom,
+        gasUsed: this.gasUsedSoFar,
+        ...(common.isActivatedEIP(4844) ? { blobGasUsed: this.blobGasUsed } : {}),
+        ...(withdrawals !== undefined ? { withdrawalsRoot: withdrawals.length === 0 ? KECCAK256_RLP : orderedTrieRoot(withdrawals) } : {}),
+        ...(requests !== undefined ? { requestsHash: requestsHash(requests) } : {}),
+      },
+      { common, skipConsensusFormatValidation: true },
+    )
+    return { header, diff: () => state.diff(), withdrawals }
   }
 }
 
-const envKey = (baseFeeZero: boolean, blobFee: bigint | undefined): string => `${baseFeeZero}:${blobFee}`
-
-/** geth's nonce is a uint64 that wraps when a call runs without nonce checks. */
-async function wrapNonce(state: SimState, sender: Address): Promise<void> {
-  const account = state.readAccount(sender.toString(), sender.bytes)
-  if (account !== undefined && account.nonce > MAX_UINT64) await state.modifyAccountFields(sender, { nonce: account.nonce & MAX_UINT64 })
+/** A resolved call as our EVM's transaction input: the message's fees (a call that gives none pays none). */
+function txInputOf(c: ResolvedCall, from: bigint): TxInput {
+  const dynamic = c.type !== 0
+  return {
+    type: c.type,
+    from,
+    nonce: c.nonce,
+    gasLimit: c.gas,
+    to: c.to === undefined ? undefined : bytesToBigInt(c.to),
+    value: c.value,
+    data: c.data,
+    ...(dynamic ? { maxFeePerGas: c.msgFeeCap, maxPriorityFeePerGas: c.msgTipCap } : { gasPrice: c.msgGasPrice }),
+    ...(c.accessList !== undefined ? { accessList: c.accessList.map((e) => ({ address: bytesToBigInt(e.address), storageKeys: e.storageKeys.map(bytesToBigInt) })) } : {}),
+    ...(c.type === 3 ? { maxFeePerBlobGas: c.maxFeePerBlobGas ?? 0n, blobVersionedHashes: (c.blobVersionedHashes ?? []).map(bytesToBigInt) } : {}),
+    ...(c.authorizationList !== undefined
+      ? { authorizationList: c.authorizationList.map((a) => ({ chainId: a.chainId, address: bytesToBigInt(a.address), nonce: a.nonce, yParity: a.yParity, r: a.r, s: a.s })) }
+      : {}),
+  }
 }
 
-/** A library failure our checks did not foresee: geth's default for transaction errors, -32603. */
-function unexpected(e: unknown, sender: Address): Error {
-  if (e instanceof ExecutionDeadlineExceeded || (e instanceof Error && e.cause instanceof ExecutionDeadlineExceeded)) return e
-  if (e instanceof FlashnodeError) return e
-  const translated = preExecutionError(e, sender)
-  return simError(SIM_CODES.internal, translated.message)
+/** A log as receipts hold it: [address, topics, data]. */
+function logBytes(log: Log): [Uint8Array, Uint8Array[], Uint8Array] {
+  return [bigIntToFixedBytes(log.address, 20), log.topics.map((t) => bigIntToFixedBytes(t, 32)), log.data]
+}
+
+/** A failure our checks did not foresee: geth's default for transaction errors, -32603. */
+function unexpected(e: unknown): Error {
+  if (e instanceof ExecutionTimeout || e instanceof FlashnodeError) return e
+  if (e instanceof InvalidTransaction) return simError(SIM_CODES.internal, e.reason)
+  return simError(SIM_CODES.internal, e instanceof Error ? e.message : String(e))
 }

@@ -1,70 +1,46 @@
 /**
- * The simulation's state view: a JournaledState that also lets a contract be the sender of a call, as
- * geth's simulator does (validation or not), without losing the contract's code.
+ * The state of one simulated block on our EVM: a WorldState over the simulation's state so far, with the
+ * block's state overrides underneath it.
  *
- * The library's runTx refuses a sender with code (EIP-3607) when it first reads the sender, then writes the
- * sender back several times from the object it read (gas debit, nonce, refund). So: while a call is armed,
- * the sender reads as code-less until the runner first writes it back, and every write-back of that
- * account that carries the empty code hash keeps the real one. A sender with real code cannot lose it
- * during a transaction (its own authorizations are skipped, SELFDESTRUCT of a pre-existing contract keeps
- * the account since EIP-6780), so no legitimate write is overridden. Delegated (EIP-7702) senders are left
- * alone: the library accepts them.
+ * Overrides are written once, before anything runs, into a JournaledState over the simulation's state (the
+ * one writer of overrides, state/account-overrides.ts); its diff becomes an overlay the WorldState reads
+ * through, so the calls see the overridden accounts as their base. The block's changes are the overrides'
+ * diff followed by the WorldState's. A block without overrides reads the simulation's state directly.
  *
- * The state root is asked for once, when the block is built; without real roots it is 32 zero bytes.
- *
- * (JournaledState.allowContractSender ends its masking at the first write-back, so the second write-back
- * of runTx erases the sender's code; this view does not rely on it.)
+ * A contract may be the sender of a call (geth's simulator skips EIP-3607, validation or not): the
+ * transaction layer is told so (TxOptions.skipSenderCodeCheck), the account keeps its code.
  */
 
-import { Account, KECCAK256_NULL, type Address } from '@ethereumjs/util'
-import { equalBytes } from '../primitives/hex.ts'
-import { JournaledState, type StateRootFn } from '../state/journaled-state.ts'
+import type { Rules } from '../evm/fork.ts'
+import type { PrecompileTable } from '../evm/observer.ts'
+import { WorldState } from '../evm/world-state.ts'
+import type { AccountOverride } from '../state/account-overrides.ts'
+import { JournaledState } from '../state/journaled-state.ts'
+import { OverlayReader } from '../state/overlay-reader.ts'
+import { mergeDiffs, type StateDiff } from '../state/state-diff.ts'
 import type { StateReader } from '../state/state-reader.ts'
+import { applySimOverrides } from './overrides.ts'
 
-const DELEGATION_PREFIX = [0xef, 0x01, 0x00]
+export class SimState {
+  private constructor(
+    readonly world: WorldState,
+    /** The overrides' changes, when the block has overrides. */
+    private readonly overridden: StateDiff | undefined,
+    /** The block's precompiles when the overrides moved or removed any (else the fork's). */
+    readonly precompiles: PrecompileTable | undefined,
+  ) {}
 
-export class SimState extends JournaledState {
-  private sender: { key: string; codeHash: Uint8Array; written: boolean } | undefined
-
-  /** Without `stateRoot`, the state root is 32 zero bytes (and no diff is taken for it). */
-  constructor(
-    base: StateReader,
-    private readonly stateRoot?: StateRootFn,
-  ) {
-    super(base, stateRoot)
+  static async open(base: StateReader, overrides: ReadonlyMap<string, AccountOverride> | undefined, rules: Rules): Promise<SimState> {
+    if (overrides === undefined || overrides.size === 0) return new SimState(new WorldState(base), undefined, undefined)
+    const journaled = new JournaledState(base)
+    const precompiles = await applySimOverrides(journaled, overrides, rules)
+    const overridden = journaled.diff()
+    return new SimState(new WorldState(new OverlayReader(base, overridden)), overridden, precompiles)
   }
 
-  override async getStateRoot(): Promise<Uint8Array> {
-    return this.stateRoot === undefined ? new Uint8Array(32) : super.getStateRoot()
-  }
-
-  /** Arms (or, with undefined, disarms) contract-sender handling for the next call. */
-  armSender(address: Address | undefined): void {
-    this.sender = undefined
-    if (address === undefined) return
-    const key = address.toString()
-    const account = this.readAccount(key, address.bytes)
-    if (account === undefined || equalBytes(account.codeHash, KECCAK256_NULL)) return
-    const code = this.codeByHash(account.codeHash)
-    if (DELEGATION_PREFIX.every((b, i) => code[i] === b)) return
-    this.sender = { key, codeHash: account.codeHash, written: false }
-  }
-
-  override async getAccount(address: Address): Promise<Account | undefined> {
-    const account = await super.getAccount(address)
-    const s = this.sender
-    if (account !== undefined && s !== undefined && !s.written && s.key === address.toString()) account.codeHash = KECCAK256_NULL
-    return account
-  }
-
-  override async putAccount(address: Address, account?: Account): Promise<void> {
-    const s = this.sender
-    if (account !== undefined && s !== undefined && s.key === address.toString()) {
-      s.written = true
-      if (equalBytes(account.codeHash, KECCAK256_NULL)) {
-        account = new Account(account.nonce, account.balance, account.storageRoot, s.codeHash)
-      }
-    }
-    return super.putAccount(address, account)
+  /** Everything the block changed so far, overrides included, against the simulation's state before it. */
+  diff(): StateDiff {
+    const ran = this.world.diff()
+    return this.overridden === undefined ? ran : mergeDiffs(this.overridden, ran)
   }
 }

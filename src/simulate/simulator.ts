@@ -8,23 +8,25 @@
  * request with its code. All blocks share one state view (writes of one block are the next block's
  * state), one gas budget for every call, and one deadline.
  *
- * The state root is 32 zero bytes unless `computeStateRoot` is set (the contract's default; no state diff
- * is even taken then); the block hash always follows from the header as built. BLOCKHASH sees the canonical chain below the base, the base
- * itself and the blocks simulated so far.
+ * Everything runs on our EVM (sim-block.ts); a block's state is the request's state so far (the base with
+ * the earlier blocks' changes as an overlay; a block's changes are taken only when a later block or a state
+ * root needs them). The state root is 32 zero bytes unless `computeStateRoot` is set (the contract's
+ * default); the block hash always follows from the header as built. BLOCKHASH sees the canonical chain
+ * below the base, the base itself and the blocks simulated so far. Calls run synchronously; between calls
+ * the event loop is let in every 20 ms.
  */
 
-import type { Block } from '@ethereumjs/block'
+import type { BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { BlockView, TransactionView } from '../chain/types.ts'
-import { chainBlockHashes } from '../execution/block-hashes.ts'
+import { chainBlockHash } from '../execution/evm-env.ts'
+import { ExecutionTimeout } from '../evm/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { headerView, transactionView } from '../execution/views.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
-import { SimState } from './sim-state.ts'
-import { SimVmPool } from './sim-vms.ts'
 import { BaseReaders } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
@@ -34,10 +36,13 @@ import type { StateRootResult } from '../state/state-root.ts'
 import type { SimulationBase } from './base.ts'
 import { checkLimits, planChain } from './chain-plan.ts'
 import { SIM_CODES, simError } from './errors.ts'
-import { headerFields, headerTemplates } from './headers.ts'
+import { headerFields, headerTemplates, type HeaderTemplate } from './headers.ts'
 import { SimBlock, type IncludedCall } from './sim-block.ts'
 import { blockSize } from './block-size.ts'
 import type { SimulatedBlock, SimulatePayload, SimulateSettings } from './types.ts'
+
+/** How long a simulation runs calls before it lets the event loop in. */
+const YIELD_EVERY_MS = 20
 
 export interface SimulatorDeps {
   readonly rules: ChainRules
@@ -47,7 +52,6 @@ export interface SimulatorDeps {
 }
 
 export class Simulator {
-  private readonly vms = new SimVmPool()
   /** Reads of the newest bases, shared by the simulations on them (read-cache.ts). */
   private readonly bases = new BaseReaders(4)
 
@@ -63,8 +67,9 @@ export class Simulator {
     const templates = headerTemplates(plan, b.header, this.deps.rules)
     const roots = settings.computeStateRoot ? new StateRoots(b.roots) : undefined
     const simulated = new Map<bigint, Uint8Array>()
-    const hashes = chainBlockHashes(this.deps.chain, (n) => (n === b.header.number ? b.hash : simulated.get(n)))
-    const deadline = performance.now() + settings.timeoutMs
+    const blockHash = chainBlockHash(this.deps.chain, (n) => (n === b.header.number ? b.hash : simulated.get(n)))
+    const deadline = Date.now() + settings.timeoutMs
+    let lastYield = Date.now()
     /** What the blocks simulated so far changed. */
     let changes: StateDiff = EMPTY_DIFF
     const results: SimulatedBlock[] = []
@@ -77,21 +82,19 @@ export class Simulator {
         const common = this.deps.rules.at(p.number, p.time)
         let root: StateRootResult | undefined
         const reader = changes === EMPTY_DIFF ? baseState : new OverlayReader(baseState, changes)
-        const state = new SimState(
-          reader,
-          roots === undefined
-            ? undefined
-            : async (diff) => {
-                root = await roots.compute(diff)
-                return root.root
-              },
-        )
-        state.setDeadline(deadline)
         const block = await SimBlock.open({
           common,
-          vms: this.vms,
-          state,
-          hashes,
+          state: reader,
+          blockHash,
+          deadline,
+          ...(roots === undefined
+            ? {}
+            : {
+                stateRoot: async (diff: StateDiff) => {
+                  root = await roots.compute(diff)
+                  return root.root
+                },
+              }),
           header: headerFields(templates[i]!, parent, parentHash, common, payload.validation),
           template: templates[i]!,
           stateOverrides: p.stateOverrides,
@@ -100,8 +103,14 @@ export class Simulator {
           revertCode: settings.revertCode,
         })
         for (const call of p.calls) {
-          if (performance.now() > deadline) throw new ExecutionDeadlineExceeded()
-          const included = await block.run(call, budget)
+          const now = Date.now()
+          if (now > deadline) throw new ExecutionDeadlineExceeded()
+          if (now - lastYield > YIELD_EVERY_MS) {
+            // Our EVM runs a call synchronously: let the worker's other requests in between calls.
+            await new Promise<void>((resolve) => setImmediate(resolve))
+            lastYield = Date.now()
+          }
+          const included = block.run(call, budget)
           if (included.result.gasUsed > budget) {
             throw simError(SIM_CODES.generic, `RPC gas cap exhausted: need ${included.result.gasUsed}, remaining ${budget}`)
           }
@@ -109,16 +118,16 @@ export class Simulator {
         }
         const built = await block.finish()
         if (root !== undefined) roots?.advance(root)
-        if (i < plan.length - 1) changes = mergeDiffs(changes, state.diff())
+        if (i < plan.length - 1) changes = mergeDiffs(changes, built.diff())
         const headerRlp = built.header.serialize()
         const hash = keccak256(headerRlp)
         simulated.set(p.number, hash)
-        results.push({ block: blockView(built, headerRlp, block.included, hash), calls: block.included.map((c) => c.result) })
+        results.push({ block: blockView(built.header, built.withdrawals, templates[i]!, headerRlp, block.included, hash), calls: block.included.map((c) => c.result) })
         parent = built.header
         parentHash = hash
       }
     } catch (e) {
-      if (e instanceof ExecutionDeadlineExceeded || (e instanceof Error && e.cause instanceof ExecutionDeadlineExceeded)) {
+      if (e instanceof ExecutionTimeout || e instanceof ExecutionDeadlineExceeded || (e instanceof Error && e.cause instanceof ExecutionDeadlineExceeded)) {
         throw simError(SIM_CODES.clientLimitExceeded, `execution aborted (timeout = ${formatSeconds(settings.timeoutMs)})`)
       }
       if (e instanceof FlashnodeError) throw e
@@ -147,14 +156,19 @@ function simTransactionView(tx: TypedTransaction, sender: Uint8Array, hash: Uint
   return legacy
 }
 
-function blockView(block: Block, headerRlp: Uint8Array, included: readonly IncludedCall[], hash: Uint8Array): BlockView {
+function blockView(
+  header: BlockHeader,
+  withdrawals: readonly Uint8Array[] | undefined,
+  template: HeaderTemplate,
+  headerRlp: Uint8Array,
+  included: readonly IncludedCall[],
+  hash: Uint8Array,
+): BlockView {
   return {
-    header: headerView(block.header, hash),
+    header: headerView(header, hash),
     transactions: included.map((c) => simTransactionView(c.tx, c.sender, c.hash)),
     uncleHashes: [],
-    ...(block.withdrawals !== undefined
-      ? { withdrawals: block.withdrawals.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address.bytes, amount: w.amount })) }
-      : {}),
-    size: blockSize(headerRlp, included.map((c) => ({ type: c.tx.type, serialized: c.serialized })), block.withdrawals),
+    ...(template.withdrawals !== undefined ? { withdrawals: template.withdrawals } : {}),
+    size: blockSize(headerRlp, included.map((c) => ({ type: c.tx.type, serialized: c.serialized })), withdrawals),
   }
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { MessageKind } from '../evm/types.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { TRANSFER_LOG_ADDRESS, TRANSFER_TOPIC, TransferTracer, transferLog } from './transfer-tracer.ts'
 
@@ -24,14 +25,14 @@ test('a transfer log is an ERC-20 Transfer from the ERC-7528 address with padded
 test('logs and transfers come out in execution order; DELEGATECALL/CALLCODE and zero values move nothing', () => {
   const t = new TransferTracer(true)
   t.reset()
-  t.enter(A, B, 5n, true) // the transaction itself
-  t.log(log(1))
-  t.enter(B, C, 0n, true) // call without value
-  t.log(log(2))
+  t.enterFrame(A, B, 5n, true) // the transaction itself
+  t.record(log(1))
+  t.enterFrame(B, C, 0n, true) // call without value
+  t.record(log(2))
   t.exit(false)
-  t.enter(B, B, 7n, false) // delegatecall carrying the apparent value
+  t.enterFrame(B, B, 7n, false) // delegatecall carrying the apparent value
   t.exit(false)
-  t.enter(B, C, 3n, true)
+  t.enterFrame(B, C, 3n, true)
   t.exit(false)
   t.exit(false)
   assert.deepEqual(summary(t), ['0:T', '1:L1', '2:L2', '3:T'])
@@ -40,11 +41,11 @@ test('logs and transfers come out in execution order; DELEGATECALL/CALLCODE and 
 test('a failing frame drops its logs and its children\'s, but their indexes stay used', () => {
   const t = new TransferTracer(true)
   t.reset()
-  t.enter(A, B, 1n, true)
-  t.enter(B, C, 2n, true)
-  t.log(log(1))
+  t.enterFrame(A, B, 1n, true)
+  t.enterFrame(B, C, 2n, true)
+  t.record(log(1))
   t.exit(true) // reverted
-  t.log(log(2))
+  t.record(log(2))
   t.exit(false)
   assert.deepEqual(summary(t), ['0:T', '3:L2'])
 })
@@ -52,32 +53,51 @@ test('a failing frame drops its logs and its children\'s, but their indexes stay
 test('a failed transaction has no logs; the index keeps counting across the block\'s transactions', () => {
   const t = new TransferTracer(false)
   t.reset()
-  t.enter(A, B, 1n, true)
-  t.log(log(1))
+  t.enterFrame(A, B, 1n, true)
+  t.record(log(1))
   t.exit(true)
   assert.deepEqual(t.logs(), [])
   t.reset()
-  t.enter(A, B, 1n, true)
-  t.log(log(2))
+  t.enterFrame(A, B, 1n, true)
+  t.record(log(2))
   t.exit(false)
   assert.deepEqual(summary(t), ['1:L2'])
 })
 
-test('without traceTransfers only contract logs are recorded; an aborted transfer uses an index only when traced', () => {
+test('without traceTransfers only contract logs are recorded; a frame that fails its checks drops its transfer but used its index', () => {
   const quiet = new TransferTracer(false)
   quiet.reset()
-  quiet.enter(A, B, 9n, true)
-  quiet.abortedTransfer(4n)
+  quiet.enterFrame(A, B, 9n, true)
   quiet.transfer(B, C, 3n)
-  quiet.log(log(1))
+  quiet.record(log(1))
   quiet.exit(false)
   assert.deepEqual(summary(quiet), ['0:L1'])
 
   const traced = new TransferTracer(true)
   traced.reset()
-  traced.enter(A, B, 0n, true)
-  traced.abortedTransfer(4n)
-  traced.log(log(1))
+  traced.enterFrame(A, B, 0n, true)
+  traced.enterFrame(B, C, 4n, true) // a CALL with value the caller cannot pay: entered, then left reverted
+  traced.exit(true)
+  traced.record(log(1))
   traced.exit(false)
   assert.deepEqual(summary(traced), ['1:L1'])
+})
+
+test('as our EVM\'s observer: frames by kind, logs and self-destructs in bigint', () => {
+  const t = new TransferTracer(true)
+  t.reset()
+  const msg = (kind: MessageKind, value: bigint) => ({ kind, caller: 0xan, recipient: 0xbn, codeAddress: 0xbn, value, transfersValue: true, input: new Uint8Array(0), gas: 0, depth: 0, isStatic: false })
+  t.enter(msg(MessageKind.Call, 5n))
+  t.enter(msg(MessageKind.DelegateCall, 5n))
+  t.exit(false)
+  t.enter(msg(MessageKind.CallCode, 5n))
+  t.exit(false)
+  t.log(0xcn, [1n], new Uint8Array([7]))
+  t.selfDestruct(0xbn, 0xcn, 2n)
+  t.exit(false)
+  const logs = t.logs()
+  assert.deepEqual(summary(t), ['0:T', '1:L7', '2:T'])
+  assert.equal(bytesToHex(logs[1]!.log.address), `0x${'00'.repeat(19)}0c`)
+  assert.equal(bytesToHex(logs[1]!.log.topics[0]!), `0x${'00'.repeat(31)}01`)
+  assert.equal(bytesToHex(logs[2]!.log.topics[1]!), `0x${'00'.repeat(31)}0b`)
 })

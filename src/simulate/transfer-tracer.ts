@@ -11,10 +11,14 @@
  * - the log index counts every log recorded in the block, including logs that a failing frame dropped
  *   later, so indexes can skip numbers.
  *
- * Pure bookkeeping: evm-hooks.ts feeds it from the EVM. Transfer logs never reach receipts or the bloom.
+ * Bookkeeping fed by our EVM as its frame observer (src/evm/observer.ts: every frame is entered before the
+ * depth and balance checks, as geth's tracer sees it, so a CALL with value that fails those checks records
+ * its transfer and drops it, using up a log index). Transfer logs never reach receipts or the bloom.
  */
 
 import type { LogView } from '../chain/types.ts'
+import type { FrameObserver } from '../evm/observer.ts'
+import { MessageKind, type Message } from '../evm/types.ts'
 import { bigIntToFixedBytes, hexToBytes, leftPad } from '../primitives/hex.ts'
 import type { SimLog } from './types.ts'
 
@@ -30,7 +34,10 @@ export function transferLog(from: Uint8Array, to: Uint8Array, value: bigint): Lo
   }
 }
 
-export class TransferTracer {
+const word = (v: bigint): Uint8Array => bigIntToFixedBytes(v, 32)
+const address = (v: bigint): Uint8Array => bigIntToFixedBytes(v, 20)
+
+export class TransferTracer implements FrameObserver {
   private frames: SimLog[][] = []
   /** Log index of the next log in this block. */
   private count = 0
@@ -42,12 +49,15 @@ export class TransferTracer {
     this.frames = []
   }
 
-  get depth(): number {
-    return this.frames.length - 1
+  /** A frame starts (FrameObserver). DELEGATECALL, CALLCODE and STATICCALL move no value of their own. */
+  enter(msg: Message): void {
+    const kind = msg.kind
+    const moves = kind === MessageKind.Call || kind === MessageKind.Create || kind === MessageKind.Create2
+    this.enterFrame(address(msg.caller), address(msg.recipient), msg.value, moves)
   }
 
   /** A frame starts. `moves` is false for DELEGATECALL and CALLCODE, which move no value of their own. */
-  enter(from: Uint8Array, to: Uint8Array, value: bigint, moves: boolean): void {
+  enterFrame(from: Uint8Array, to: Uint8Array, value: bigint, moves: boolean): void {
     this.frames.push([])
     if (moves && value > 0n) this.transfer(from, to, value)
   }
@@ -62,7 +72,17 @@ export class TransferTracer {
     if (!reverted) this.frames[this.frames.length - 1]!.push(...frame)
   }
 
-  log(log: LogView): void {
+  /** A LOG opcode (FrameObserver). */
+  log(addr: bigint, topics: readonly bigint[], data: Uint8Array): void {
+    this.record({ address: address(addr), topics: topics.map(word), data })
+  }
+
+  /** A SELFDESTRUCT moving a non-zero balance (FrameObserver). */
+  selfDestruct(from: bigint, beneficiary: bigint, balance: bigint): void {
+    this.transfer(address(from), address(beneficiary), balance)
+  }
+
+  record(log: LogView): void {
     const top = this.frames[this.frames.length - 1]
     if (top === undefined) return
     top.push({ log, logIndex: this.count++ })
@@ -70,15 +90,7 @@ export class TransferTracer {
 
   /** A value transfer inside the current frame (SELFDESTRUCT). */
   transfer(from: Uint8Array, to: Uint8Array, value: bigint): void {
-    if (this.traceTransfers) this.log(transferLog(from, to, value))
-  }
-
-  /**
-   * A CALL or CREATE with value that failed before its frame began (depth or balance): geth enters and
-   * leaves the frame, so the transfer log it recorded and dropped still used up a log index.
-   */
-  abortedTransfer(value: bigint): void {
-    if (this.traceTransfers && value > 0n && this.frames.length > 0) this.count++
+    if (this.traceTransfers) this.record(transferLog(from, to, value))
   }
 
   logs(): SimLog[] {

@@ -1,20 +1,21 @@
 /**
  * Runs an execution job against a target state: the code shared by the main thread and the execution
- * workers. It owns the per-job state view (a fresh journaled overlay, with overrides), the block context
+ * workers. It owns the per-job state view (the target's state, with overrides laid over it; each run makes
+ * its own WorldState on it), the block context
  * (the target's own header, with block overrides), and the time limit. Simulations go to this thread's
  * Simulator (its VM pool and system-call recordings stay warm across jobs), which keeps its own limits.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { ChainStore } from '../../chain/chain-store.ts'
-import { chainBlockHashes, type BlockHashSource } from '../../execution/block-hashes.ts'
-import { VmPool } from '../../execution/vm-pool.ts'
+import { chainBlockHash } from '../../execution/evm-env.ts'
 import { withBlockOverrides } from '../../execution/block-overrides.ts'
 import { executeCall, type CallContext } from '../../execution/call-executor.ts'
 import type { ChainRules } from '../../execution/chain-config.ts'
 import { callFailureError } from '../../execution/vm-errors.ts'
 import { JournaledState } from '../../state/journaled-state.ts'
 import type { StateReader } from '../../state/state-reader.ts'
+import { OverlayReader } from '../../state/overlay-reader.ts'
 import type { BlockOverrides } from '../../execution/requests.ts'
 import type { StateOverrides } from '../../state/account-overrides.ts'
 import { withDeadline } from '../deadline.ts'
@@ -43,10 +44,7 @@ export interface TargetState {
 const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
 
 export class CallService {
-  private readonly vms = new VmPool()
-  /** VMs for eth_createAccessList only: its tracer wraps their opcode tables. */
-  private readonly tracedVms = new VmPool()
-  private readonly blockHashes: BlockHashSource
+  private readonly blockHash: (n: bigint) => bigint
   private readonly simulator: Simulator
 
   constructor(
@@ -54,26 +52,30 @@ export class CallService {
     private readonly chain: ChainStore,
     private readonly settings: CallSettings,
   ) {
-    this.blockHashes = chainBlockHashes(chain)
+    this.blockHash = chainBlockHash(chain)
     this.simulator = new Simulator({ rules, chain, settings: settings.simulate })
   }
 
-  private context(header: BlockHeader, overrides?: BlockOverrides, vms = this.vms): CallContext {
+  private context(header: BlockHeader, overrides?: BlockOverrides): CallContext {
     return {
       rules: this.rules,
       header: overrides === undefined ? header : withBlockOverrides(header, overrides, this.rules),
       ...(overrides?.blobBaseFee !== undefined ? { blobBaseFee: overrides.blobBaseFee } : {}),
-      blockHashes: this.blockHashes,
-      vms,
+      blockHash: this.blockHash,
       settings: { gasCap: this.settings.gasCap },
     }
   }
 
-  private async fresh(base: StateReader, overrides?: StateOverrides): Promise<JournaledState> {
-    // Only pre-Byzantium receipts ask a state root mid-block; nothing a call returns depends on it.
+  /**
+   * The state a call reads: the target's, with the state overrides laid over it (written through a journaled
+   * view, whose net change is then read as an overlay). Each run makes its own WorldState over it.
+   */
+  private async fresh(base: StateReader, overrides?: StateOverrides): Promise<StateReader> {
+    if (overrides === undefined) return base
+    // Nothing here asks for a state root.
     const state = new JournaledState(base, NO_STATE_ROOT)
-    if (overrides !== undefined) await applyStateOverrides(state, overrides)
-    return state
+    await applyStateOverrides(state, overrides)
+    return new OverlayReader(base, state.diff())
   }
 
   async run(job: ExecutionJob, target: TargetState): Promise<JobResult> {
@@ -82,14 +84,16 @@ export class CallService {
       case 'call': {
         const ctx = this.context(target.header, job.block)
         const state = await this.fresh(target.state, job.state)
-        const outcome = await withDeadline(state, timeoutMs, () => executeCall(ctx, state, job.request))
+        const outcome = await withDeadline(timeoutMs, (deadline) => executeCall(ctx, state, job.request, { deadline }))
         if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData)
         return outcome.returnData
       }
-      case 'estimateGas':
-        return estimateGas(this.context(target.header), () => this.fresh(target.state, job.state), job.request, { timeoutMs })
+      case 'estimateGas': {
+        const state = await this.fresh(target.state, job.state)
+        return estimateGas(this.context(target.header), state, job.request, { timeoutMs })
+      }
       case 'createAccessList':
-        return createAccessList(this.context(target.header, undefined, this.tracedVms), () => this.fresh(target.state), job.request, { timeoutMs })
+        return createAccessList(this.context(target.header), target.state, job.request, { timeoutMs })
       case 'simulate':
         return this.simulator.simulate(job.payload, () => target.simulationBase())
     }

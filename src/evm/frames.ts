@@ -1,0 +1,342 @@
+/**
+ * The Host of one transaction: the interpreter's way to the world state (a WorldState) and to sub-frames.
+ *
+ * It owns the rules of running a frame, not its gas arithmetic (that is the interpreter's):
+ * - call: depth limit (1024), the caller's balance for the value, account creation and value transfer (the
+ *   EIP-161 touches that come with it), precompiles, the code to run (following one EIP-7702 delegation);
+ * - create: depth, balance, the creator's nonce, the new address (CREATE / CREATE2), collisions (nonce, code,
+ *   EIP-7610 storage), the initcode run and the code deposit (EIP-170 size, EIP-3541 0xEF, 200 gas a byte);
+ * - SELFDESTRUCT per fork (EIP-6780 from Cancun).
+ * Each frame takes a journal mark before its changes, keeps them on success and undoes them on a revert or a
+ * halt (a halt also consumes all the frame's gas). Nothing here allocates per opcode.
+ *
+ * Two optional additions (observer.ts): an observer of frames, logs and self-destruct balance moves, and a
+ * precompile table replacing the fork's. Without them the cost is one field check per frame or log.
+ */
+
+import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt } from '../primitives/hex.ts'
+import { keccak256 } from '../primitives/keccak.ts'
+import { encodeRlp } from '../primitives/rlp-encode.ts'
+import type { Rules } from './fork.ts'
+import { interpret } from './interpreter.ts'
+import type { FrameObserver, PrecompileTable } from './observer.ts'
+import { precompileAt } from './precompiles/registry.ts'
+import {
+  ExecutionTimeout,
+  MessageKind,
+  Status,
+  type ExecutionContext,
+  type FrameResult,
+  type Host,
+  type Message,
+} from './types.ts'
+import { EMPTY_CODE_HASH, type WorldState } from './world-state.ts'
+
+export const MAX_CALL_DEPTH = 1024
+/** EIP-170. */
+export const MAX_CODE_SIZE = 24576
+export const CODE_DEPOSIT_GAS_PER_BYTE = 200
+const MAX_NONCE = 2n ** 64n - 1n
+const EMPTY = new Uint8Array(0)
+/** How many frames run between two looks at the clock (ExecutionContext.deadline). */
+const FRAMES_PER_CLOCK_CHECK = 64
+
+export const HALT_COLLISION = 'contract address collision'
+export const HALT_MAX_CODE_SIZE = 'max code size exceeded'
+export const HALT_INVALID_CODE = 'invalid code: must not begin with 0xef'
+export const HALT_CODE_STORE_OOG = 'contract creation code storage out of gas'
+export const HALT_PRECOMPILE = 'out of gas'
+
+/** The EIP-7702 delegate named by a designator (0xef0100 ‖ address), else undefined. */
+export function parseDelegation(code: Uint8Array): bigint | undefined {
+  if (code.length !== 23 || code[0] !== 0xef || code[1] !== 0x01 || code[2] !== 0x00) return undefined
+  let target = 0n
+  for (let i = 3; i < 23; i++) target = (target << 8n) | BigInt(code[i]!)
+  return target
+}
+
+/** The designator 0xef0100 ‖ address. */
+export function delegationDesignator(address: bigint): Uint8Array {
+  const out = new Uint8Array(23)
+  out[0] = 0xef
+  out[1] = 0x01
+  out.set(bigIntToFixedBytes(address, 20), 3)
+  return out
+}
+
+/** CREATE: keccak(rlp([sender, nonce]))[12:]. */
+export function createAddress(sender: bigint, nonce: bigint): bigint {
+  const hash = keccak256(encodeRlp([bigIntToFixedBytes(sender, 20), bigIntToMinimalBytes(nonce)]))
+  return bytesToBigInt(hash.subarray(12))
+}
+
+/** CREATE2 (EIP-1014): keccak(0xff ‖ sender ‖ salt ‖ keccak(initcode))[12:]. */
+export function create2Address(sender: bigint, salt: bigint, initcode: Uint8Array): bigint {
+  const preimage = new Uint8Array(85)
+  preimage[0] = 0xff
+  preimage.set(bigIntToFixedBytes(sender, 20), 1)
+  preimage.set(bigIntToFixedBytes(salt, 32), 21)
+  preimage.set(keccak256(initcode), 53)
+  return bytesToBigInt(keccak256(preimage).subarray(12))
+}
+
+function failed(gasLeft: number): FrameResult {
+  return { status: Status.Revert, gasLeft, output: EMPTY }
+}
+
+function failedCreate(gasLeft: number): FrameResult {
+  return { status: Status.Revert, gasLeft, output: EMPTY, createdAddress: 0n }
+}
+
+export class TransactionHost implements Host {
+  private readonly rules: Rules
+  private readonly observer: FrameObserver | undefined
+  private readonly precompiles: PrecompileTable | undefined
+  private framesRun = 0
+
+  constructor(
+    readonly world: WorldState,
+    readonly ctx: ExecutionContext,
+  ) {
+    this.rules = ctx.rules
+    this.observer = ctx.observer
+    this.precompiles = ctx.precompiles
+  }
+
+  // --- state ------------------------------------------------------------------------------------
+
+  exists(address: bigint): boolean {
+    return this.world.exists(address)
+  }
+
+  isEmpty(address: bigint): boolean {
+    return this.world.isEmpty(address)
+  }
+
+  balance(address: bigint): bigint {
+    return this.world.getBalance(address)
+  }
+
+  code(address: bigint): Uint8Array {
+    return this.world.getCode(address)
+  }
+
+  codeHash(address: bigint): bigint {
+    const world = this.world
+    if (this.rules.spuriousDragon ? world.isEmpty(address) : !world.exists(address)) return 0n
+    return world.getCodeHash(address)
+  }
+
+  delegationTarget(address: bigint): bigint | undefined {
+    if (!this.rules.prague) return undefined
+    return parseDelegation(this.world.getCode(address))
+  }
+
+  sload(address: bigint, slot: bigint): bigint {
+    return this.world.getStorage(address, slot)
+  }
+
+  originalStorage(address: bigint, slot: bigint): bigint {
+    return this.world.getOriginalStorage(address, slot)
+  }
+
+  sstore(address: bigint, slot: bigint, value: bigint): void {
+    this.world.setStorage(address, slot, value)
+  }
+
+  tload(address: bigint, slot: bigint): bigint {
+    return this.world.getTransient(address, slot)
+  }
+
+  tstore(address: bigint, slot: bigint, value: bigint): void {
+    this.world.setTransient(address, slot, value)
+  }
+
+  accessAccount(address: bigint): boolean {
+    return this.world.warmAccount(address)
+  }
+
+  accessSlot(address: bigint, slot: bigint): boolean {
+    return this.world.warmSlot(address, slot)
+  }
+
+  addRefund(delta: number): void {
+    this.world.addRefund(delta)
+  }
+
+  log(address: bigint, topics: bigint[], data: Uint8Array): void {
+    this.world.addLog({ address, topics, data })
+    if (this.observer !== undefined) this.observer.log(address, topics, data)
+  }
+
+  selfDestruct(address: bigint, beneficiary: bigint): boolean {
+    const world = this.world
+    const already = world.isSelfDestructed(address)
+    const balance = world.getBalance(address)
+    if (this.observer !== undefined && balance !== 0n) this.observer.selfDestruct(address, beneficiary, balance)
+    if (this.rules.cancun) {
+      // EIP-6780: the balance always moves; the account goes only when created in this transaction.
+      world.subBalance(address, balance)
+      world.addBalance(beneficiary, balance)
+      if (world.isCreatedInTx(address)) {
+        world.markSelfDestructed(address)
+        world.setBalance(address, 0n)
+      }
+    } else {
+      world.addBalance(beneficiary, balance)
+      world.markSelfDestructed(address)
+      world.setBalance(address, 0n)
+    }
+    return already
+  }
+
+  blockHash(number: bigint): bigint {
+    return this.ctx.block.blockHash(number)
+  }
+
+  // --- frames -----------------------------------------------------------------------------------
+
+  private checkClock(): void {
+    const deadline = this.ctx.deadline
+    if (deadline !== undefined && ++this.framesRun % FRAMES_PER_CLOCK_CHECK === 0 && Date.now() > deadline) throw new ExecutionTimeout()
+  }
+
+  call(msg: Message): FrameResult {
+    const observer = this.observer
+    if (observer === undefined) return this.runCall(msg)
+    observer.enter(msg)
+    const result = this.runCall(msg)
+    observer.exit(result.status !== Status.Success)
+    return result
+  }
+
+  create(msg: Message): FrameResult {
+    const observer = this.observer
+    if (observer === undefined) return this.runCreate(msg)
+    const address =
+      msg.kind === MessageKind.Create2 ? create2Address(msg.caller, msg.salt ?? 0n, msg.input) : createAddress(msg.caller, this.world.getNonce(msg.caller))
+    observer.enter({ ...msg, recipient: address, codeAddress: address })
+    const result = this.runCreate(msg)
+    observer.exit(result.status !== Status.Success)
+    return result
+  }
+
+  private runCall(msg: Message): FrameResult {
+    if (msg.depth > MAX_CALL_DEPTH) return failed(msg.gas)
+    const world = this.world
+    const rules = this.rules
+    const kind = msg.kind
+    const value = msg.value
+    if (value !== 0n && (kind === MessageKind.Call || kind === MessageKind.CallCode) && world.getBalance(msg.caller) < value) {
+      return failed(msg.gas)
+    }
+    this.checkClock()
+    const mark = world.checkpoint()
+    const precompile = this.precompiles === undefined ? precompileAt(msg.codeAddress, rules) : this.precompiles.get(msg.codeAddress)
+    if (kind === MessageKind.Call) {
+      const recipient = msg.recipient
+      if (!world.exists(recipient)) {
+        // EIP-161: a value-less call to an absent account that is not a precompile creates and touches nothing.
+        if (precompile === undefined && value === 0n && rules.spuriousDragon) return { status: Status.Success, gasLeft: msg.gas, output: EMPTY }
+        world.createAccount(recipient)
+      }
+      if (value !== 0n) world.subBalance(msg.caller, value)
+      world.addBalance(recipient, value)
+    } else if (kind === MessageKind.StaticCall) {
+      // A touch, as geth does (it matters only for empty accounts, which EIP-161 then deletes).
+      world.addBalance(msg.recipient, 0n)
+    }
+
+    if (precompile !== undefined) {
+      const r = precompile(msg.input, msg.gas, rules)
+      if (!r.ok || r.gasUsed > msg.gas) {
+        world.revertTo(mark)
+        return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: HALT_PRECOMPILE }
+      }
+      return { status: Status.Success, gasLeft: msg.gas - r.gasUsed, output: r.output }
+    }
+
+    let code = world.getCode(msg.codeAddress)
+    if (rules.prague && code.length === 23) {
+      const delegate = parseDelegation(code)
+      if (delegate !== undefined) code = world.getCode(delegate)
+    }
+    if (code.length === 0) return { status: Status.Success, gasLeft: msg.gas, output: EMPTY }
+
+    const result = interpret(this, msg, code)
+    if (result.status === Status.Success) return result
+    world.revertTo(mark)
+    if (result.status === Status.Halt && result.gasLeft !== 0) return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: result.haltReason }
+    return result
+  }
+
+  private runCreate(msg: Message): FrameResult {
+    if (msg.depth > MAX_CALL_DEPTH) return failedCreate(msg.gas)
+    const world = this.world
+    const rules = this.rules
+    const caller = msg.caller
+    const value = msg.value
+    if (value !== 0n && world.getBalance(caller) < value) return failedCreate(msg.gas)
+    const nonce = world.getNonce(caller)
+    if (nonce >= MAX_NONCE) return failedCreate(msg.gas)
+    this.checkClock()
+    world.setNonce(caller, nonce + 1n)
+    const address = msg.kind === MessageKind.Create2 ? create2Address(caller, msg.salt ?? 0n, msg.input) : createAddress(caller, nonce)
+    if (rules.berlin) world.warmAccount(address)
+
+    const codeHash = world.getCodeHash(address)
+    if (world.getNonce(address) !== 0n || (codeHash !== 0n && codeHash !== EMPTY_CODE_HASH) || world.hasStorage(address)) {
+      return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: HALT_COLLISION, createdAddress: 0n }
+    }
+
+    const mark = world.checkpoint()
+    world.createAccount(address)
+    world.markCreated(address)
+    if (rules.spuriousDragon) world.setNonce(address, 1n)
+    if (value !== 0n) {
+      world.subBalance(caller, value)
+      world.addBalance(address, value)
+    }
+
+    const frame: Message = {
+      kind: msg.kind,
+      caller,
+      recipient: address,
+      codeAddress: address,
+      value,
+      transfersValue: msg.transfersValue,
+      // The initcode runs as code; its frame's call data is empty.
+      input: EMPTY,
+      gas: msg.gas,
+      depth: msg.depth,
+      isStatic: false,
+      salt: msg.salt,
+    }
+    const result = msg.input.length === 0 ? { status: Status.Success, gasLeft: msg.gas, output: EMPTY } : interpret(this, frame, msg.input)
+    if (result.status === Status.Revert) {
+      world.revertTo(mark)
+      return { status: Status.Revert, gasLeft: result.gasLeft, output: result.output, createdAddress: 0n }
+    }
+    if (result.status === Status.Halt) {
+      world.revertTo(mark)
+      return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: result.haltReason, createdAddress: 0n }
+    }
+
+    const code = result.output
+    let halt: string | undefined
+    if (rules.spuriousDragon && code.length > MAX_CODE_SIZE) halt = HALT_MAX_CODE_SIZE
+    else if (rules.london && code.length > 0 && code[0] === 0xef) halt = HALT_INVALID_CODE
+    else {
+      const depositCost = code.length * CODE_DEPOSIT_GAS_PER_BYTE
+      if (depositCost <= result.gasLeft) {
+        if (code.length > 0) world.setCode(address, code)
+        return { status: Status.Success, gasLeft: result.gasLeft - depositCost, output: EMPTY, createdAddress: address }
+      }
+      // Frontier: a deposit the frame cannot pay leaves the account without code, and the gas is kept.
+      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: EMPTY, createdAddress: address }
+      halt = HALT_CODE_STORE_OOG
+    }
+    world.revertTo(mark)
+    return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: halt, createdAddress: 0n }
+  }
+}

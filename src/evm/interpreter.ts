@@ -1,0 +1,579 @@
+/**
+ * The EVM interpreter: runs one frame's code for a message against a Host, Frontier to Osaka by the flags of
+ * host.ctx.rules, and returns how the frame ended (types.ts FrameResult).
+ *
+ * One dispatch loop: before each opcode it reads the fork's static gas (-1: not active, an invalid opcode)
+ * and the stack bounds from flat tables (gas-rules.ts), then a `switch` runs the opcode. Arithmetic, stack,
+ * control flow and the environment reads run inline on locals (pc, sp, gas); the opcodes that price or
+ * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
+ * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
+ * `interpret`, which then re-enters the loop: the loop's large stack frame is never under a sub-frame, so the
+ * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number.
+ * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
+ * through the Host. Every 4096 jumps, after every call or create and every 1024 frames it checks
+ * ctx.deadline (ExecutionTimeout).
+ */
+
+import { analyse, decodePush } from './code-analysis.ts'
+import { Frame, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
+import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
+import { expansionCost, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
+import { callOp, createOp } from './opcodes-calls.ts'
+import { copyOp, extCodeCopyOp, keccakOp, mcopyOp, returnDataCopyOp } from './opcodes-memory.ts'
+import { logOp, selfDestructOp, sstoreOp } from './opcodes-state.ts'
+import { invalidOpcodeReason } from './opcode-names.ts'
+import { ExecutionTimeout, Status, type FrameResult, type Host, type Message } from './types.ts'
+import { byteLength, bytesToWord, low32, smallWordToNumber, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, TWO_256, writeWord } from './words.ts'
+
+const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
+const JUMP_CHECK_INTERVAL = 4096
+const FRAME_CHECK_INTERVAL = 1024
+let framesSinceCheck = 0
+
+export function interpret(host: Host, msg: Message, code: Uint8Array): FrameResult {
+  const deadline = host.ctx.deadline
+  if (deadline !== undefined && ++framesSinceCheck >= FRAME_CHECK_INTERVAL) {
+    framesSinceCheck = 0
+    if (Date.now() > deadline) throw new ExecutionTimeout()
+  }
+  if (code.length === 0) return { status: Status.Success, gasLeft: msg.gas, output: EMPTY_BYTES }
+  const rules = host.ctx.rules
+  const stack = takeStack()
+  const memory = takeMemory()
+  const frame = new Frame(host, msg, rules, forkGasFor(rules), stack, memory, code)
+  try {
+    // run() returns null at a CALL or CREATE with its state saved in the frame: the sub-frame runs from here,
+    // so that the dispatch loop's large stack frame is not on the JS stack for every level of call depth
+    for (;;) {
+      const result = run(frame)
+      if (result !== null) return result
+      const op = frame.pendingOp
+      const reason = op === 0xf0 || op === 0xf5 ? createOp(frame, op) : callOp(frame, op)
+      if (reason !== undefined) return halt(reason)
+      if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+    }
+  } finally {
+    releaseMemory(memory)
+    releaseStack(stack)
+  }
+}
+
+function halt(reason: string): FrameResult {
+  return { status: Status.Halt, gasLeft: 0, output: EMPTY_BYTES, haltReason: reason }
+}
+
+function run(f: Frame): FrameResult | null {
+  const host = f.host
+  const msg = f.msg
+  const rules = f.rules
+  const ctx = host.ctx
+  const staticGas = f.forkGas.staticGas
+  const minStack = MIN_STACK
+  const maxStack = MAX_STACK
+  const analysis = analyse(f.code)
+  const code = analysis.padded
+  const jumpdests = analysis.jumpdests
+  const pushValues = analysis.pushValues
+  const codeLength = f.code.length
+  const codeLengthBig = BigInt(codeLength)
+  const s = f.stack
+  const memory = f.memory
+  const input = msg.input
+  const inputLengthBig = BigInt(input.length)
+  const deadline = ctx.deadline
+  let jumpsToCheck = JUMP_CHECK_INTERVAL
+  let pc = f.pc
+  let sp = f.sp
+  let gas = f.gas
+  let reason: string | undefined
+  // the last valid jump destination, as a word and as a pc: a loop's jump skips the bigint → number conversion
+  let lastDestination = -1n
+  let lastDestinationPc = 0
+
+  for (;;) {
+    const op = code[pc]!
+    const cost = staticGas[op]!
+    if (cost < 0) return halt(invalidOpcodeReason(op))
+    if (sp < minStack[op]!) return halt(`stack underflow (${sp} <=> ${minStack[op]})`)
+    if (sp > maxStack[op]!) return halt(`stack limit reached ${sp} (${maxStack[op]})`)
+    if (gas < cost) return halt(OUT_OF_GAS)
+    gas -= cost
+    switch (op) {
+      case 0x00:
+        return { status: Status.Success, gasLeft: gas, output: EMPTY_BYTES }
+      case 0x01: {
+        const r = s[sp - 1]! + s[sp - 2]!
+        s[sp - 2] = r > MAX_WORD ? r - TWO_256 : r
+        sp--
+        break
+      }
+      case 0x02: {
+        const r = s[sp - 1]! * s[sp - 2]!
+        s[sp - 2] = r > MAX_WORD ? BigInt.asUintN(256, r) : r
+        sp--
+        break
+      }
+      case 0x03: {
+        const r = s[sp - 1]! - s[sp - 2]!
+        s[sp - 2] = r < 0n ? r + TWO_256 : r
+        sp--
+        break
+      }
+      case 0x04: {
+        const d = s[sp - 2]!
+        s[sp - 2] = d === 0n ? 0n : s[sp - 1]! / d
+        sp--
+        break
+      }
+      case 0x05: {
+        const d = s[sp - 2]!
+        s[sp - 2] = d === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, s[sp - 1]!) / BigInt.asIntN(256, d))
+        sp--
+        break
+      }
+      case 0x06: {
+        const d = s[sp - 2]!
+        s[sp - 2] = d === 0n ? 0n : s[sp - 1]! % d
+        sp--
+        break
+      }
+      case 0x07: {
+        const d = s[sp - 2]!
+        s[sp - 2] = d === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, s[sp - 1]!) % BigInt.asIntN(256, d))
+        sp--
+        break
+      }
+      case 0x08: {
+        const n = s[sp - 3]!
+        s[sp - 3] = n === 0n ? 0n : (s[sp - 1]! + s[sp - 2]!) % n
+        sp -= 2
+        break
+      }
+      case 0x09: {
+        const n = s[sp - 3]!
+        s[sp - 3] = n === 0n ? 0n : (s[sp - 1]! * s[sp - 2]!) % n
+        sp -= 2
+        break
+      }
+      case 0x0a: {
+        const exponent = s[sp - 2]!
+        const extra = f.forkGas.expByte * byteLength(exponent)
+        if (gas < extra) return halt(OUT_OF_GAS)
+        gas -= extra
+        s[sp - 2] = expWord(s[sp - 1]!, exponent)
+        sp--
+        break
+      }
+      case 0x0b:
+        s[sp - 2] = signExtend(s[sp - 1]!, s[sp - 2]!)
+        sp--
+        break
+      case 0x10:
+        s[sp - 2] = s[sp - 1]! < s[sp - 2]! ? 1n : 0n
+        sp--
+        break
+      case 0x11:
+        s[sp - 2] = s[sp - 1]! > s[sp - 2]! ? 1n : 0n
+        sp--
+        break
+      case 0x12:
+        s[sp - 2] = BigInt.asIntN(256, s[sp - 1]!) < BigInt.asIntN(256, s[sp - 2]!) ? 1n : 0n
+        sp--
+        break
+      case 0x13:
+        s[sp - 2] = BigInt.asIntN(256, s[sp - 1]!) > BigInt.asIntN(256, s[sp - 2]!) ? 1n : 0n
+        sp--
+        break
+      case 0x14:
+        s[sp - 2] = s[sp - 1]! === s[sp - 2]! ? 1n : 0n
+        sp--
+        break
+      case 0x15:
+        s[sp - 1] = s[sp - 1]! === 0n ? 1n : 0n
+        break
+      case 0x16:
+        s[sp - 2] = s[sp - 1]! & s[sp - 2]!
+        sp--
+        break
+      case 0x17:
+        s[sp - 2] = s[sp - 1]! | s[sp - 2]!
+        sp--
+        break
+      case 0x18:
+        s[sp - 2] = s[sp - 1]! ^ s[sp - 2]!
+        sp--
+        break
+      case 0x19:
+        s[sp - 1] = MAX_WORD ^ s[sp - 1]!
+        break
+      case 0x1a: {
+        const i = s[sp - 1]!
+        s[sp - 2] = i < 32n ? (s[sp - 2]! >> (8n * (31n - i))) & 0xffn : 0n
+        sp--
+        break
+      }
+      case 0x1b: {
+        const shift = s[sp - 1]!
+        if (shift < 256n) {
+          const r = s[sp - 2]! << shift
+          s[sp - 2] = r > MAX_WORD ? BigInt.asUintN(256, r) : r
+        } else {
+          s[sp - 2] = 0n
+        }
+        sp--
+        break
+      }
+      case 0x1c: {
+        const shift = s[sp - 1]!
+        s[sp - 2] = shift < 256n ? s[sp - 2]! >> shift : 0n
+        sp--
+        break
+      }
+      case 0x1d: {
+        const shift = s[sp - 1]!
+        const value = BigInt.asIntN(256, s[sp - 2]!)
+        s[sp - 2] = BigInt.asUintN(256, value >> (shift < 256n ? shift : 256n))
+        sp--
+        break
+      }
+      case 0x1e:
+        s[sp - 1] = BigInt(countLeadingZeros(s[sp - 1]!))
+        break
+      case 0x20:
+        f.sp = sp
+        f.gas = gas
+        reason = keccakOp(f)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x30:
+        s[sp++] = f.address
+        break
+      case 0x31: {
+        const address = BigInt.asUintN(160, s[sp - 1]!)
+        if (rules.berlin && host.accessAccount(address)) {
+          if (gas < 2500) return halt(OUT_OF_GAS)
+          gas -= 2500
+        }
+        s[sp - 1] = host.balance(address)
+        break
+      }
+      case 0x32:
+        s[sp++] = ctx.tx.origin
+        break
+      case 0x33:
+        s[sp++] = msg.caller
+        break
+      case 0x34:
+        s[sp++] = msg.value
+        break
+      case 0x35: {
+        const offset = s[sp - 1]!
+        s[sp - 1] = offset < inputLengthBig ? bytesToWord(input, smallWordToNumber(offset), 32, true) : 0n
+        break
+      }
+      case 0x36:
+        s[sp++] = inputLengthBig
+        break
+      case 0x37:
+        f.sp = sp
+        f.gas = gas
+        reason = copyOp(f, input)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x38:
+        s[sp++] = codeLengthBig
+        break
+      case 0x39:
+        f.sp = sp
+        f.gas = gas
+        reason = copyOp(f, f.code)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x3a:
+        s[sp++] = ctx.tx.gasPrice
+        break
+      case 0x3b: {
+        const address = BigInt.asUintN(160, s[sp - 1]!)
+        if (rules.berlin && host.accessAccount(address)) {
+          if (gas < 2500) return halt(OUT_OF_GAS)
+          gas -= 2500
+        }
+        s[sp - 1] = BigInt(host.code(address).length)
+        break
+      }
+      case 0x3c:
+        f.sp = sp
+        f.gas = gas
+        reason = extCodeCopyOp(f)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x3d:
+        s[sp++] = BigInt(f.returnData.length)
+        break
+      case 0x3e:
+        f.sp = sp
+        f.gas = gas
+        reason = returnDataCopyOp(f)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x3f: {
+        const address = BigInt.asUintN(160, s[sp - 1]!)
+        if (rules.berlin && host.accessAccount(address)) {
+          if (gas < 2500) return halt(OUT_OF_GAS)
+          gas -= 2500
+        }
+        s[sp - 1] = host.codeHash(address)
+        break
+      }
+      case 0x40: {
+        const number = s[sp - 1]!
+        const current = ctx.block.number
+        s[sp - 1] = number < current && number + 256n >= current ? host.blockHash(number) : 0n
+        break
+      }
+      case 0x41:
+        s[sp++] = ctx.block.coinbase
+        break
+      case 0x42:
+        s[sp++] = ctx.block.timestamp
+        break
+      case 0x43:
+        s[sp++] = ctx.block.number
+        break
+      case 0x44:
+        s[sp++] = rules.paris ? ctx.block.prevRandao : ctx.block.difficulty
+        break
+      case 0x45:
+        s[sp++] = ctx.block.gasLimit
+        break
+      case 0x46:
+        s[sp++] = ctx.block.chainId
+        break
+      case 0x47:
+        s[sp++] = host.balance(f.address)
+        break
+      case 0x48:
+        s[sp++] = ctx.block.baseFee
+        break
+      case 0x49: {
+        const index = s[sp - 1]!
+        const hashes = ctx.tx.blobHashes
+        s[sp - 1] = index < BigInt(hashes.length) ? hashes[Number(index)]! : 0n
+        break
+      }
+      case 0x4a:
+        s[sp++] = ctx.block.blobBaseFee
+        break
+      case 0x50:
+        sp--
+        break
+      case 0x51: {
+        const offset = s[sp - 1]!
+        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        const start = smallWordToNumber(offset)
+        const end = start + 32
+        if (end > memory.size) {
+          const extra = expansionCost(memory.size, end)
+          if (gas < extra) return halt(OUT_OF_GAS)
+          gas -= extra
+          memory.grow(Math.ceil(end / 32) * 32)
+        }
+        s[sp - 1] = readWord(memory.view, start)
+        break
+      }
+      case 0x52: {
+        const offset = s[sp - 1]!
+        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        const start = smallWordToNumber(offset)
+        const end = start + 32
+        if (end > memory.size) {
+          const extra = expansionCost(memory.size, end)
+          if (gas < extra) return halt(OUT_OF_GAS)
+          gas -= extra
+          memory.grow(Math.ceil(end / 32) * 32)
+        }
+        writeWord(memory.view, start, s[sp - 2]!)
+        sp -= 2
+        break
+      }
+      case 0x53: {
+        const offset = s[sp - 1]!
+        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        const start = smallWordToNumber(offset)
+        const end = start + 1
+        if (end > memory.size) {
+          const extra = expansionCost(memory.size, end)
+          if (gas < extra) return halt(OUT_OF_GAS)
+          gas -= extra
+          memory.grow(Math.ceil(end / 32) * 32)
+        }
+        memory.buffer[start] = low32(s[sp - 2]!) & 0xff
+        sp -= 2
+        break
+      }
+      case 0x54: {
+        const slot = s[sp - 1]!
+        if (rules.berlin && host.accessSlot(f.address, slot)) {
+          if (gas < 2000) return halt(OUT_OF_GAS)
+          gas -= 2000
+        }
+        s[sp - 1] = host.sload(f.address, slot)
+        break
+      }
+      case 0x55:
+        f.sp = sp
+        f.gas = gas
+        reason = sstoreOp(f)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x56: {
+        const destination = s[--sp]!
+        if (destination === lastDestination) {
+          pc = lastDestinationPc
+        } else {
+          if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
+          pc = smallWordToNumber(destination)
+          lastDestination = destination
+          lastDestinationPc = pc
+        }
+        if (--jumpsToCheck === 0) {
+          jumpsToCheck = JUMP_CHECK_INTERVAL
+          if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+        }
+        continue
+      }
+      case 0x57: {
+        const destination = s[sp - 1]!
+        const condition = s[sp - 2]!
+        sp -= 2
+        if (condition !== 0n) {
+          if (destination === lastDestination) {
+            pc = lastDestinationPc
+          } else {
+            if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
+            pc = smallWordToNumber(destination)
+            lastDestination = destination
+            lastDestinationPc = pc
+          }
+          if (--jumpsToCheck === 0) {
+            jumpsToCheck = JUMP_CHECK_INTERVAL
+            if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+          }
+          continue
+        }
+        break
+      }
+      case 0x58:
+        s[sp++] = BigInt(pc)
+        break
+      case 0x59:
+        s[sp++] = BigInt(memory.size)
+        break
+      case 0x5a:
+        s[sp++] = BigInt(gas)
+        break
+      case 0x5b:
+        break
+      case 0x5c:
+        s[sp - 1] = host.tload(f.address, s[sp - 1]!)
+        break
+      case 0x5d:
+        if (msg.isStatic) return halt(WRITE_PROTECTION)
+        host.tstore(f.address, s[sp - 1]!, s[sp - 2]!)
+        sp -= 2
+        break
+      case 0x5e:
+        f.sp = sp
+        f.gas = gas
+        reason = mcopyOp(f)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0x5f:
+        s[sp++] = 0n
+        break
+      case 0x60: {
+        let value = pushValues[pc]
+        if (value === undefined) value = decodePush(analysis, pc, 1)
+        s[sp++] = value
+        pc += 2
+        continue
+      }
+      case 0x61: case 0x62: case 0x63: case 0x64: case 0x65: case 0x66: case 0x67: case 0x68: case 0x69:
+      case 0x6a: case 0x6b: case 0x6c: case 0x6d: case 0x6e: case 0x6f: case 0x70: case 0x71: case 0x72:
+      case 0x73: case 0x74: case 0x75: case 0x76: case 0x77: case 0x78: case 0x79: case 0x7a: case 0x7b:
+      case 0x7c: case 0x7d: case 0x7e: case 0x7f: {
+        const n = op - 0x5f
+        let value = pushValues[pc]
+        if (value === undefined) value = decodePush(analysis, pc, n)
+        s[sp++] = value
+        pc += n + 1
+        continue
+      }
+      case 0x80: case 0x81: case 0x82: case 0x83: case 0x84: case 0x85: case 0x86: case 0x87:
+      case 0x88: case 0x89: case 0x8a: case 0x8b: case 0x8c: case 0x8d: case 0x8e: case 0x8f:
+        s[sp] = s[sp - (op - 0x7f)]!
+        sp++
+        break
+      case 0x90: case 0x91: case 0x92: case 0x93: case 0x94: case 0x95: case 0x96: case 0x97:
+      case 0x98: case 0x99: case 0x9a: case 0x9b: case 0x9c: case 0x9d: case 0x9e: case 0x9f: {
+        const other = sp - 2 - (op - 0x90)
+        const top = s[sp - 1]!
+        s[sp - 1] = s[other]!
+        s[other] = top
+        break
+      }
+      case 0xa0: case 0xa1: case 0xa2: case 0xa3: case 0xa4:
+        f.sp = sp
+        f.gas = gas
+        reason = logOp(f, op - 0xa0)
+        if (reason !== undefined) return halt(reason)
+        sp = f.sp
+        gas = f.gas
+        break
+      case 0xf0: case 0xf5: case 0xf1: case 0xf2: case 0xf4: case 0xfa:
+        f.pc = pc + 1
+        f.sp = sp
+        f.gas = gas
+        f.pendingOp = op
+        return null
+      case 0xf3:
+      case 0xfd: {
+        const offset = s[sp - 1]!
+        const size = s[sp - 2]!
+        const end = memoryEnd(offset, size)
+        if (end < 0) return halt(GAS_OVERFLOW)
+        if (end > memory.size) {
+          const extra = expansionCost(memory.size, end)
+          if (gas < extra) return halt(OUT_OF_GAS)
+          gas -= extra
+          memory.grow(Math.ceil(end / 32) * 32)
+        }
+        const output = end === 0 ? EMPTY_BYTES : memory.buffer.slice(Number(offset), end)
+        return { status: op === 0xf3 ? Status.Success : Status.Revert, gasLeft: gas, output }
+      }
+      case 0xff:
+        f.sp = sp
+        f.gas = gas
+        reason = selfDestructOp(f)
+        if (reason !== undefined) return halt(reason)
+        return { status: Status.Success, gasLeft: f.gas, output: EMPTY_BYTES }
+      default:
+        return halt(invalidOpcodeReason(op))
+    }
+    pc++
+  }
+}

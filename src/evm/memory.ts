@@ -1,0 +1,90 @@
+/**
+ * A frame's memory: one growable byte buffer, its active size (a multiple of 32, the high-water mark that gas
+ * was paid for), and the expansion price (3·words + words²/512 on the new high-water mark).
+ *
+ * Invariants: bytes at and past `size` are zero; `buffer.length` ≥ `size`. Buffers are pooled across frames:
+ * `releaseMemory` zeroes what was used before putting a buffer back, so a taken memory is all zero.
+ * Offsets and sizes come off the stack as bigints: `memoryEnd` turns (offset, size) into a number only when
+ * it is below MAX_MEMORY_END (beyond it no gas can pay the expansion), and reports -1 otherwise.
+ */
+
+import { smallWordToNumber } from './words.ts'
+
+/** The largest memory end a frame may ask for before it is out of gas whatever its gas (as geth's bound). */
+export const MAX_MEMORY_END = 0x1fffffffe0
+const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
+
+export class Memory {
+  buffer: Uint8Array
+  view: DataView
+  /** Active size in bytes (a multiple of 32). */
+  size = 0
+
+  constructor(capacity: number) {
+    this.buffer = new Uint8Array(capacity)
+    this.view = new DataView(this.buffer.buffer)
+  }
+
+  /** Makes the active size `newSize` (a multiple of 32 above the current one); gas is the caller's. */
+  grow(newSize: number): void {
+    if (newSize > this.buffer.length) {
+      let capacity = this.buffer.length * 2
+      while (capacity < newSize) capacity *= 2
+      const next = new Uint8Array(capacity)
+      next.set(this.buffer.subarray(0, this.size))
+      this.buffer = next
+      this.view = new DataView(next.buffer)
+    }
+    this.size = newSize
+  }
+}
+
+/** Gas of a memory of `words` words. */
+export function memoryCost(words: number): number {
+  return 3 * words + Math.floor((words * words) / 512)
+}
+
+/**
+ * The end (offset + size) of a memory range as a number, 0 for an empty range (no expansion whatever the
+ * offset), or -1 when it lies beyond MAX_MEMORY_END (out of gas).
+ */
+export function memoryEnd(offset: bigint, size: bigint): number {
+  if (size === 0n) return 0
+  if (offset > MAX_MEMORY_END_BIG || size > MAX_MEMORY_END_BIG) return -1
+  const end = smallWordToNumber(offset) + smallWordToNumber(size)
+  return end > MAX_MEMORY_END ? -1 : end
+}
+
+/** Gas to expand memory of active size `size` to cover `end` bytes (0 when it already does). */
+export function expansionCost(size: number, end: number): number {
+  if (end <= size) return 0
+  return memoryCost(Math.ceil(end / 32)) - memoryCost(size / 32)
+}
+
+const pool: Memory[] = []
+const INITIAL_CAPACITY = 4096
+
+export function takeMemory(): Memory {
+  return pool.pop() ?? new Memory(INITIAL_CAPACITY)
+}
+
+export function releaseMemory(memory: Memory): void {
+  if (memory.buffer.length > 1 << 22) return // do not keep huge buffers
+  memory.buffer.fill(0, 0, memory.size)
+  memory.size = 0
+  if (pool.length < 64) pool.push(memory)
+}
+
+/** Copies `length` bytes of `source` from `sourceOffset` into memory at `memoryOffset`, zero past source's end. */
+export function copyIntoMemory(memory: Memory, memoryOffset: number, source: Uint8Array, sourceOffset: bigint, length: number): void {
+  if (length === 0) return
+  const buffer = memory.buffer
+  const sourceLength = source.length
+  let available = 0
+  if (sourceOffset < BigInt(sourceLength)) {
+    const from = Number(sourceOffset)
+    available = Math.min(length, sourceLength - from)
+    buffer.set(source.subarray(from, from + available), memoryOffset)
+  }
+  if (available < length) buffer.fill(0, memoryOffset + available, memoryOffset + length)
+}

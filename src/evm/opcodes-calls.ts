@@ -1,0 +1,145 @@
+/**
+ * CALL, CALLCODE, DELEGATECALL, STATICCALL, CREATE and CREATE2: pricing per fork, the message to the host,
+ * and what comes back (the success flag or the new address, the return data buffer, returned gas).
+ *
+ * Call pricing: the static base (40, 700 from EIP-150, the warm 100 from Berlin) is the dispatch loop's; here
+ * come memory expansion over both ranges, the cold surcharge (Berlin), the EIP-7702 delegate's access
+ * (Prague), 9000 for value and 25000 for a new account (CALL only: before Spurious Dragon when the callee
+ * does not exist, from it when value moves to an empty callee). Then the callee's gas: before EIP-150 the
+ * requested gas, which must be available; from it at most all but one 64th of what is left. A value call
+ * adds the 2300 stipend for free.
+ * Create pricing: 32000 static, memory, EIP-3860 initcode words (2 each, and the 49152-byte limit halts),
+ * CREATE2's hashing (6 per word); the child gets all gas (all but one 64th from EIP-150).
+ */
+
+import { type Frame, chargeWithMemory, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
+import { memoryEnd } from './memory.ts'
+import { MessageKind, Status, type Message } from './types.ts'
+
+const CALL_VALUE_GAS = 9000
+const CALL_STIPEND = 2300
+const NEW_ACCOUNT_GAS = 25000
+const MAX_INITCODE_SIZE = 49152
+
+export function callOp(f: Frame, op: number): string | undefined {
+  const s = f.stack
+  const sp = f.sp
+  const host = f.host
+  const rules = f.rules
+  const msg = f.msg
+  const requested = s[sp - 1]!
+  const to = BigInt.asUintN(160, s[sp - 2]!)
+  const hasValue = op === 0xf1 || op === 0xf2
+  let i = sp - 3
+  let value = 0n
+  if (hasValue) value = s[i--]!
+  const inOffset = s[i]!
+  const inSize = s[i - 1]!
+  const outOffset = s[i - 2]!
+  const outSize = s[i - 3]!
+  const resultAt = i - 3
+
+  const inEnd = memoryEnd(inOffset, inSize)
+  const outEnd = memoryEnd(outOffset, outSize)
+  if (inEnd < 0 || outEnd < 0) return GAS_OVERFLOW
+  let cost = 0
+  if (rules.berlin && host.accessAccount(to)) cost += f.forkGas.coldAccountExtra
+  if (rules.prague) {
+    const delegate = host.delegationTarget(to)
+    if (delegate !== undefined) cost += host.accessAccount(delegate) ? 2600 : 100
+  }
+  const transfers = value !== 0n
+  if (transfers) cost += CALL_VALUE_GAS
+  if (op === 0xf1 && (rules.spuriousDragon ? transfers && host.isEmpty(to) : !host.exists(to))) cost += NEW_ACCOUNT_GAS
+  if (!chargeWithMemory(f, Math.max(inEnd, outEnd), cost)) return OUT_OF_GAS
+  const available = f.gas
+  let callGas: number
+  if (rules.tangerineWhistle) {
+    const cap = available - Math.floor(available / 64)
+    callGas = requested < BigInt(cap) ? Number(requested) : cap
+  } else {
+    if (requested > BigInt(available)) return OUT_OF_GAS
+    callGas = Number(requested)
+  }
+  f.gas = available - callGas
+  if (op === 0xf1 && transfers && msg.isStatic) return WRITE_PROTECTION
+  if (transfers) callGas += CALL_STIPEND
+
+  const memory = f.memory
+  const input = inEnd === 0 ? EMPTY_BYTES : memory.buffer.slice(Number(inOffset), inEnd)
+  const address = f.address
+  let sub: Message
+  switch (op) {
+    case 0xf1:
+      sub = { kind: MessageKind.Call, caller: address, recipient: to, codeAddress: to, value, transfersValue: true, input, gas: callGas, depth: msg.depth + 1, isStatic: msg.isStatic }
+      break
+    case 0xf2:
+      sub = { kind: MessageKind.CallCode, caller: address, recipient: address, codeAddress: to, value, transfersValue: true, input, gas: callGas, depth: msg.depth + 1, isStatic: msg.isStatic }
+      break
+    case 0xf4:
+      sub = { kind: MessageKind.DelegateCall, caller: msg.caller, recipient: address, codeAddress: to, value: msg.value, transfersValue: false, input, gas: callGas, depth: msg.depth + 1, isStatic: msg.isStatic }
+      break
+    default:
+      sub = { kind: MessageKind.StaticCall, caller: address, recipient: to, codeAddress: to, value: 0n, transfersValue: false, input, gas: callGas, depth: msg.depth + 1, isStatic: true }
+  }
+  const result = host.call(sub)
+  f.gas += result.gasLeft
+  s[resultAt] = result.status === Status.Success ? 1n : 0n
+  f.sp = resultAt + 1
+  const output = result.output
+  if (output.length > 0 && outEnd > 0) {
+    const n = Math.min(output.length, outEnd - Number(outOffset))
+    memory.buffer.set(n === output.length ? output : output.subarray(0, n), Number(outOffset))
+  }
+  f.returnData = output
+  return undefined
+}
+
+export function createOp(f: Frame, op: number): string | undefined {
+  const s = f.stack
+  const sp = f.sp
+  const rules = f.rules
+  const msg = f.msg
+  const isCreate2 = op === 0xf5
+  const value = s[sp - 1]!
+  const offset = s[sp - 2]!
+  const size = s[sp - 3]!
+  const salt = isCreate2 ? s[sp - 4]! : undefined
+  const resultAt = isCreate2 ? sp - 4 : sp - 3
+
+  const end = memoryEnd(offset, size)
+  if (end < 0) return GAS_OVERFLOW
+  const length = end === 0 ? 0 : Number(size)
+  let cost = 0
+  if (rules.shanghai) {
+    if (length > MAX_INITCODE_SIZE) return `max initcode size exceeded: size ${length}`
+    cost += 2 * wordCount(length)
+  }
+  if (isCreate2) cost += 6 * wordCount(length)
+  if (!chargeWithMemory(f, end, cost)) return OUT_OF_GAS
+  if (msg.isStatic) return WRITE_PROTECTION
+
+  const input = length === 0 ? EMPTY_BYTES : f.memory.buffer.slice(Number(offset), end)
+  const available = f.gas
+  const childGas = rules.tangerineWhistle ? available - Math.floor(available / 64) : available
+  f.gas = available - childGas
+  const sub: Message = {
+    kind: isCreate2 ? MessageKind.Create2 : MessageKind.Create,
+    caller: f.address,
+    recipient: 0n,
+    codeAddress: 0n,
+    value,
+    transfersValue: true,
+    input,
+    gas: childGas,
+    depth: msg.depth + 1,
+    isStatic: false,
+    salt,
+  }
+  const result = f.host.create(sub)
+  f.gas += result.gasLeft
+  s[resultAt] = result.status === Status.Success ? (result.createdAddress ?? 0n) : 0n
+  f.sp = resultAt + 1
+  f.returnData = result.status === Status.Revert ? result.output : EMPTY_BYTES
+  return undefined
+}

@@ -1,0 +1,223 @@
+/**
+ * One block on our EVM (src/evm/), shared by the sequencer's OpenBlock (block-builder.ts) and import
+ * (block-runner.ts), so a block built and the same block imported run the same code:
+ *
+ * - open: the EIP-4788 beacon-root (Cancun) and EIP-2935 parent-hash (Prague) system calls (a missing
+ *   contract is a no-op);
+ * - each transaction: executeTransaction with the gas and blob gas the block has used so far; the running
+ *   totals, the block's bloom and, from Prague, every log (for EIP-6110 deposits) are kept here, and each
+ *   receipt's trie encoding is made at once;
+ * - finish: withdrawals (Shanghai, credited in gwei × 10^9), the EIP-7685 requests (Prague: deposits from
+ *   the logs of the chain's deposit contract, the EIP-7002 and EIP-7251 system calls, whose failure or
+ *   missing code invalidates the block), and before the merge the miner's and uncles' rewards.
+ * Roots and the header are the callers' (they differ in where the roots are computed and what is checked).
+ */
+
+import { createHash } from 'node:crypto'
+import type { BlockHeader } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
+import { keccak256 } from '../primitives/keccak.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import type { Rules } from '../evm/fork.ts'
+import {
+  BEACON_ROOTS_ADDRESS,
+  CONSOLIDATION_QUEUE_ADDRESS,
+  HISTORY_STORAGE_ADDRESS,
+  runSystemCall,
+  WITHDRAWAL_QUEUE_ADDRESS,
+} from '../evm/system-call.ts'
+import { executeTransaction } from '../evm/transaction.ts'
+import { Status, type BlockEnv, type Log, type TxInput, type TxResult } from '../evm/types.ts'
+import { WorldState } from '../evm/world-state.ts'
+import { blockEnvOf, rulesOf } from './evm-env.ts'
+import { encodeReceiptFast } from './receipt-records.ts'
+
+const DEPOSIT_TOPIC = 0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5n
+const GWEI = 1_000_000_000n
+const ETHER = 10n ** 18n
+const EMPTY = new Uint8Array(0)
+
+/** A receipt as receipt-records.ts and the receipts trie read it (the library's receipt shape). */
+export interface BlockReceipt {
+  readonly cumulativeBlockGasUsed: bigint
+  readonly status?: 0 | 1
+  /** Before Byzantium: the state root after the transaction (instead of a status). */
+  readonly stateRoot?: Uint8Array
+  readonly bitvector: Uint8Array
+  readonly logs: [Uint8Array, Uint8Array[], Uint8Array][]
+  readonly blobGasUsed?: bigint
+}
+
+export interface Withdrawal {
+  readonly address: bigint
+  /** In gwei. */
+  readonly amount: bigint
+}
+
+export interface Uncle {
+  readonly number: bigint
+  readonly coinbase: bigint
+}
+
+/** A block to run on the EVM. Not reusable: one instance per block. */
+export class BlockExecution {
+  readonly world: WorldState
+  readonly env: BlockEnv
+  readonly rules: Rules
+  gasUsed = 0n
+  blobGasUsed = 0n
+  readonly bloom = new Uint8Array(256)
+  /** Each receipt's receipts-trie encoding, in order. */
+  readonly receiptEncodings: Uint8Array[] = []
+  /** Every log of the block, kept from Prague only (EIP-6110 deposits). */
+  private readonly logs: Log[] = []
+
+  constructor(
+    base: StateReader,
+    /** The block's header (at least its environment: number, time, coinbase, limits, fees). */
+    readonly header: BlockHeader,
+    blockHash: (n: bigint) => bigint,
+  ) {
+    this.world = new WorldState(base)
+    this.rules = rulesOf(header.common)
+    this.env = blockEnvOf(header, { blockHash })
+  }
+
+  /** The opening system calls. */
+  open(parentHash: Uint8Array, beaconRoot: Uint8Array | undefined): void {
+    const { world, env, rules } = this
+    if (rules.cancun && beaconRoot !== undefined) runSystemCall(world, env, rules, BEACON_ROOTS_ADDRESS, beaconRoot)
+    if (rules.prague) runSystemCall(world, env, rules, HISTORY_STORAGE_ADDRESS, parentHash)
+  }
+
+  /** Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not be included. */
+  run(input: TxInput): TxResult {
+    const result = executeTransaction(this.world, this.env, this.rules, input, { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed })
+    this.gasUsed += result.gasUsed
+    this.blobGasUsed += result.blobGasUsed
+    if (this.rules.prague) for (const log of result.logs) this.logs.push(log)
+    return result
+  }
+
+  /** The receipt of the transaction `run` just ran (`stateRoot`: before Byzantium, the state root after it). */
+  receipt(result: TxResult, type: number, stateRoot?: Uint8Array): BlockReceipt {
+    const bitvector = logsBloom(result.logs)
+    for (let i = 0; i < 256; i++) this.bloom[i]! |= bitvector[i]!
+    const receipt: BlockReceipt = {
+      cumulativeBlockGasUsed: this.gasUsed,
+      ...(stateRoot !== undefined ? { stateRoot } : { status: result.status === Status.Success ? 1 : 0 }),
+      bitvector,
+      logs: result.logs.map((l) => [bigIntToFixedBytes(l.address, 20), l.topics.map((t) => bigIntToFixedBytes(t, 32)), l.data]),
+      ...(type === 3 ? { blobGasUsed: result.blobGasUsed } : {}),
+    }
+    this.receiptEncodings.push(encodeReceiptFast(receipt, type))
+    return receipt
+  }
+
+  /**
+   * The closing work: withdrawals, rewards before the merge, and from Prague the EIP-7685 requests (returned:
+   * type byte ‖ data each, empty ones included). Throws when a request system call fails.
+   */
+  finish(common: Common, withdrawals: readonly Withdrawal[], uncles: readonly Uncle[]): Uint8Array[] | undefined {
+    const { world, env, rules } = this
+    if (withdrawals.length > 0 || (!rules.paris && this.header.difficulty > 0n && common.consensusType() === 'pow')) {
+      // Outside any transaction: one bracket, so an empty account a zero withdrawal touched is cleaned up (EIP-161).
+      world.beginTransaction()
+      for (const w of withdrawals) world.addBalance(w.address, w.amount * GWEI)
+      if (!rules.paris && this.header.difficulty > 0n && common.consensusType() === 'pow') {
+        const reward = rules.constantinople ? 2n * ETHER : rules.byzantium ? 3n * ETHER : 5n * ETHER
+        for (const u of uncles) world.addBalance(u.coinbase, ((u.number + 8n - env.number) * reward) / 8n)
+        world.addBalance(env.coinbase, reward + (reward / 32n) * BigInt(uncles.length))
+      }
+      world.endTransaction(rules.spuriousDragon)
+    }
+    if (!rules.prague) return undefined
+    const deposit = depositContractOf(common)
+    const deposits: Uint8Array[] = []
+    for (const log of this.logs) {
+      if (log.address === deposit && log.topics.length > 0 && log.topics[0] === DEPOSIT_TOPIC) deposits.push(depositRequest(log.data))
+    }
+    return [withType(0, concat(deposits)), withType(1, this.queue(WITHDRAWAL_QUEUE_ADDRESS)), withType(2, this.queue(CONSOLIDATION_QUEUE_ADDRESS))]
+  }
+
+  private queue(address: bigint): Uint8Array {
+    const r = runSystemCall(this.world, this.env, this.rules, address, EMPTY)
+    if (!r.hasCode) throw new Error(`system contract ${hex(address)} has no code`)
+    if (!r.ok) throw new Error(`system call to ${hex(address)} failed`)
+    return r.output
+  }
+}
+
+const hex = (a: bigint): string => '0x' + a.toString(16).padStart(40, '0')
+
+/** EIP-7685: sha256 of the sha256 of each non-empty request. */
+export function requestsHash(requests: readonly Uint8Array[]): Uint8Array {
+  const outer = createHash('sha256')
+  for (const r of requests) if (r.length > 1) outer.update(createHash('sha256').update(r).digest())
+  return new Uint8Array(outer.digest())
+}
+
+/** The 2048-bit bloom of logs (each address and topic sets three bits of its keccak). */
+export function logsBloom(logs: readonly Log[]): Uint8Array {
+  const bloom = new Uint8Array(256)
+  for (const log of logs) {
+    addToBloom(bloom, bigIntToFixedBytes(log.address, 20))
+    for (const t of log.topics) addToBloom(bloom, bigIntToFixedBytes(t, 32))
+  }
+  return bloom
+}
+
+function addToBloom(bloom: Uint8Array, value: Uint8Array): void {
+  const h = keccak256(value)
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
+    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7)
+  }
+}
+
+/** The chain's EIP-6110 deposit contract (the genesis config's depositContractAddress; mainnet's otherwise). */
+function depositContractOf(common: Common): bigint {
+  const params = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
+  return BigInt(params.depositContractAddress ?? '0x00000000219ab540356cbb839cbe05303d7705fa')
+}
+
+/** A DepositEvent's data (five ABI-encoded byte strings at fixed offsets) as the request's concatenation. */
+function depositRequest(data: Uint8Array): Uint8Array {
+  const layout: readonly [number, number][] = [
+    [160, 48],
+    [256, 32],
+    [320, 8],
+    [384, 96],
+    [512, 8],
+  ]
+  if (data.length !== 576) throw new Error('invalid deposit log: unsupported data layout')
+  const parts: Uint8Array[] = []
+  for (let i = 0; i < layout.length; i++) {
+    const [offset, size] = layout[i]!
+    if (bytesToBigInt(data.subarray(i * 32, i * 32 + 32)) !== BigInt(offset) || bytesToBigInt(data.subarray(offset, offset + 32)) !== BigInt(size)) {
+      throw new Error('invalid deposit log: unsupported data layout')
+    }
+    parts.push(data.subarray(offset + 32, offset + 32 + size))
+  }
+  return concat(parts)
+}
+
+function withType(type: number, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(data.length + 1)
+  out[0] = type
+  out.set(data, 1)
+  return out
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0
+  for (const p of parts) n += p.length
+  const out = new Uint8Array(n)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
