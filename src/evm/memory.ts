@@ -41,8 +41,12 @@ export class Memory {
 
 /** Gas of a memory of `words` words. */
 export function memoryCost(words: number): number {
-  return 3 * words + Math.floor((words * words) / 512)
+  // words² is exact as a number below 2^53; above, the quadratic term in bigint (a cost beyond 2^53 is rounded)
+  if (words <= EXACT_SQUARE_WORDS) return 3 * words + Math.floor((words * words) / 512)
+  const big = BigInt(words)
+  return Number(3n * big + (big * big) / 512n)
 }
+const EXACT_SQUARE_WORDS = 94906265
 
 /**
  * The end (offset + size) of a memory range as a number, 0 for an empty range (no expansion whatever the
