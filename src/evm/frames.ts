@@ -8,7 +8,8 @@
  *   EIP-7610 storage), the initcode run and the code deposit (EIP-170 size, EIP-3541 0xEF, 200 gas a byte);
  * - SELFDESTRUCT per fork (EIP-6780 from Cancun).
  * Each frame takes a journal mark before its changes, keeps them on success and undoes them on a revert or a
- * halt (a halt also consumes all the frame's gas). Nothing here allocates per opcode.
+ * halt (a halt also consumes all the frame's gas, its reserve beyond 2^53 - 1 included; a frame that does not
+ * run gives its gas back, reserve included). Nothing here allocates per opcode.
  *
  * Two optional additions (observer.ts): an observer of frames, logs and self-destruct balance moves, and a
  * precompile table replacing the fork's. Without them the cost is one field check per frame or log.
@@ -18,6 +19,7 @@ import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt } from '../prim
 import { keccak256 } from '../primitives/keccak.ts'
 import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { Rules } from './fork.ts'
+import { splitGas } from './frame-state.ts'
 import { interpret } from './interpreter.ts'
 import type { FrameObserver, PrecompileTable } from './observer.ts'
 import { precompileAt } from './precompiles/registry.ts'
@@ -80,12 +82,23 @@ export function create2Address(sender: bigint, salt: bigint, initcode: Uint8Arra
   return bytesToBigInt(keccak256(preimage).subarray(12))
 }
 
-function failed(gasLeft: number): FrameResult {
-  return { status: Status.Revert, gasLeft, output: EMPTY }
+/** A frame that did not run: all of the message's gas comes back (its reserve too). */
+function failed(msg: Message): FrameResult {
+  const reserve = msg.gasReserve
+  return reserve === undefined ? { status: Status.Revert, gasLeft: msg.gas, output: EMPTY } : { status: Status.Revert, gasLeft: msg.gas, output: EMPTY, gasReserve: reserve }
 }
 
-function failedCreate(gasLeft: number): FrameResult {
-  return { status: Status.Revert, gasLeft, output: EMPTY, createdAddress: 0n }
+function failedCreate(msg: Message): FrameResult {
+  const reserve = msg.gasReserve
+  return reserve === undefined
+    ? { status: Status.Revert, gasLeft: msg.gas, output: EMPTY, createdAddress: 0n }
+    : { status: Status.Revert, gasLeft: msg.gas, output: EMPTY, createdAddress: 0n, gasReserve: reserve }
+}
+
+/** A call that ran no code: success with all of the message's gas back. */
+function untouched(msg: Message): FrameResult {
+  const reserve = msg.gasReserve
+  return reserve === undefined ? { status: Status.Success, gasLeft: msg.gas, output: EMPTY } : { status: Status.Success, gasLeft: msg.gas, output: EMPTY, gasReserve: reserve }
 }
 
 export class TransactionHost implements Host {
@@ -222,13 +235,13 @@ export class TransactionHost implements Host {
   }
 
   private runCall(msg: Message): FrameResult {
-    if (msg.depth > MAX_CALL_DEPTH) return failed(msg.gas)
+    if (msg.depth > MAX_CALL_DEPTH) return failed(msg)
     const world = this.world
     const rules = this.rules
     const kind = msg.kind
     const value = msg.value
     if (value !== 0n && (kind === MessageKind.Call || kind === MessageKind.CallCode) && world.getBalance(msg.caller) < value) {
-      return failed(msg.gas)
+      return failed(msg)
     }
     this.checkClock()
     const mark = world.checkpoint()
@@ -237,7 +250,7 @@ export class TransactionHost implements Host {
       const recipient = msg.recipient
       if (!world.exists(recipient)) {
         // EIP-161: a value-less call to an absent account that is not a precompile creates and touches nothing.
-        if (precompile === undefined && value === 0n && rules.spuriousDragon) return { status: Status.Success, gasLeft: msg.gas, output: EMPTY }
+        if (precompile === undefined && value === 0n && rules.spuriousDragon) return untouched(msg)
         world.createAccount(recipient)
       }
       if (value !== 0n) world.subBalance(msg.caller, value)
@@ -253,7 +266,9 @@ export class TransactionHost implements Host {
         world.revertTo(mark)
         return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: HALT_PRECOMPILE }
       }
-      return { status: Status.Success, gasLeft: msg.gas - r.gasUsed, output: r.output }
+      const reserve = msg.gasReserve
+      const gasLeft = msg.gas - r.gasUsed
+      return reserve === undefined ? { status: Status.Success, gasLeft, output: r.output } : { status: Status.Success, gasLeft, output: r.output, gasReserve: reserve }
     }
 
     let code = world.getCode(msg.codeAddress)
@@ -261,7 +276,7 @@ export class TransactionHost implements Host {
       const delegate = parseDelegation(code)
       if (delegate !== undefined) code = world.getCode(delegate)
     }
-    if (code.length === 0) return { status: Status.Success, gasLeft: msg.gas, output: EMPTY }
+    if (code.length === 0) return untouched(msg)
 
     const result = interpret(this, msg, code)
     if (result.status === Status.Success) return result
@@ -271,14 +286,14 @@ export class TransactionHost implements Host {
   }
 
   private runCreate(msg: Message): FrameResult {
-    if (msg.depth > MAX_CALL_DEPTH) return failedCreate(msg.gas)
+    if (msg.depth > MAX_CALL_DEPTH) return failedCreate(msg)
     const world = this.world
     const rules = this.rules
     const caller = msg.caller
     const value = msg.value
-    if (value !== 0n && world.getBalance(caller) < value) return failedCreate(msg.gas)
+    if (value !== 0n && world.getBalance(caller) < value) return failedCreate(msg)
     const nonce = world.getNonce(caller)
-    if (nonce >= MAX_NONCE) return failedCreate(msg.gas)
+    if (nonce >= MAX_NONCE) return failedCreate(msg)
     this.checkClock()
     world.setNonce(caller, nonce + 1n)
     const address = msg.kind === MessageKind.Create2 ? create2Address(caller, msg.salt ?? 0n, msg.input) : createAddress(caller, nonce)
@@ -298,7 +313,7 @@ export class TransactionHost implements Host {
       world.addBalance(address, value)
     }
 
-    const frame: Message = {
+    let frame: Message = {
       kind: msg.kind,
       caller,
       recipient: address,
@@ -312,10 +327,14 @@ export class TransactionHost implements Host {
       isStatic: false,
       salt: msg.salt,
     }
-    const result = msg.input.length === 0 ? { status: Status.Success, gasLeft: msg.gas, output: EMPTY } : interpret(this, frame, msg.input)
+    if (msg.gasReserve !== undefined) frame = { ...frame, gasReserve: msg.gasReserve }
+    const result = msg.input.length === 0 ? untouched(frame) : interpret(this, frame, msg.input)
     if (result.status === Status.Revert) {
       world.revertTo(mark)
-      return { status: Status.Revert, gasLeft: result.gasLeft, output: result.output, createdAddress: 0n }
+      const reserve = result.gasReserve
+      return reserve === undefined
+        ? { status: Status.Revert, gasLeft: result.gasLeft, output: result.output, createdAddress: 0n }
+        : { status: Status.Revert, gasLeft: result.gasLeft, output: result.output, createdAddress: 0n, gasReserve: reserve }
     }
     if (result.status === Status.Halt) {
       world.revertTo(mark)
@@ -328,9 +347,22 @@ export class TransactionHost implements Host {
     else if (rules.london && code.length > 0 && code[0] === 0xef) halt = HALT_INVALID_CODE
     else {
       const depositCost = code.length * CODE_DEPOSIT_GAS_PER_BYTE
-      if (depositCost <= result.gasLeft) {
-        if (code.length > 0) world.setCode(address, code)
-        return { status: Status.Success, gasLeft: result.gasLeft - depositCost, output: EMPTY, createdAddress: address }
+      const reserve = result.gasReserve
+      if (reserve === undefined) {
+        if (depositCost <= result.gasLeft) {
+          if (code.length > 0) world.setCode(address, code)
+          return { status: Status.Success, gasLeft: result.gasLeft - depositCost, output: EMPTY, createdAddress: address }
+        }
+      } else {
+        // more than 2^53 - 1 gas left: the exact total pays the deposit
+        const total = BigInt(result.gasLeft) + reserve
+        if (BigInt(depositCost) <= total) {
+          if (code.length > 0) world.setCode(address, code)
+          const left = splitGas(total - BigInt(depositCost))
+          return left.reserve === undefined
+            ? { status: Status.Success, gasLeft: left.gas, output: EMPTY, createdAddress: address }
+            : { status: Status.Success, gasLeft: left.gas, output: EMPTY, createdAddress: address, gasReserve: left.reserve }
+        }
       }
       // Frontier: a deposit the frame cannot pay leaves the account without code, and the gas is kept.
       if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: EMPTY, createdAddress: address }

@@ -8,14 +8,15 @@
  * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
  * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
  * `interpret`, which then re-enters the loop: the loop's large stack frame is never under a sub-frame, so the
- * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number.
+ * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number
+ * (with a bigint reserve beyond 2^53 - 1 that only the slow path of a charge, GAS and the frame's end read).
  * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
  * through the Host. Every 4096 jumps, after every call or create and every 1024 frames it checks
  * ctx.deadline (ExecutionTimeout).
  */
 
 import { analyse, decodePush } from './code-analysis.ts'
-import { Frame, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
+import { Frame, chargeFromReserve, ended, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
 import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
 import { expansionCost, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
 import { callOp, createOp } from './opcodes-calls.ts'
@@ -36,7 +37,10 @@ export function interpret(host: Host, msg: Message, code: Uint8Array): FrameResu
     framesSinceCheck = 0
     if (Date.now() > deadline) throw new ExecutionTimeout()
   }
-  if (code.length === 0) return { status: Status.Success, gasLeft: msg.gas, output: EMPTY_BYTES }
+  if (code.length === 0) {
+    const reserve = msg.gasReserve
+    return reserve === undefined ? { status: Status.Success, gasLeft: msg.gas, output: EMPTY_BYTES } : { status: Status.Success, gasLeft: msg.gas, output: EMPTY_BYTES, gasReserve: reserve }
+  }
   const rules = host.ctx.rules
   const stack = takeStack()
   const memory = takeMemory()
@@ -96,11 +100,14 @@ function run(f: Frame): FrameResult | null {
     if (cost < 0) return halt(invalidOpcodeReason(op))
     if (sp < minStack[op]!) return halt(`stack underflow (${sp} <=> ${minStack[op]})`)
     if (sp > maxStack[op]!) return halt(`stack limit reached ${sp} (${maxStack[op]})`)
-    if (gas < cost) return halt(OUT_OF_GAS)
-    gas -= cost
+    if (gas < cost) {
+      if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, cost)) < 0) return halt(OUT_OF_GAS)
+    } else {
+      gas -= cost
+    }
     switch (op) {
       case 0x00:
-        return { status: Status.Success, gasLeft: gas, output: EMPTY_BYTES }
+        return ended(f, Status.Success, gas, EMPTY_BYTES)
       case 0x01: {
         const r = s[sp - 1]! + s[sp - 2]!
         s[sp - 2] = r > MAX_WORD ? r - TWO_256 : r
@@ -158,8 +165,11 @@ function run(f: Frame): FrameResult | null {
       case 0x0a: {
         const exponent = s[sp - 2]!
         const extra = f.forkGas.expByte * byteLength(exponent)
-        if (gas < extra) return halt(OUT_OF_GAS)
-        gas -= extra
+        if (gas < extra) {
+          if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+        } else {
+          gas -= extra
+        }
         s[sp - 2] = expWord(s[sp - 1]!, exponent)
         sp--
         break
@@ -253,8 +263,11 @@ function run(f: Frame): FrameResult | null {
       case 0x31: {
         const address = BigInt.asUintN(160, s[sp - 1]!)
         if (rules.berlin && host.accessAccount(address)) {
-          if (gas < 2500) return halt(OUT_OF_GAS)
-          gas -= 2500
+          if (gas < 2500) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2500)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= 2500
+          }
         }
         s[sp - 1] = host.balance(address)
         break
@@ -301,8 +314,11 @@ function run(f: Frame): FrameResult | null {
       case 0x3b: {
         const address = BigInt.asUintN(160, s[sp - 1]!)
         if (rules.berlin && host.accessAccount(address)) {
-          if (gas < 2500) return halt(OUT_OF_GAS)
-          gas -= 2500
+          if (gas < 2500) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2500)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= 2500
+          }
         }
         s[sp - 1] = BigInt(host.code(address).length)
         break
@@ -329,8 +345,11 @@ function run(f: Frame): FrameResult | null {
       case 0x3f: {
         const address = BigInt.asUintN(160, s[sp - 1]!)
         if (rules.berlin && host.accessAccount(address)) {
-          if (gas < 2500) return halt(OUT_OF_GAS)
-          gas -= 2500
+          if (gas < 2500) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2500)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= 2500
+          }
         }
         s[sp - 1] = host.codeHash(address)
         break
@@ -384,8 +403,11 @@ function run(f: Frame): FrameResult | null {
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
-          if (gas < extra) return halt(OUT_OF_GAS)
-          gas -= extra
+          if (gas < extra) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= extra
+          }
           memory.grow(Math.ceil(end / 32) * 32)
         }
         s[sp - 1] = readWord(memory.view, start)
@@ -398,8 +420,11 @@ function run(f: Frame): FrameResult | null {
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
-          if (gas < extra) return halt(OUT_OF_GAS)
-          gas -= extra
+          if (gas < extra) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= extra
+          }
           memory.grow(Math.ceil(end / 32) * 32)
         }
         writeWord(memory.view, start, s[sp - 2]!)
@@ -413,8 +438,11 @@ function run(f: Frame): FrameResult | null {
         const end = start + 1
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
-          if (gas < extra) return halt(OUT_OF_GAS)
-          gas -= extra
+          if (gas < extra) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= extra
+          }
           memory.grow(Math.ceil(end / 32) * 32)
         }
         memory.buffer[start] = low32(s[sp - 2]!) & 0xff
@@ -424,8 +452,11 @@ function run(f: Frame): FrameResult | null {
       case 0x54: {
         const slot = s[sp - 1]!
         if (rules.berlin && host.accessSlot(f.address, slot)) {
-          if (gas < 2000) return halt(OUT_OF_GAS)
-          gas -= 2000
+          if (gas < 2000) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2000)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= 2000
+          }
         }
         s[sp - 1] = host.sload(f.address, slot)
         break
@@ -482,7 +513,7 @@ function run(f: Frame): FrameResult | null {
         s[sp++] = BigInt(memory.size)
         break
       case 0x5a:
-        s[sp++] = BigInt(gas)
+        s[sp++] = f.reserve === 0n ? BigInt(gas) : BigInt(gas) + f.reserve
         break
       case 0x5b:
         break
@@ -558,19 +589,22 @@ function run(f: Frame): FrameResult | null {
         if (end < 0) return halt(GAS_OVERFLOW)
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
-          if (gas < extra) return halt(OUT_OF_GAS)
-          gas -= extra
+          if (gas < extra) {
+            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+          } else {
+            gas -= extra
+          }
           memory.grow(Math.ceil(end / 32) * 32)
         }
         const output = end === 0 ? EMPTY_BYTES : memory.buffer.slice(Number(offset), end)
-        return { status: op === 0xf3 ? Status.Success : Status.Revert, gasLeft: gas, output }
+        return ended(f, op === 0xf3 ? Status.Success : Status.Revert, gas, output)
       }
       case 0xff:
         f.sp = sp
         f.gas = gas
         reason = selfDestructOp(f)
         if (reason !== undefined) return halt(reason)
-        return { status: Status.Success, gasLeft: f.gas, output: EMPTY_BYTES }
+        return ended(f, Status.Success, f.gas, EMPTY_BYTES)
       default:
         return halt(invalidOpcodeReason(op))
     }

@@ -2,7 +2,8 @@
  * A frame's memory: one growable byte buffer, its active size (a multiple of 32, the high-water mark that gas
  * was paid for), and the expansion price (3·words + words²/512 on the new high-water mark).
  *
- * Invariants: bytes at and past `size` are zero; `buffer.length` ≥ `size`. Buffers are pooled across frames:
+ * Invariants: bytes at and past `size` are zero; `buffer.length` ≥ `size`. Buffers are pooled across frames
+ * (as many as the call depth limit needs) and allocated at a frame's first expansion, not before:
  * `releaseMemory` zeroes what was used before putting a buffer back, so a taken memory is all zero.
  * Offsets and sizes come off the stack as bigints: `memoryEnd` turns (offset, size) into a number only when
  * it is below MAX_MEMORY_END (beyond it no gas can pay the expansion), and reports -1 otherwise.
@@ -14,21 +15,26 @@ import { smallWordToNumber } from './words.ts'
 export const MAX_MEMORY_END = 0x1fffffffe0
 const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
 
+const NO_BYTES = new Uint8Array(0)
+const NO_VIEW = new DataView(NO_BYTES.buffer)
+const INITIAL_CAPACITY = 4096
+
 export class Memory {
   buffer: Uint8Array
   view: DataView
   /** Active size in bytes (a multiple of 32). */
   size = 0
 
-  constructor(capacity: number) {
-    this.buffer = new Uint8Array(capacity)
-    this.view = new DataView(this.buffer.buffer)
+  /** A memory with no buffer yet: most frames never touch memory, so the buffer comes at the first grow. */
+  constructor() {
+    this.buffer = NO_BYTES
+    this.view = NO_VIEW
   }
 
   /** Makes the active size `newSize` (a multiple of 32 above the current one); gas is the caller's. */
   grow(newSize: number): void {
     if (newSize > this.buffer.length) {
-      let capacity = this.buffer.length * 2
+      let capacity = Math.max(this.buffer.length * 2, INITIAL_CAPACITY)
       while (capacity < newSize) capacity *= 2
       const next = new Uint8Array(capacity)
       next.set(this.buffer.subarray(0, this.size))
@@ -41,8 +47,12 @@ export class Memory {
 
 /** Gas of a memory of `words` words. */
 export function memoryCost(words: number): number {
-  return 3 * words + Math.floor((words * words) / 512)
+  // words² is exact as a number below 2^53; above, the quadratic term in bigint (a cost beyond 2^53 is rounded)
+  if (words <= EXACT_SQUARE_WORDS) return 3 * words + Math.floor((words * words) / 512)
+  const big = BigInt(words)
+  return Number(3n * big + (big * big) / 512n)
 }
+const EXACT_SQUARE_WORDS = 94906265
 
 /**
  * The end (offset + size) of a memory range as a number, 0 for an empty range (no expansion whatever the
@@ -62,17 +72,18 @@ export function expansionCost(size: number, end: number): number {
 }
 
 const pool: Memory[] = []
-const INITIAL_CAPACITY = 4096
+/** Enough for every frame of a call chain at the depth limit. */
+const POOL_LIMIT = 1100
 
 export function takeMemory(): Memory {
-  return pool.pop() ?? new Memory(INITIAL_CAPACITY)
+  return pool.pop() ?? new Memory()
 }
 
 export function releaseMemory(memory: Memory): void {
   if (memory.buffer.length > 1 << 22) return // do not keep huge buffers
   memory.buffer.fill(0, 0, memory.size)
   memory.size = 0
-  if (pool.length < 64) pool.push(memory)
+  if (pool.length < POOL_LIMIT) pool.push(memory)
 }
 
 /** Copies `length` bytes of `source` from `sourceOffset` into memory at `memoryOffset`, zero past source's end. */

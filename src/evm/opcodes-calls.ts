@@ -7,12 +7,12 @@
  * (Prague), 9000 for value and 25000 for a new account (CALL only: before Spurious Dragon when the callee
  * does not exist, from it when value moves to an empty callee). Then the callee's gas: before EIP-150 the
  * requested gas, which must be available; from it at most all but one 64th of what is left. A value call
- * adds the 2300 stipend for free.
+ * adds the 2300 stipend for free. All of it on the exact total when the frame has a gas reserve (frame-state.ts).
  * Create pricing: 32000 static, memory, EIP-3860 initcode words (2 each, and the 49152-byte limit halts),
  * CREATE2's hashing (6 per word); the child gets all gas (all but one 64th from EIP-150).
  */
 
-import { type Frame, chargeWithMemory, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
+import { type Frame, addReturnedGas, chargeWithMemory, setTotalGas, splitGas, totalGas, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
 import { memoryEnd } from './memory.ts'
 import { MessageKind, Status, type Message } from './types.ts'
 
@@ -52,18 +52,36 @@ export function callOp(f: Frame, op: number): string | undefined {
   if (transfers) cost += CALL_VALUE_GAS
   if (op === 0xf1 && (rules.spuriousDragon ? transfers && host.isEmpty(to) : !host.exists(to))) cost += NEW_ACCOUNT_GAS
   if (!chargeWithMemory(f, Math.max(inEnd, outEnd), cost)) return OUT_OF_GAS
-  const available = f.gas
   let callGas: number
-  if (rules.tangerineWhistle) {
-    const cap = available - Math.floor(available / 64)
-    callGas = requested < BigInt(cap) ? Number(requested) : cap
+  let callReserve: bigint | undefined
+  if (f.reserve === 0n) {
+    const available = f.gas
+    if (rules.tangerineWhistle) {
+      const cap = available - Math.floor(available / 64)
+      callGas = requested < BigInt(cap) ? Number(requested) : cap
+    } else {
+      if (requested > BigInt(available)) return OUT_OF_GAS
+      callGas = Number(requested)
+    }
+    f.gas = available - callGas
+    if (transfers) callGas += CALL_STIPEND
   } else {
-    if (requested > BigInt(available)) return OUT_OF_GAS
-    callGas = Number(requested)
+    // more than 2^53 - 1 gas: the same rules on the exact total
+    const available = totalGas(f)
+    let given: bigint
+    if (rules.tangerineWhistle) {
+      const cap = available - available / 64n
+      given = requested < cap ? requested : cap
+    } else {
+      if (requested > available) return OUT_OF_GAS
+      given = requested
+    }
+    setTotalGas(f, available - given)
+    const split = splitGas(transfers ? given + BigInt(CALL_STIPEND) : given)
+    callGas = split.gas
+    callReserve = split.reserve
   }
-  f.gas = available - callGas
   if (op === 0xf1 && transfers && msg.isStatic) return WRITE_PROTECTION
-  if (transfers) callGas += CALL_STIPEND
 
   const memory = f.memory
   const input = inEnd === 0 ? EMPTY_BYTES : memory.buffer.slice(Number(inOffset), inEnd)
@@ -82,8 +100,9 @@ export function callOp(f: Frame, op: number): string | undefined {
     default:
       sub = { kind: MessageKind.StaticCall, caller: address, recipient: to, codeAddress: to, value: 0n, transfersValue: false, input, gas: callGas, depth: msg.depth + 1, isStatic: true }
   }
+  if (callReserve !== undefined) sub = { ...sub, gasReserve: callReserve }
   const result = host.call(sub)
-  f.gas += result.gasLeft
+  addReturnedGas(f, result)
   s[resultAt] = result.status === Status.Success ? 1n : 0n
   f.sp = resultAt + 1
   const output = result.output
@@ -120,10 +139,21 @@ export function createOp(f: Frame, op: number): string | undefined {
   if (msg.isStatic) return WRITE_PROTECTION
 
   const input = length === 0 ? EMPTY_BYTES : f.memory.buffer.slice(Number(offset), end)
-  const available = f.gas
-  const childGas = rules.tangerineWhistle ? available - Math.floor(available / 64) : available
-  f.gas = available - childGas
-  const sub: Message = {
+  let childGas: number
+  let childReserve: bigint | undefined
+  if (f.reserve === 0n) {
+    const available = f.gas
+    childGas = rules.tangerineWhistle ? available - Math.floor(available / 64) : available
+    f.gas = available - childGas
+  } else {
+    const available = totalGas(f)
+    const given = rules.tangerineWhistle ? available - available / 64n : available
+    setTotalGas(f, available - given)
+    const split = splitGas(given)
+    childGas = split.gas
+    childReserve = split.reserve
+  }
+  let sub: Message = {
     kind: isCreate2 ? MessageKind.Create2 : MessageKind.Create,
     caller: f.address,
     recipient: 0n,
@@ -136,8 +166,9 @@ export function createOp(f: Frame, op: number): string | undefined {
     isStatic: false,
     salt,
   }
+  if (childReserve !== undefined) sub = { ...sub, gasReserve: childReserve }
   const result = f.host.create(sub)
-  f.gas += result.gasLeft
+  addReturnedGas(f, result)
   s[resultAt] = result.status === Status.Success ? (result.createdAddress ?? 0n) : 0n
   f.sp = resultAt + 1
   f.returnData = result.status === Status.Revert ? result.output : EMPTY_BYTES

@@ -13,7 +13,7 @@
  * the 24000 refund before London when the account was not already destructed.
  */
 
-import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION } from './frame-state.ts'
+import { type Frame, chargeFromReserve, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION } from './frame-state.ts'
 import { memoryEnd } from './memory.ts'
 
 const SENTRY_GAS = 2300
@@ -30,7 +30,7 @@ export function sstoreOp(f: Frame): string | undefined {
   let cost: number
   let refund = 0
   if (rules.istanbul) {
-    if (f.gas <= SENTRY_GAS) return 'not enough gas for reentrancy sentry'
+    if (f.gas <= SENTRY_GAS && f.reserve === 0n) return 'not enough gas for reentrancy sentry'
     const berlin = rules.berlin
     cost = berlin && host.accessSlot(address, slot) ? 2100 : 0
     const warmRead = berlin ? 100 : 800
@@ -66,8 +66,8 @@ export function sstoreOp(f: Frame): string | undefined {
       if (current !== 0n && value === 0n) refund = 15000
     }
   }
-  if (cost > f.gas) return OUT_OF_GAS
-  f.gas -= cost
+  if (cost <= f.gas) f.gas -= cost
+  else if (chargeFromReserve(f, f.gas, cost) < 0) return OUT_OF_GAS
   if (f.msg.isStatic) return WRITE_PROTECTION
   host.sstore(address, slot, value)
   if (refund !== 0) host.addRefund(refund)
@@ -106,8 +106,8 @@ export function selfDestructOp(f: Frame): string | undefined {
       : !host.exists(beneficiary)
     if (isNew) cost += 25000
   }
-  if (cost > f.gas) return OUT_OF_GAS
-  f.gas -= cost
+  if (cost <= f.gas) f.gas -= cost
+  else if (chargeFromReserve(f, f.gas, cost) < 0) return OUT_OF_GAS
   if (f.msg.isStatic) return WRITE_PROTECTION
   const already = host.selfDestruct(f.address, beneficiary)
   if (!rules.london && !already) host.addRefund(24000)

@@ -5,8 +5,8 @@
  * Invariants:
  * - Validation runs first, in geth's order and with geth's words, and reads state only: an
  *   InvalidTransaction leaves the WorldState exactly as it was.
- * - Fees are bigint; the message's gas is a number (at most Number.MAX_SAFE_INTEGER, the rest is kept aside
- *   and given back).
+ * - Fees are bigint; the message's gas is a number (at most Number.MAX_SAFE_INTEGER) and the rest its
+ *   reserve (types.ts Message.gasReserve), so gas is exact for any gas limit.
  * - An ExecutionTimeout undoes everything the transaction did before it propagates.
  * - The caller owns the block: the chain id of the transaction, the gas and blob gas already used in the block
  *   (TxOptions), block rewards and system calls.
@@ -17,6 +17,7 @@ import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt } from '../prim
 import { keccak256 } from '../primitives/keccak.ts'
 import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { Rules } from './fork.ts'
+import { splitGas } from './frame-state.ts'
 import { createAddress, delegationDesignator, parseDelegation, TransactionHost } from './frames.ts'
 import { precompileAddresses } from './precompiles/registry.ts'
 import {
@@ -58,7 +59,6 @@ export const MAX_TX_GAS = 1n << 24n
 export const GAS_PER_BLOB = 1n << 17n
 export const MAX_BLOBS_PER_TX_OSAKA = 6
 const MAX_NONCE = 2n ** 64n - 1n
-const MAX_FRAME_GAS = BigInt(Number.MAX_SAFE_INTEGER)
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 const EMPTY = new Uint8Array(0)
 
@@ -290,8 +290,7 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
     }
     const host = new TransactionHost(world, ctx)
     const available = tx.gasLimit - prepared.intrinsic
-    const frameGas = available > MAX_FRAME_GAS ? MAX_FRAME_GAS : available
-    const keptAside = available - frameGas
+    const frameGas = splitGas(available)
     let result: FrameResult
     // A creation's receipt names the address whether or not the creation succeeded (as geth's does).
     let createdAddress: bigint | undefined
@@ -305,7 +304,8 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
         value: tx.value,
         transfersValue: true,
         input: tx.data,
-        gas: Number(frameGas),
+        gas: frameGas.gas,
+        ...(frameGas.reserve === undefined ? {} : { gasReserve: frameGas.reserve }),
         depth: 0,
         isStatic: false,
       })
@@ -324,13 +324,14 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
         value: tx.value,
         transfersValue: true,
         input: tx.data,
-        gas: Number(frameGas),
+        gas: frameGas.gas,
+        ...(frameGas.reserve === undefined ? {} : { gasReserve: frameGas.reserve }),
         depth: 0,
         isStatic: false,
       })
     }
 
-    let gasLeft = BigInt(result.gasLeft) + keptAside
+    let gasLeft = BigInt(result.gasLeft) + (result.gasReserve ?? 0n)
     let gasUsedBeforeRefund = tx.gasLimit - gasLeft
     const counter = world.refund > 0 ? BigInt(world.refund) : 0n
     const refund = min(counter, gasUsedBeforeRefund / (rules.london ? 5n : 2n))

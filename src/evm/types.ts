@@ -7,7 +7,8 @@
  * - 256-bit words, addresses (160-bit) and storage slots and values are `bigint` (an address is the number
  *   whose 20 big-endian bytes are the address; a Map keyed by bigint compares by value).
  * - Gas inside frames is a JS `number` (integral, at most 2^53 - 1); the transaction layer keeps fees and the
- *   transaction's gas limit in bigint and hands frames at most Number.MAX_SAFE_INTEGER.
+ *   transaction's gas limit in bigint. Gas beyond 2^53 - 1 (a gas limit above it) travels as an optional
+ *   bigint reserve beside the number (Message.gasReserve, FrameResult.gasReserve), so gas stays exact.
  * - Byte strings (code, call data, return data, log data) are Uint8Array.
  * The boundary with the rest of the node (StateReader's bytes and the library's Account in, StateDiff out)
  * is crossed once, in world-state.ts.
@@ -83,6 +84,11 @@ export interface Message {
   /** Call data, or initcode for a create. */
   readonly input: Uint8Array
   readonly gas: number
+  /**
+   * Gas beyond `gas` when the frame's gas exceeds Number.MAX_SAFE_INTEGER (a transaction gas limit above 2^53):
+   * the frame's exact gas is gas + gasReserve. Absent (almost always) means 0n.
+   */
+  readonly gasReserve?: bigint
   /** 0 for the transaction's own frame. */
   readonly depth: number
   readonly isStatic: boolean
@@ -100,6 +106,8 @@ export const enum Status {
 export interface FrameResult {
   readonly status: Status
   readonly gasLeft: number
+  /** Gas left beyond `gasLeft` (a frame given more than 2^53 gas, Message.gasReserve); absent means 0n. */
+  readonly gasReserve?: bigint
   /** RETURN/REVERT data; empty on a halt. For a successful create: empty (the deployed code is in state). */
   readonly output: Uint8Array
   /** Why a frame halted, in geth's words ('out of gas', 'invalid opcode: opcode 0xfe not defined', 'stack underflow', ...). */

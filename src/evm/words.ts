@@ -131,10 +131,15 @@ const scratchView = new DataView(scratch.buffer)
  * CALLDATALOAD), else its low end (a PUSHn value inside the code, a hash).
  */
 export function bytesToWord(bytes: Uint8Array, offset: number, length: number, padRight: boolean): bigint {
-  scratch.fill(0)
+  // byte loops, not set(subarray(..)): a subarray is an allocation that costs more than copying 32 bytes
   const available = Math.max(0, Math.min(length, bytes.length - offset))
-  const start = padRight ? 0 : 32 - length
-  if (available > 0) scratch.set(bytes.subarray(offset, offset + available), start)
+  if (available === 32) {
+    for (let i = 0; i < 32; i++) scratch[i] = bytes[offset + i]!
+  } else {
+    scratch.fill(0)
+    const start = padRight ? 0 : 32 - length
+    for (let i = 0; i < available; i++) scratch[start + i] = bytes[offset + i]!
+  }
   return readWord(scratchView, 0)
 }
 

@@ -2,8 +2,8 @@
  * One test-file's share of the state-test corpus. The corpus is split into SHARD_COUNT shards (every
  * SHARD_COUNT-th fixture file) so that `npm test`'s two concurrent test processes share it; each shard's
  * test file calls defineShard with its index. STATE_TESTS_FILTER=<substring> restricts every shard to the
- * files and cases whose name contains it (printed when set); STATE_TESTS_SLOW=1 adds the slow files geth also
- * leaves out of short runs (runner.ts isSlowFile).
+ * files and cases whose name contains it (printed when set); STATE_TESTS_SLOW=1 adds the slow files
+ * (runner.ts isSlowFile).
  */
 
 import { test } from 'node:test'
