@@ -5,7 +5,7 @@
  * gas) and failures during execution (revert, out of gas, invalid opcode, …). Clients classify errors by
  * these texts. Our EVM (src/evm/) already speaks geth's words (InvalidTransaction reasons, halt reasons):
  * invalidTransactionError and txFailure only type them. The EVM library's texts (vmFailure,
- * preExecutionError) are translated for what still runs on the library (simulate/).
+ * preExecutionError) are translated for the library oracle of the EVM tests (test/evm/library-oracle.ts).
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
