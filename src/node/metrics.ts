@@ -175,7 +175,7 @@ export class NodeMetrics implements SequencerObserver {
   }
 
   /** Reads the execution workers' queue and kills at scrape time. */
-  watchExecution(stats: () => { queued: number; killed: number }): void {
+  watchExecution(stats: () => { queued: number; killed: number; stoppedAtLimit?: number }): void {
     new Gauge({
       name: 'flashnode_execution_queue_depth',
       help: 'EVM jobs (eth_call, estimates, simulations) waiting for an execution worker',
@@ -187,12 +187,23 @@ export class NodeMetrics implements SequencerObserver {
     let counted = 0
     new Counter({
       name: 'flashnode_execution_jobs_killed_total',
-      help: 'EVM jobs stopped at their time limit (their worker terminated and replaced)',
+      help: 'EVM jobs that did not stop at their time limit and were killed (their worker terminated and replaced)',
       registers: [this.registry],
       collect() {
         const killed = stats().killed
         this.inc(killed - counted)
         counted = killed
+      },
+    })
+    let stopped = 0
+    new Counter({
+      name: 'flashnode_execution_jobs_timed_out_total',
+      help: 'EVM jobs the EVM stopped itself at their time limit (answered with "execution aborted")',
+      registers: [this.registry],
+      collect() {
+        const now = stats().stoppedAtLimit ?? 0
+        this.inc(now - stopped)
+        stopped = now
       },
     })
   }

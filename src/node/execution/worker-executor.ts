@@ -75,6 +75,7 @@ export class WorkerExecutor implements Executor {
   private nextId = 1
   private closed = false
   private killed = 0
+  private stoppedAtLimit = 0
 
   constructor(
     private readonly init: WorkerInit,
@@ -95,7 +96,11 @@ export class WorkerExecutor implements Executor {
         const running = this.finish(slot, msg.id)
         if (running === undefined) return
         if (msg.ok) running.q.resolve(msg.result!)
-        else running.q.reject(errorFromWire(msg.error!))
+        else {
+          // The EVM stops a job at its deadline itself (the kill timer, later by a grace, is the backstop).
+          if (msg.error!.message.startsWith('execution aborted (timeout')) this.stoppedAtLimit++
+          running.q.reject(errorFromWire(msg.error!))
+        }
       },
       failed: (e) => {
         if (slot.lane === lane) this.fail(slot, new FlashnodeError('internal', 'execution worker failed', { cause: e }))
@@ -105,8 +110,8 @@ export class WorkerExecutor implements Executor {
     slot.snapshotVersion = undefined
   }
 
-  stats(): { queued: number; killed: number } {
-    return { queued: this.queue.length, killed: this.killed }
+  stats(): { queued: number; killed: number; stoppedAtLimit: number } {
+    return { queued: this.queue.length, killed: this.killed, stoppedAtLimit: this.stoppedAtLimit }
   }
 
   run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult> {
