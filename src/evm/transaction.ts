@@ -132,21 +132,22 @@ interface Prepared {
 /** geth's checks, in geth's order (state_transition.go preCheck, buyGas, then the intrinsic checks). */
 function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput, options: TxOptions): Prepared {
   const sender = tx.from
-  const from = hexAddress(sender)
+  // Formatted only for an error message: most transactions never need it.
+  const from = (): string => hexAddress(sender)
   const isCreate = tx.to === undefined
   if (!typeSupported(tx.type, rules)) throw invalid('transaction type not supported')
 
   if (options.skipNonceCheck !== true) {
     const stateNonce = world.getNonce(sender)
-    if (stateNonce < tx.nonce) throw invalid(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
-    if (stateNonce > tx.nonce) throw invalid(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
-    if (stateNonce >= MAX_NONCE) throw invalid(`nonce has max value: address ${from}, nonce: ${stateNonce}`)
+    if (stateNonce < tx.nonce) throw invalid(`nonce too high: address ${from()}, tx: ${tx.nonce} state: ${stateNonce}`)
+    if (stateNonce > tx.nonce) throw invalid(`nonce too low: address ${from()}, tx: ${tx.nonce} state: ${stateNonce}`)
+    if (stateNonce >= MAX_NONCE) throw invalid(`nonce has max value: address ${from()}, nonce: ${stateNonce}`)
   }
 
   if (options.skipSenderCodeCheck !== true) {
     const code = world.getCode(sender)
     if (code.length > 0 && parseDelegation(code) === undefined) {
-      throw invalid(`sender not an eoa: address ${from}, codehash: 0x${world.getCodeHash(sender).toString(16).padStart(64, '0')}`)
+      throw invalid(`sender not an eoa: address ${from()}, codehash: 0x${world.getCodeHash(sender).toString(16).padStart(64, '0')}`)
     }
   }
 
@@ -155,10 +156,10 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
   const tipCap = (dynamicFee ? tx.maxPriorityFeePerGas : tx.gasPrice) ?? 0n
   if (rules.london) {
     if (feeCap < tipCap) {
-      throw invalid(`max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
+      throw invalid(`max priority fee per gas higher than max fee per gas: address ${from()}, maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
     }
     if (options.skipBaseFeeCheck !== true && feeCap < block.baseFee) {
-      throw invalid(`max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${block.baseFee}`)
+      throw invalid(`max fee per gas less than block base fee: address ${from()}, maxFeePerGas: ${feeCap}, baseFee: ${block.baseFee}`)
     }
   }
 
@@ -175,7 +176,7 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
   const maxFeePerBlobGas = tx.maxFeePerBlobGas ?? 0n
   if (rules.cancun && blobGas > 0n) {
     if (options.skipBaseFeeCheck !== true && maxFeePerBlobGas < block.blobBaseFee) {
-      throw invalid(`max fee per blob gas less than block blob gas fee: address ${from} blobGasFeeCap: ${maxFeePerBlobGas}, blobBaseFee: ${block.blobBaseFee}`)
+      throw invalid(`max fee per blob gas less than block blob gas fee: address ${from()} blobGasFeeCap: ${maxFeePerBlobGas}, blobBaseFee: ${block.blobBaseFee}`)
     }
     if (blobGas + (options.blockBlobGasUsed ?? 0n) > block.maxBlobGasPerBlock) {
       throw invalid(`blob gas limit reached: have ${block.maxBlobGasPerBlock - (options.blockBlobGasUsed ?? 0n)}, want ${blobGas}`)
@@ -183,8 +184,8 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
   }
 
   if (tx.type === 4) {
-    if (isCreate) throw invalid(`EIP-7702 transaction cannot be used to create contract (sender ${from})`)
-    if ((tx.authorizationList ?? []).length === 0) throw invalid(`EIP-7702 transaction with empty auth list (sender ${from})`)
+    if (isCreate) throw invalid(`EIP-7702 transaction cannot be used to create contract (sender ${from()})`)
+    if ((tx.authorizationList ?? []).length === 0) throw invalid(`EIP-7702 transaction with empty auth list (sender ${from()})`)
   }
 
   if (rules.osaka && options.skipTxGasCap !== true && tx.gasLimit > MAX_TX_GAS) throw invalid(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`)
@@ -199,14 +200,14 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
     upfront += blobGas * block.blobBaseFee
   }
   const balance = world.getBalance(sender)
-  if (balance < balanceNeeded) throw invalid(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${balanceNeeded}`)
+  if (balance < balanceNeeded) throw invalid(`insufficient funds for gas * price + value: address ${from()} have ${balance} want ${balanceNeeded}`)
   if (tx.gasLimit > block.gasLimit - (options.blockGasUsed ?? 0n)) throw invalid('gas limit reached')
 
   const intrinsic = intrinsicGas(tx.data, isCreate, tx.accessList, tx.authorizationList?.length ?? 0, rules)
   if (tx.gasLimit < intrinsic) throw invalid(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`)
   const floor = rules.prague ? floorDataGas(tx.data) : 0n
   if (tx.gasLimit < floor) throw invalid(`insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${floor}`)
-  if (tx.value > 0n && balance - upfront < tx.value) throw invalid(`insufficient funds for transfer: address ${from}`)
+  if (tx.value > 0n && balance - upfront < tx.value) throw invalid(`insufficient funds for transfer: address ${from()}`)
   if (rules.shanghai && isCreate && tx.data.length > MAX_INITCODE_SIZE) {
     throw invalid(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`)
   }
@@ -271,7 +272,7 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
     if (rules.berlin) {
       world.warmAccount(sender)
       if (to !== undefined) world.warmAccount(to)
-      for (const address of precompileAddresses(rules)) world.warmAccount(address)
+      world.prewarmAccounts(precompileAddresses(rules))
       if (tx.accessList !== undefined) {
         for (const entry of tx.accessList) {
           world.warmAccount(entry.address)

@@ -340,6 +340,15 @@ export class WorldState {
     return true
   }
 
+  /**
+   * Warms accounts at the start of a transaction, before its first frame, without journal entries: nothing
+   * reverts past the start (discardTransaction and beginTransaction clear the warm set). For the precompiles,
+   * warm in every transaction from Berlin on.
+   */
+  prewarmAccounts(addresses: readonly bigint[]): void {
+    for (let i = 0; i < addresses.length; i++) this.warmAccounts.add(addresses[i]!)
+  }
+
   isWarmAccount(address: bigint): boolean {
     return this.warmAccounts.has(address)
   }
