@@ -152,19 +152,30 @@ test('rate-limit refusals are counted; a public endpoint does not serve /metrics
 })
 
 test('an EVM job stopped at its time limit is counted; the execution queue depth is exposed', async (t) => {
-  const { url } = await servedManualNode(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
+  // A gas cap no loop spends in the limit: the EVM itself stops the loop at its deadline.
+  const { url } = await servedManualNode(t, {}, { executionWorkers: 1, evmTimeoutMs: 300, gasCap: 10n ** 12n })
   const loop = '0x00000000000000000000000000000000000000cc'
   const before = await scrape(url)
   await assert.rejects(
-    rpc(url, 'eth_call', [{ to: loop }, 'latest', { [loop]: { code: '0x5b600056' } }]), // JUMPDEST PUSH1 0 JUMP: forever
+    rpc(url, 'eth_call', [{ to: loop, gas: '0xe8d4a51000' }, 'latest', { [loop]: { code: '0x5b600056' } }]), // JUMPDEST PUSH1 0 JUMP: forever
     /execution aborted/,
   )
   const after = await scrape(url)
-  // Our EVM checks its deadline as it runs, so the loop stops itself; the kill (at the limit plus a grace) is
-  // the backstop for a job that does not.
+  // Our EVM checks its deadline as it runs, so the loop stops itself; nothing is killed.
   assert.equal(value(after, 'flashnode_execution_jobs_timed_out_total') - value(before, 'flashnode_execution_jobs_timed_out_total'), 1)
   assert.equal(value(after, 'flashnode_execution_jobs_killed_total') - value(before, 'flashnode_execution_jobs_killed_total'), 0)
   assert.equal(family(after, 'flashnode_execution_jobs_timed_out_total').type, 'counter')
-  assert.equal(family(after, 'flashnode_execution_jobs_killed_total').type, 'counter')
   assert.equal(value(after, 'flashnode_execution_queue_depth'), 0)
+})
+
+test('an EVM job that does not stop at its limit is killed, and counted', async (t) => {
+  const { url } = await servedManualNode(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
+  const before = await scrape(url)
+  // One BLAKE2F call of 2^24 rounds: seconds inside a single precompile, where no deadline is checked; the
+  // worker is killed at the limit plus its grace (the backstop).
+  const blake2f = '0x0000000000000000000000000000000000000009'
+  await assert.rejects(rpc(url, 'eth_call', [{ to: blake2f, data: `0x01000000${'00'.repeat(208)}01` }, 'latest']), /execution aborted/)
+  const after = await scrape(url)
+  assert.equal(value(after, 'flashnode_execution_jobs_killed_total') - value(before, 'flashnode_execution_jobs_killed_total'), 1)
+  assert.equal(family(after, 'flashnode_execution_jobs_killed_total').type, 'counter')
 })
