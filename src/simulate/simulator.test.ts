@@ -132,9 +132,12 @@ test('limits and the time limit answer -38026; without pre-confirmations the met
   const call = { to: RECEIVER }
   assert.equal((await failure(node.api.simulateV1(payload([{ calls: [] }, { calls: [] }, { calls: [] }]), LATEST))).code, -38026)
   assert.equal((await failure(node.api.simulateV1(payload([{ calls: [call, call] }]), LATEST))).code, -38026)
-  const looper = addr(5) // JUMPDEST PUSH1 0 SLOAD POP PUSH1 0 JUMP: reads state forever
-  const slow = payload([{ stateOverrides: new Map([[bytesToHex(looper), { code: hexToBytes('0x5b600054506000 56'.replace(' ', '')) }]]), calls: [{ to: looper }] }])
-  const timeout = await failure(node.api.simulateV1(slow, LATEST))
+  // Seconds of work in little gas (our EVM spends the whole gas budget on a state-reading loop in well under
+  // the limit): BLAKE2F calls of 2^15 rounds each; the simulator checks its time limit between calls.
+  const timed = await sequencingNode(t, { timeoutMs: 200 })
+  const blake2f = { to: hexToBytes('0x0000000000000000000000000000000000000009'), data: hexToBytes(`0x00008000${'00'.repeat(208)}01`) }
+  const slow = payload([{ calls: Array.from({ length: 250 }, () => blake2f) }])
+  const timeout = await failure(timed.api.simulateV1(slow, LATEST))
   assert.equal(timeout.code, -38026)
   assert.match(timeout.message, /execution aborted \(timeout = 200ms\)/)
 
