@@ -214,27 +214,32 @@ export class TransactionHost implements Host {
     if (deadline !== undefined && ++this.framesRun % FRAMES_PER_CLOCK_CHECK === 0 && Date.now() > deadline) throw new ExecutionTimeout()
   }
 
-  call(msg: Message): FrameResult {
-    const observer = this.observer
-    if (observer === undefined) return this.runCall(msg)
+  /** With an observer: the message being entered (the frame's own run skips the observing wrapper). */
+  private entering: Message | undefined
+
+  private observedCall(msg: Message, observer: FrameObserver): FrameResult {
     observer.enter(msg)
-    const result = this.runCall(msg)
+    this.entering = msg
+    const result = this.call(msg)
     observer.exit(result.status !== Status.Success)
     return result
   }
 
-  create(msg: Message): FrameResult {
-    const observer = this.observer
-    if (observer === undefined) return this.runCreate(msg)
+  private observedCreate(msg: Message, observer: FrameObserver): FrameResult {
     const address =
       msg.kind === MessageKind.Create2 ? create2Address(msg.caller, msg.salt ?? 0n, msg.input) : createAddress(msg.caller, this.world.getNonce(msg.caller))
     observer.enter({ ...msg, recipient: address, codeAddress: address })
-    const result = this.runCreate(msg)
+    this.entering = msg
+    const result = this.create(msg)
     observer.exit(result.status !== Status.Success)
     return result
   }
 
-  private runCall(msg: Message): FrameResult {
+  // call and create add no JS frame of their own without an observer: deep call chains (1024 frames) stay
+  // within the JS stack.
+  call(msg: Message): FrameResult {
+    if (this.observer !== undefined && this.entering !== msg) return this.observedCall(msg, this.observer)
+    this.entering = undefined
     if (msg.depth > MAX_CALL_DEPTH) return failed(msg)
     const world = this.world
     const rules = this.rules
@@ -285,7 +290,9 @@ export class TransactionHost implements Host {
     return result
   }
 
-  private runCreate(msg: Message): FrameResult {
+  create(msg: Message): FrameResult {
+    if (this.observer !== undefined && this.entering !== msg) return this.observedCreate(msg, this.observer)
+    this.entering = undefined
     if (msg.depth > MAX_CALL_DEPTH) return failedCreate(msg)
     const world = this.world
     const rules = this.rules
