@@ -32,8 +32,8 @@ import { Status, type BlockEnv, type Log, type TxInput, type TxResult } from '..
 import { WorldState } from '../evm/world-state.ts'
 import { blockEnvOf, rulesOf } from './evm-env.ts'
 import { encodeReceiptFast } from './receipt-records.ts'
+import { depositRequests, withType } from './deposit-requests.ts'
 
-const DEPOSIT_TOPIC = 0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5n
 const GWEI = 1_000_000_000n
 const ETHER = 10n ** 18n
 const EMPTY = new Uint8Array(0)
@@ -133,12 +133,7 @@ export class BlockExecution {
       world.endTransaction(rules.spuriousDragon)
     }
     if (!rules.prague) return undefined
-    const deposit = depositContractOf(common)
-    const deposits: Uint8Array[] = []
-    for (const log of this.logs) {
-      if (log.address === deposit && log.topics.length > 0 && log.topics[0] === DEPOSIT_TOPIC) deposits.push(depositRequest(log.data))
-    }
-    return [withType(0, concat(deposits)), withType(1, this.queue(WITHDRAWAL_QUEUE_ADDRESS)), withType(2, this.queue(CONSOLIDATION_QUEUE_ADDRESS))]
+    return [depositRequests(common, this.logs), withType(1, this.queue(WITHDRAWAL_QUEUE_ADDRESS)), withType(2, this.queue(CONSOLIDATION_QUEUE_ADDRESS))]
   }
 
   private queue(address: bigint): Uint8Array {
@@ -177,47 +172,3 @@ function addToBloom(bloom: Uint8Array, value: Uint8Array): void {
 }
 
 /** The chain's EIP-6110 deposit contract (the genesis config's depositContractAddress; mainnet's otherwise). */
-function depositContractOf(common: Common): bigint {
-  const params = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-  return BigInt(params.depositContractAddress ?? '0x00000000219ab540356cbb839cbe05303d7705fa')
-}
-
-/** A DepositEvent's data (five ABI-encoded byte strings at fixed offsets) as the request's concatenation. */
-function depositRequest(data: Uint8Array): Uint8Array {
-  const layout: readonly [number, number][] = [
-    [160, 48],
-    [256, 32],
-    [320, 8],
-    [384, 96],
-    [512, 8],
-  ]
-  if (data.length !== 576) throw new Error('invalid deposit log: unsupported data layout')
-  const parts: Uint8Array[] = []
-  for (let i = 0; i < layout.length; i++) {
-    const [offset, size] = layout[i]!
-    if (bytesToBigInt(data.subarray(i * 32, i * 32 + 32)) !== BigInt(offset) || bytesToBigInt(data.subarray(offset, offset + 32)) !== BigInt(size)) {
-      throw new Error('invalid deposit log: unsupported data layout')
-    }
-    parts.push(data.subarray(offset + 32, offset + 32 + size))
-  }
-  return concat(parts)
-}
-
-function withType(type: number, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(data.length + 1)
-  out[0] = type
-  out.set(data, 1)
-  return out
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0
-  for (const p of parts) n += p.length
-  const out = new Uint8Array(n)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}

@@ -9,7 +9,7 @@
  */
 
 import { createHash } from 'node:crypto'
-import { Mainnet, type Common } from '@ethereumjs/common'
+import type { Common } from '@ethereumjs/common'
 import type { Rules } from '../evm/fork.ts'
 import {
   BEACON_ROOTS_ADDRESS,
@@ -20,11 +20,10 @@ import {
 } from '../evm/system-call.ts'
 import type { BlockEnv, Log } from '../evm/types.ts'
 import type { WorldState } from '../evm/world-state.ts'
-import { bytesToBigInt } from '../primitives/hex.ts'
+import { depositRequests, withType } from '../execution/deposit-requests.ts'
 
 export { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, runSystemCall, SYSTEM_ADDRESS } from '../evm/system-call.ts'
 
-const DEPOSIT_TOPIC = 0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5n
 const EMPTY = new Uint8Array(0)
 
 /** The block's opening system calls: beacon root (Cancun), parent hash (Prague). */
@@ -37,12 +36,7 @@ export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beac
 export function blockRequests(world: WorldState, block: BlockEnv, rules: Rules, common: Common, logs: readonly Log[]): Uint8Array[] | undefined {
   if (!rules.prague) return undefined
   const requests: Uint8Array[] = []
-  const depositContract = depositContractOf(common)
-  const deposits: Uint8Array[] = []
-  for (const log of logs) {
-    if (log.address === depositContract && log.topics.length > 0 && log.topics[0] === DEPOSIT_TOPIC) deposits.push(depositRequest(log.data))
-  }
-  requests.push(withType(0, concat(deposits)))
+  requests.push(depositRequests(common, logs))
   requests.push(withType(1, queueCall(world, block, rules, WITHDRAWAL_QUEUE_ADDRESS)))
   requests.push(withType(2, queueCall(world, block, rules, CONSOLIDATION_QUEUE_ADDRESS)))
   return requests
@@ -65,48 +59,4 @@ function queueCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint)
   return r.ok ? r.output : EMPTY
 }
 
-function depositContractOf(common: Common): bigint {
-  const chain = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-  return BigInt(chain.depositContractAddress ?? Mainnet.depositContractAddress!)
-}
-
-/** A DepositEvent's data (five ABI-encoded byte strings at fixed offsets) as the request's concatenation. */
-function depositRequest(data: Uint8Array): Uint8Array {
-  const layout: readonly [number, number][] = [
-    [160, 48],
-    [256, 32],
-    [320, 8],
-    [384, 96],
-    [512, 8],
-  ]
-  if (data.length !== 576) throw new Error('invalid deposit log: unsupported data layout')
-  const parts: Uint8Array[] = []
-  for (let i = 0; i < layout.length; i++) {
-    const [offset, size] = layout[i]!
-    if (bytesToBigInt(data.subarray(i * 32, i * 32 + 32)) !== BigInt(offset) || bytesToBigInt(data.subarray(offset, offset + 32)) !== BigInt(size)) {
-      throw new Error('invalid deposit log: unsupported data layout')
-    }
-    parts.push(data.subarray(offset + 32, offset + 32 + size))
-  }
-  return concat(parts)
-}
-
-function withType(type: number, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(data.length + 1)
-  out[0] = type
-  out.set(data, 1)
-  return out
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0
-  for (const p of parts) n += p.length
-  const out = new Uint8Array(n)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
