@@ -14,10 +14,9 @@ import { interpret } from './interpreter.ts'
 import { opcodeName } from './opcode-names.ts'
 import { MessageKind, Status, type BlockEnv, type ExecutionContext, type FrameResult, type Host, type Log, type Message } from './types.ts'
 import { keccak256 } from '../primitives/keccak.ts'
-import { encodeRlp } from '../primitives/rlp-encode.ts'
 // The address rules are the real host's (frames.ts): one definition, which the EIP-1014 vectors test.
 import { createAddress, create2Address } from './frames.ts'
-import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
+import { bigIntToFixedBytes, bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
 
 export interface TestAccount {
   nonce: bigint
