@@ -44,6 +44,10 @@ test('the real clock tells the time and runs a timer once, unless cancelled', as
   let cancelledRan = false
   const cancel = realScheduler.after(1, () => (cancelledRan = true))
   cancel()
+  // The real clock's timers are unref'd (they never hold a stopping node up), so the test holds the event loop
+  // open itself while it waits; otherwise the runner may find nothing left to run and abandon the wait.
+  const hold = setTimeout(() => undefined, 1_000)
   await new Promise<void>((resolve) => realScheduler.after(5, resolve))
+  clearTimeout(hold)
   assert.equal(cancelledRan, false)
 })
