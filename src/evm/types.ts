@@ -241,6 +241,8 @@ export interface TxOptions {
   readonly skipTxGasCap?: boolean
   /** Gas already used in the block: the transaction must fit in gasLimit - blockGasUsed (default 0n). */
   readonly blockGasUsed?: bigint
+  /** Skip the block gas limit check (geth's calls run in a gas pool of the gas cap, not the block's). */
+  readonly skipBlockGasLimit?: boolean
   /** Blob gas already used in the block (default 0n). */
   readonly blockBlobGasUsed?: bigint
   /** Date.now() after which execution stops with ExecutionTimeout. */

@@ -60,7 +60,8 @@ export interface CallContext {
   readonly settings: CallSettings
 }
 
-const CALL_OPTIONS = { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true } as const
+// geth's calls run in a gas pool of the gas cap, not the block's gas limit.
+const CALL_OPTIONS = { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true, skipBlockGasLimit: true } as const
 
 const hasFee = (r: CallRequest): boolean =>
   (r.gasPrice ?? 0n) > 0n || (r.maxFeePerGas ?? 0n) > 0n || (r.maxPriorityFeePerGas ?? 0n) > 0n
@@ -142,10 +143,7 @@ export async function executeCall(
     const delegate = parseDelegation(world.getCode(input.to))
     if (delegate !== undefined) world.skipFirstWarming(delegate)
   }
-  // geth's call runs in a gas pool of the gas cap, not the block's gas limit: a negative gas used in the block
-  // leaves exactly room for this call's gas.
-  const room = env.gasLimit < gas ? env.gasLimit - gas : 0n
-  const options: TxOptions = { ...CALL_OPTIONS, blockGasUsed: room, ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}) }
+  const options: TxOptions = { ...CALL_OPTIONS, ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}) }
   let result
   try {
     result = executeTransaction(world, env, rules, input, options)

@@ -4,36 +4,16 @@
  * Two kinds: failures before execution (the call or transaction is not acceptable: funds, fees, intrinsic
  * gas) and failures during execution (revert, out of gas, invalid opcode, …). Clients classify errors by
  * these texts. Our EVM (src/evm/) already speaks geth's words (InvalidTransaction reasons, halt reasons):
- * invalidTransactionError and txFailure only type them. The EVM library's texts (vmFailure,
- * preExecutionError) are translated for the library oracle of the EVM tests (test/evm/library-oracle.ts).
+ * invalidTransactionError and txFailure only type them.
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex } from '../primitives/hex.ts'
-import type { Address } from '@ethereumjs/util'
 import { Status, type InvalidTransaction } from '../evm/types.ts'
 
 export interface CallFailure {
   readonly kind: 'revert' | 'vm'
   readonly message: string
-}
-
-const VM_MESSAGES: Record<string, string> = {
-  'out of gas': 'out of gas',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-  'stack underflow': 'stack underflow',
-  'stack overflow': 'stack limit reached 1024 (1023)',
-  'invalid JUMP': 'invalid jump destination',
-  'invalid opcode': 'invalid opcode',
-  'value out of range': 'return data out of bounds',
-  'static state change': 'write protection',
-  'create collision': 'contract address collision',
-  'insufficient balance': 'insufficient balance for transfer',
-  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
-  'initcode exceeds max initcode size': 'max initcode size exceeded',
-  'refund exhausted': 'refund counter below zero',
-  'value overflow': 'gas uint64 overflow',
 }
 
 const PANIC_REASONS: Record<number, string> = {
@@ -76,14 +56,6 @@ export function revertReason(data: Uint8Array): string | undefined {
   return undefined
 }
 
-export function vmFailure(libraryError: string, returnData: Uint8Array): CallFailure {
-  if (libraryError === 'revert') {
-    const reason = revertReason(returnData)
-    return { kind: 'revert', message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}` }
-  }
-  return { kind: 'vm', message: VM_MESSAGES[libraryError] ?? libraryError }
-}
-
 /** Our EVM's outcome of a transaction that ran: undefined on success, else the revert or halt. */
 export function txFailure(status: Status, haltReason: string | undefined, output: Uint8Array): CallFailure | undefined {
   if (status === Status.Success) return undefined
@@ -105,42 +77,4 @@ export function callFailureError(failure: CallFailure, returnData: Uint8Array): 
     return new FlashnodeError('executionReverted', failure.message, { data: bytesToHex(returnData) })
   }
   return new FlashnodeError('executionFailed', failure.message)
-}
-
-/** Library errors thrown before execution starts, in geth's words. */
-export function preExecutionError(e: unknown, from: Address): FlashnodeError {
-  const text = e instanceof Error ? e.message : String(e)
-  const funds = /(?:upfront|max) cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]+)\) only has: (\d+)/.exec(text)
-  if (funds !== null) {
-    return new FlashnodeError(
-      'executionFailed',
-      `insufficient funds for gas * price + value: address ${from.toString()} have ${funds[3]} want ${funds[1]}`,
-    )
-  }
-  const baseFee = /(?:maxFeePerGas|gasPrice) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(text)
-  if (baseFee !== null) {
-    return new FlashnodeError(
-      'executionFailed',
-      `max fee per gas less than block base fee: address ${from.toString()}, maxFeePerGas: ${baseFee[1]}, baseFee: ${baseFee[2]}`,
-    )
-  }
-  if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(text)) {
-    return new FlashnodeError('executionFailed', 'max priority fee per gas higher than max fee per gas')
-  }
-  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(text)
-  if (intrinsic !== null) {
-    return new FlashnodeError('executionFailed', `intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
-  }
-  if (/base fee exceeds gas limit|intrinsic/i.test(text)) {
-    return new FlashnodeError('executionFailed', 'intrinsic gas too low')
-  }
-  if (/blob/i.test(text)) return new FlashnodeError('invalidParams', stripLibraryContext(text))
-  return new FlashnodeError('executionFailed', stripLibraryContext(text))
-}
-
-/** The library appends "(block=… tx=…)"-style context; geth's messages have none. */
-function stripLibraryContext(text: string): string {
-  const i = text.indexOf(' -> ')
-  const base = i >= 0 ? text.slice(0, i) : text
-  return base.replace(/\s*\((?:block|tx)[^)]*\)\s*$/, '').trim()
 }
