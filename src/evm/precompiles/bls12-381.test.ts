@@ -155,6 +155,11 @@ test('PAIRING_CHECK matches the library on bilinear sets, infinities, points out
   const tally = new Tally()
   let onesSeen = 0
   for (let i = 0; i < 10; i++) {
+    // The first set is left whole and paid in full, and the second is paid one gas short, so that a product of
+    // one and a failure are always among the cases; the others are broken at random (a clock seed could
+    // otherwise draw ten broken sets, as it did once in CI).
+    const whole = i === 0
+    const underpaid = i === 1
     const a = scalar(random)
     const b = scalar(random)
     // e(aP, bQ) · e(-abP, Q) = 1
@@ -163,13 +168,14 @@ test('PAIRING_CHECK matches the library on bilinear sets, infinities, points out
       concat(g1Bytes(G1.BASE.multiplyUnsafe((a * b) % R).negate()), g2Bytes(G2.BASE)),
     ]
     if (random.chance(0.3)) pairs.push(concat(new Uint8Array(128), g2Bytes(G2.BASE)))
-    if (random.chance(0.3)) pairs.push(concat(g1Case(random), g2Case(random)))
-    if (random.chance(0.2)) pairs[random.int(pairs.length)] = concat(g1Bytes(G1.BASE.multiplyUnsafe(b)), g2Bytes(G2.BASE.multiplyUnsafe(b)))
+    if (!whole && random.chance(0.3)) pairs.push(concat(g1Case(random), g2Case(random)))
+    if (!whole && random.chance(0.2)) pairs[random.int(pairs.length)] = concat(g1Bytes(G1.BASE.multiplyUnsafe(b)), g2Bytes(G2.BASE.multiplyUnsafe(b)))
     let input = concat(...pairs)
-    if (random.chance(0.1)) input = input.subarray(0, input.length - 1 - random.int(383))
-    if (random.chance(0.07)) input = new Uint8Array(0)
+    if (!whole && random.chance(0.1)) input = input.subarray(0, input.length - 1 - random.int(383))
+    if (!whole && random.chance(0.07)) input = new Uint8Array(0)
     const price = 37700 + 32600 * Math.floor(input.length / 384)
-    const outcome = await compare(0x0fn, blsPairingCheck, input, random.chance(0.85) ? price : price - 1, random.pick(FORKS), 'PAIRING_CHECK')
+    const paid = whole || (!underpaid && random.chance(0.85)) ? price : price - 1
+    const outcome = await compare(0x0fn, blsPairingCheck, input, paid, random.pick(FORKS), 'PAIRING_CHECK')
     tally.add('PAIRING_CHECK', outcome)
     if (outcome.output.endsWith('01')) onesSeen++
   }
