@@ -19,7 +19,7 @@ import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { Rules } from './fork.ts'
 import { splitGas } from './frame-state.ts'
 import { createAddress, delegationDesignator, parseDelegation, TransactionHost } from './frames.ts'
-import { precompileAddresses } from './precompiles/registry.ts'
+import { precompileAddressSet } from './precompiles/registry.ts'
 import {
   InvalidTransaction,
   MessageKind,
@@ -272,7 +272,7 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
     if (rules.berlin) {
       world.warmAccount(sender)
       if (to !== undefined) world.warmAccount(to)
-      world.prewarmAccounts(precompileAddresses(rules))
+      world.prewarmAccounts(precompileAddressSet(rules))
       if (tx.accessList !== undefined) {
         for (const entry of tx.accessList) {
           world.warmAccount(entry.address)

@@ -31,6 +31,13 @@ import type { Log } from './types.ts'
 /** keccak256 of the empty string: the code hash of an account without code. */
 export const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
 const EMPTY_CODE = new Uint8Array(0)
+const NONE: ReadonlySet<bigint> = new Set()
+
+function isEmptyCodeHash(hash: Uint8Array): boolean {
+  if (hash.length !== 32) return false
+  for (let i = 0; i < 32; i++) if (hash[i] !== KECCAK256_NULL[i]) return false
+  return true
+}
 
 /** An account as the EVM sees it; mutated in place, every change journaled first. */
 export class AccountRecord {
@@ -102,6 +109,8 @@ export class WorldState {
 
   // --- per transaction ---
   private warmAccounts = new Set<bigint>()
+  /** Warm in every transaction (the fork's precompiles, EIP-2929), shared and never written: not journaled. */
+  private alwaysWarm: ReadonlySet<bigint> = NONE
   private warmSlots = new Map<bigint, Set<bigint>>()
   private transient = new Map<bigint, Map<bigint, bigint>>()
   private originals = new Map<bigint, Map<bigint, bigint>>()
@@ -129,7 +138,8 @@ export class WorldState {
       this.accounts.set(address, null)
       return undefined
     }
-    const record = new AccountRecord(from.nonce, from.balance, bytesToBigInt(from.codeHash), undefined)
+    const codeHash = isEmptyCodeHash(from.codeHash) ? EMPTY_CODE_HASH : bytesToBigInt(from.codeHash)
+    const record = new AccountRecord(from.nonce, from.balance, codeHash, codeHash === EMPTY_CODE_HASH ? EMPTY_CODE : undefined)
     this.accounts.set(address, record)
     return record
   }
@@ -334,23 +344,23 @@ export class WorldState {
 
   /** Warms the account; true when it was cold. */
   warmAccount(address: bigint): boolean {
-    if (this.warmAccounts.has(address)) return false
+    if (this.warmAccounts.has(address) || this.alwaysWarm.has(address)) return false
     this.warmAccounts.add(address)
     this.journal.push(new JournalEntry(Change.WarmAccount, address, 0n, 0n, 0, undefined))
     return true
   }
 
   /**
-   * Warms accounts at the start of a transaction, before its first frame, without journal entries: nothing
-   * reverts past the start (discardTransaction and beginTransaction clear the warm set). For the precompiles,
-   * warm in every transaction from Berlin on.
+   * Makes `addresses` warm for the rest of the transaction, without journal entries: nothing reverts past
+   * the start (discardTransaction and beginTransaction end it). For the precompiles, warm in every
+   * transaction from Berlin on: a set shared by every transaction of a fork, read, never copied.
    */
-  prewarmAccounts(addresses: readonly bigint[]): void {
-    for (let i = 0; i < addresses.length; i++) this.warmAccounts.add(addresses[i]!)
+  prewarmAccounts(addresses: ReadonlySet<bigint>): void {
+    this.alwaysWarm = addresses
   }
 
   isWarmAccount(address: bigint): boolean {
-    return this.warmAccounts.has(address)
+    return this.warmAccounts.has(address) || this.alwaysWarm.has(address)
   }
 
   /** Warms the slot; true when it was cold. */
@@ -490,16 +500,19 @@ export class WorldState {
 
   /** Starts a transaction: clears every per-transaction part. */
   beginTransaction(): void {
-    this.journal = []
-    this.warmAccounts = new Set()
-    this.warmSlots = new Map()
-    this.transient = new Map()
-    this.originals = new Map()
+    // Emptied in place (most are empty or small): a transfer would otherwise allocate nine objects here.
+    if (this.journal.length > 0) this.journal = []
+    if (this.warmAccounts.size > 0) this.warmAccounts.clear()
+    this.alwaysWarm = NONE
+    if (this.warmSlots.size > 0) this.warmSlots.clear()
+    if (this.transient.size > 0) this.transient.clear()
+    if (this.originals.size > 0) this.originals.clear()
     this.refundCounter = 0
+    // The logs array is handed out by endTransaction: always a new one.
     this.txLogs = []
-    this.selfDestructs = new Set()
-    this.createdInTx = new Set()
-    this.touched = new Set()
+    if (this.selfDestructs.size > 0) this.selfDestructs.clear()
+    if (this.createdInTx.size > 0) this.createdInTx.clear()
+    if (this.touched.size > 0) this.touched.clear()
   }
 
   /**

@@ -71,3 +71,15 @@ export function precompileAddresses(rules: Rules): readonly bigint[] {
   addressCache.set(rules.name, frozen)
   return frozen
 }
+
+const addressSetCache = new Map<ForkName, ReadonlySet<bigint>>()
+
+/** precompileAddresses as a set (one shared set per fork; never written). */
+export function precompileAddressSet(rules: Rules): ReadonlySet<bigint> {
+  let set = addressSetCache.get(rules.name)
+  if (set === undefined) {
+    set = new Set(precompileAddresses(rules))
+    addressSetCache.set(rules.name, set)
+  }
+  return set
+}
