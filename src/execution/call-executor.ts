@@ -86,14 +86,11 @@ function blockEnv(ctx: CallContext, zeroBaseFee: boolean): BlockEnv {
 /** The call object as the EVM's transaction input (the type follows from the fields given, as geth's). */
 export function callTxInput(req: CallRequest, gas: bigint, nonce: bigint): TxInput {
   const accessList: AccessListEntry[] = (req.accessList ?? []).map((e) => ({ address: bytesToBigInt(e.address), storageKeys: e.storageKeys.map(bytesToBigInt) }))
-  const base = {
-    from: bytesToBigInt(req.from ?? ZERO_ADDRESS),
-    nonce,
-    gasLimit: gas,
-    to: req.to === undefined || req.to === null ? undefined : bytesToBigInt(req.to),
-    value: req.value ?? 0n,
-    data: req.data ?? new Uint8Array(0),
-  }
+  // Each type's object is written out whole: on this runtime `{ ...base, more }` costs microseconds.
+  const from = bytesToBigInt(req.from ?? ZERO_ADDRESS)
+  const to = req.to === undefined || req.to === null ? undefined : bytesToBigInt(req.to)
+  const value = req.value ?? 0n
+  const data = req.data ?? new Uint8Array(0)
   const feeCap = req.maxFeePerGas ?? req.gasPrice ?? 0n
   const tipCap = req.maxPriorityFeePerGas ?? req.gasPrice ?? 0n
   if (req.authorizationList !== undefined) {
@@ -105,12 +102,17 @@ export function callTxInput(req: CallRequest, gas: bigint, nonce: bigint): TxInp
       r: a.r,
       s: a.s,
     }))
-    return { ...base, type: 4, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList, authorizationList }
+    return { type: 4, from, nonce, gasLimit: gas, to, value, data, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList, authorizationList }
   }
   if (req.blobVersionedHashes !== undefined && req.blobVersionedHashes.length > 0) {
     return {
-      ...base,
       type: 3,
+      from,
+      nonce,
+      gasLimit: gas,
+      to,
+      value,
+      data,
       maxFeePerGas: feeCap,
       maxPriorityFeePerGas: tipCap,
       maxFeePerBlobGas: req.maxFeePerBlobGas ?? 0n,
@@ -119,10 +121,10 @@ export function callTxInput(req: CallRequest, gas: bigint, nonce: bigint): TxInp
     }
   }
   if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined) {
-    return { ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList }
+    return { type: 2, from, nonce, gasLimit: gas, to, value, data, maxFeePerGas: feeCap, maxPriorityFeePerGas: tipCap, accessList }
   }
-  if (req.accessList !== undefined) return { ...base, type: 1, gasPrice: req.gasPrice ?? 0n, accessList }
-  return { ...base, type: 0, gasPrice: req.gasPrice ?? 0n }
+  if (req.accessList !== undefined) return { type: 1, from, nonce, gasLimit: gas, to, value, data, gasPrice: req.gasPrice ?? 0n, accessList }
+  return { type: 0, from, nonce, gasLimit: gas, to, value, data, gasPrice: req.gasPrice ?? 0n }
 }
 
 export async function executeCall(
@@ -143,7 +145,7 @@ export async function executeCall(
     const delegate = parseDelegation(world.getCode(input.to))
     if (delegate !== undefined) world.skipFirstWarming(delegate)
   }
-  const options: TxOptions = { ...CALL_OPTIONS, ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}) }
+  const options: TxOptions = opts.deadline === undefined ? CALL_OPTIONS : { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true, skipBlockGasLimit: true, deadline: opts.deadline }
   let result
   try {
     result = executeTransaction(world, env, rules, input, options)

@@ -53,7 +53,9 @@ function authorizations(raw: readonly Uint8Array[][]): AuthorizationView[] {
 /** `serialized`: the transaction's EIP-2718 encoding when the caller has it already (saves encoding it again). */
 export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Uint8Array = tx.hash(), serialized?: Uint8Array): TransactionView {
   const t = tx as TypedTransaction & Record<string, unknown>
-  const common = {
+  // One object, the type's fields assigned onto it: on this runtime `{ ...common, more }` costs microseconds
+  // per copy, and a block's views are made by the thousand.
+  const view: { -readonly [K in keyof TransactionView]: TransactionView[K] } = {
     hash,
     type: tx.type,
     from,
@@ -69,30 +71,25 @@ export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Ui
   }
   if (tx.type === 0) {
     const v = tx.v ?? 0n
-    const protectedTx = v !== 27n && v !== 28n
-    return { ...common, gasPrice: t.gasPrice as bigint, ...(protectedTx ? { chainId: (v - 35n) >> 1n } : {}) }
+    view.gasPrice = t.gasPrice as bigint
+    if (v !== 27n && v !== 28n) view.chainId = (v - 35n) >> 1n
+    return view
   }
-  const typed = {
-    ...common,
-    chainId: t.chainId as bigint,
-    accessList: accessList(t.accessList as [Uint8Array, Uint8Array[]][]),
+  view.chainId = t.chainId as bigint
+  view.accessList = accessList(t.accessList as [Uint8Array, Uint8Array[]][])
+  if (tx.type === 1) {
+    view.gasPrice = t.gasPrice as bigint
+    return view
   }
-  if (tx.type === 1) return { ...typed, gasPrice: t.gasPrice as bigint }
-  const dynamic = {
-    ...typed,
-    maxFeePerGas: t.maxFeePerGas as bigint,
-    maxPriorityFeePerGas: t.maxPriorityFeePerGas as bigint,
-  }
+  view.maxFeePerGas = t.maxFeePerGas as bigint
+  view.maxPriorityFeePerGas = t.maxPriorityFeePerGas as bigint
   if (tx.type === 3) {
-    return {
-      ...dynamic,
-      maxFeePerBlobGas: t.maxFeePerBlobGas as bigint,
-      // The library keeps these as 0x-hex strings.
-      blobVersionedHashes: (t.blobVersionedHashes as (string | Uint8Array)[]).map((h) => (typeof h === 'string' ? hexToBytes(h) : h)),
-    }
+    view.maxFeePerBlobGas = t.maxFeePerBlobGas as bigint
+    // The library keeps these as 0x-hex strings.
+    view.blobVersionedHashes = (t.blobVersionedHashes as (string | Uint8Array)[]).map((h) => (typeof h === 'string' ? hexToBytes(h) : h))
   }
-  if (tx.type === 4) return { ...dynamic, authorizationList: authorizations(t.authorizationList as Uint8Array[][]) }
-  return dynamic
+  if (tx.type === 4) view.authorizationList = authorizations(t.authorizationList as Uint8Array[][])
+  return view
 }
 
 export function blockView(block: Block, senders: readonly Uint8Array[], hash: Uint8Array, size: number): BlockView {

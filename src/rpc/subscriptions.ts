@@ -42,15 +42,15 @@ function flashblockTransactions(event: FlashblockEvent, full: boolean, send: Sen
   }
   for (const { tx, receipt } of event.transactions) {
     const r = formatReceipt(receipt.receipt, receipt.context)
-    send({
-      ...formatTransaction(tx.tx, tx.placement),
-      status: r.status ?? null,
-      gasUsed: r.gasUsed!,
-      cumulativeGasUsed: r.cumulativeGasUsed!,
-      logs: r.logs!,
-      contractAddress: r.contractAddress ?? null,
-      logsBloom: r.logsBloom!,
-    })
+    // The receipt's fields added to the fresh transaction object (a spread here costs microseconds per transaction).
+    const out = formatTransaction(tx.tx, tx.placement)
+    out.status = r.status ?? null
+    out.gasUsed = r.gasUsed!
+    out.cumulativeGasUsed = r.cumulativeGasUsed!
+    out.logs = r.logs!
+    out.contractAddress = r.contractAddress ?? null
+    out.logsBloom = r.logsBloom!
+    send(out)
   }
 }
 

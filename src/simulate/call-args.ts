@@ -126,38 +126,36 @@ export interface BuiltTransaction {
 /** The unsigned transaction of a resolved call, and its hash. */
 export function buildTransaction(c: ResolvedCall, common: Common): BuiltTransaction {
   const accessList = (c.accessList ?? []).map((e) => ({ address: bytesToHex(e.address), storageKeys: e.storageKeys.map(bytesToHex) }))
-  const base = {
+  // One object, the type's fields assigned onto it (on this runtime `{ ...base, more }` costs microseconds).
+  const data: Record<string, unknown> = {
+    type: c.type,
     nonce: c.nonce > TX_NONCE_MAX ? TX_NONCE_MAX : c.nonce,
     gasLimit: c.gas > TX_GAS_CAP ? TX_GAS_CAP : c.gas,
     to: c.to,
     value: c.value,
     data: c.data,
   }
-  const dynamic = { ...base, chainId: c.chainId, maxFeePerGas: c.maxFeePerGas, maxPriorityFeePerGas: c.maxPriorityFeePerGas, accessList }
-  let data: Record<string, unknown>
+  if (c.type === 0) data.gasPrice = c.gasPrice
+  else {
+    data.chainId = c.chainId
+    data.maxFeePerGas = c.maxFeePerGas
+    data.maxPriorityFeePerGas = c.maxPriorityFeePerGas
+    data.accessList = accessList
+  }
   switch (c.type) {
-    case 0:
-      data = { ...base, type: 0, gasPrice: c.gasPrice }
-      break
-    case 2:
-      data = { ...dynamic, type: 2 }
-      break
     case 3:
-      data = { ...dynamic, type: 3, maxFeePerBlobGas: c.maxFeePerBlobGas, blobVersionedHashes: (c.blobVersionedHashes ?? []).map(bytesToHex) }
+      data.maxFeePerBlobGas = c.maxFeePerBlobGas
+      data.blobVersionedHashes = (c.blobVersionedHashes ?? []).map(bytesToHex)
       break
     case 4:
-      data = {
-        ...dynamic,
-        type: 4,
-        authorizationList: (c.authorizationList ?? []).map((a) => ({
-          chainId: hex(a.chainId),
-          address: bytesToHex(a.address),
-          nonce: hex(a.nonce),
-          yParity: hex(a.yParity),
-          r: hex(a.r),
-          s: hex(a.s),
-        })),
-      }
+      data.authorizationList = (c.authorizationList ?? []).map((a) => ({
+        chainId: hex(a.chainId),
+        address: bytesToHex(a.address),
+        nonce: hex(a.nonce),
+        yParity: hex(a.yParity),
+        r: hex(a.r),
+        s: hex(a.s),
+      }))
       break
   }
   const tx = createTx(data as never, { common, freeze: false }) as TypedTransaction

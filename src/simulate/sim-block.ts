@@ -194,8 +194,7 @@ export class SimBlock {
   }
 
   private callResult(gasCapped: boolean, r: TxResult): SimCallResult {
-    const base = { gasUsed: r.gasUsed, maxUsedGas: r.gasUsedBeforeRefund }
-    if (r.status === Status.Success) return { ...base, status: 1, returnData: r.output, logs: this.tracer.logs() }
+    if (r.status === Status.Success) return { gasUsed: r.gasUsed, maxUsedGas: r.gasUsedBeforeRefund, status: 1, returnData: r.output, logs: this.tracer.logs() }
     let error
     if (r.status === Status.Revert) {
       const reason = revertReason(r.output)
@@ -205,7 +204,7 @@ export class SimBlock {
       error = { code: SIM_CODES.vmError, message: gasCapped ? `${message} (gas limit was capped by the RPC server's global gas cap)` : message }
     }
     // geth returns no data for a failed call: a revert's data is in its error.
-    return { ...base, status: 0, returnData: EMPTY, logs: [], error }
+    return { gasUsed: r.gasUsed, maxUsedGas: r.gasUsedBeforeRefund, status: 0, returnData: EMPTY, logs: [], error }
   }
 
   /** Finishes the block: PoW reward or withdrawals, requests, roots, the header. */

@@ -136,8 +136,26 @@ export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number,
     throw rejections.invalidSignature()
   }
   const sender = address.bytes
+  // The fields written out (not spread from `parsed`): on this runtime a spread followed by more properties
+  // costs microseconds, once per admitted transaction here.
   return {
-    ...fieldsOf(parsed),
+    type: parsed.type,
+    hash: parsed.hash,
+    hashHex: parsed.hashHex,
+    chainId: parsed.chainId,
+    nonce: parsed.nonce,
+    gasLimit: parsed.gasLimit,
+    feeCap: parsed.feeCap,
+    tipCap: parsed.tipCap,
+    value: parsed.value,
+    isCreate: parsed.isCreate,
+    to: parsed.to,
+    dataLength: parsed.dataLength,
+    size: parsed.size,
+    blobFeeCap: parsed.blobFeeCap,
+    blobCount: parsed.blobCount,
+    sidecar: parsed.sidecar,
+    authorizationCount: parsed.authorizationCount,
     tx,
     raw: parsed.raw,
     sender,
@@ -206,29 +224,6 @@ function constructionError(p: ParsedTx, e: unknown): Error {
     return rejections.kzg(message.replace(/ \(tx .*\)$/, ''))
   }
   return undecodable()
-}
-
-/** The TxFields of `p`, copied into an object of their own (nothing else of `p` is kept alive). */
-export function fieldsOf(p: TxFields): TxFields {
-  return {
-    type: p.type,
-    hash: p.hash,
-    hashHex: p.hashHex,
-    chainId: p.chainId,
-    nonce: p.nonce,
-    gasLimit: p.gasLimit,
-    feeCap: p.feeCap,
-    tipCap: p.tipCap,
-    value: p.value,
-    isCreate: p.isCreate,
-    to: p.to,
-    dataLength: p.dataLength,
-    size: p.size,
-    blobFeeCap: p.blobFeeCap,
-    blobCount: p.blobCount,
-    sidecar: p.sidecar,
-    authorizationCount: p.authorizationCount,
-  }
 }
 
 function rlpDecode(bytes: Uint8Array): NestedUint8Array {
