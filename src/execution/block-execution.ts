@@ -37,6 +37,8 @@ import { depositRequests, withType } from './deposit-requests.ts'
 const GWEI = 1_000_000_000n
 const ETHER = 10n ** 18n
 const EMPTY = new Uint8Array(0)
+/** The bloom of a receipt without logs: shared, never written. */
+const EMPTY_BLOOM = new Uint8Array(256)
 
 /** A receipt as receipt-records.ts and the receipts trie read it (the library's receipt shape). */
 export interface BlockReceipt {
@@ -102,15 +104,18 @@ export class BlockExecution {
 
   /** The receipt of the transaction `run` just ran (`stateRoot`: before Byzantium, the state root after it). */
   receipt(result: TxResult, type: number, stateRoot?: Uint8Array): BlockReceipt {
-    const bitvector = logsBloom(result.logs)
-    for (let i = 0; i < 256; i++) this.bloom[i]! |= bitvector[i]!
-    const receipt: BlockReceipt = {
+    // Without logs (every plain transfer) the bloom is the shared empty one and the block's stays as it is.
+    const hasLogs = result.logs.length > 0
+    const bitvector = hasLogs ? logsBloom(result.logs) : EMPTY_BLOOM
+    if (hasLogs) for (let i = 0; i < 256; i++) this.bloom[i]! |= bitvector[i]!
+    const receipt: { -readonly [K in keyof BlockReceipt]: BlockReceipt[K] } = {
       cumulativeBlockGasUsed: this.gasUsed,
-      ...(stateRoot !== undefined ? { stateRoot } : { status: result.status === Status.Success ? 1 : 0 }),
       bitvector,
-      logs: result.logs.map((l) => [bigIntToFixedBytes(l.address, 20), l.topics.map((t) => bigIntToFixedBytes(t, 32)), l.data]),
-      ...(type === 3 ? { blobGasUsed: result.blobGasUsed } : {}),
+      logs: hasLogs ? result.logs.map((l) => [bigIntToFixedBytes(l.address, 20), l.topics.map((t) => bigIntToFixedBytes(t, 32)), l.data]) : [],
     }
+    if (stateRoot !== undefined) receipt.stateRoot = stateRoot
+    else receipt.status = result.status === Status.Success ? 1 : 0
+    if (type === 3) receipt.blobGasUsed = result.blobGasUsed
     this.receiptEncodings.push(encodeReceiptFast(receipt, type))
     return receipt
   }
