@@ -266,7 +266,7 @@ export class TransactionHost implements Host {
     }
 
     if (precompile !== undefined) {
-      const r = precompile(msg.input, msg.gas, rules)
+      const r = precompile(msg.input, msg.gas, rules, this.ctx.deadline)
       if (!r.ok || r.gasUsed > msg.gas) {
         world.revertTo(mark)
         return { status: Status.Halt, gasLeft: 0, output: EMPTY, haltReason: HALT_PRECOMPILE }

@@ -187,7 +187,12 @@ export interface Host {
 }
 
 /** A precompile at one address for one fork: `ok` false means failure, all gas consumed. */
-export type Precompile = (input: Uint8Array, gas: number, rules: Rules) => { readonly ok: boolean; readonly gasUsed: number; readonly output: Uint8Array }
+/**
+ * A precompiled contract. `deadline` (ExecutionContext.deadline, epoch ms) is for the few whose time is not
+ * bounded well by their gas (BLAKE2F: one gas per round): they look at the clock while they run and throw
+ * ExecutionTimeout past it.
+ */
+export type Precompile = (input: Uint8Array, gas: number, rules: Rules, deadline?: number) => { readonly ok: boolean; readonly gasUsed: number; readonly output: Uint8Array }
 
 export interface AccessListEntry {
   readonly address: bigint

@@ -9,6 +9,11 @@
  * transport has written the answer to the socket (both HTTP lanes and WebSocket write within the turn the
  * handler resolves in) and before the node does anything else.
  *
+ * `failpointStall` is not a crash: the thread that reaches it spins forever without yielding or looking at a
+ * clock, as a bug in a long library call would (the test of the execution worker's kill, the backstop behind
+ * the EVM's own deadline). A worker thread reads FLASHNODE_FAILPOINT from the environment it was started
+ * with.
+ *
  * Names:
  *   flashblock:after-journal  a flashblock journaled, not yet published
  *   seal:before-commit        a block built, not written
@@ -17,6 +22,7 @@
  *   stream:sent               a flashblock stream message handed to a subscriber's WebSocket (stream/publisher.ts)
  *   answer:sync-send          eth_sendRawTransactionSync's receipt answered (rpc/methods/send.ts)
  *   answer:pending-receipt    eth_getTransactionReceipt answered with a pre-confirmed receipt (rpc/methods/receipts.ts)
+ *   execution:stall           (failpointStall) an execution worker starting a job (node/execution/worker-main.ts)
  */
 
 const spec = process.env.FLASHNODE_FAILPOINT
@@ -35,4 +41,11 @@ export function failpoint(name: string): void {
 
 export function failpointAfterAnswer(name: string): void {
   if (due(name)) setImmediate(() => process.kill(process.pid, 'SIGKILL'))
+}
+
+export function failpointStall(name: string): void {
+  if (!due(name)) return
+  for (;;) {
+    // spins until the thread is terminated
+  }
 }

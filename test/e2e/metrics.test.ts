@@ -169,13 +169,23 @@ test('an EVM job stopped at its time limit is counted; the execution queue depth
 })
 
 test('an EVM job that does not stop at its limit is killed, and counted', async (t) => {
-  const { url } = await servedManualNode(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
+  // The EVM and its slow precompiles stop at their deadline themselves, so the backstop is reached only by a
+  // bug: the failpoint makes the worker spin on its first job without ever looking at a clock. The worker
+  // reads it from the environment it is started with (here, with the node); its replacement is not armed.
+  process.env.FLASHNODE_FAILPOINT = 'execution:stall:1'
+  let served
+  try {
+    served = await servedManualNode(t, {}, { executionWorkers: 1, evmTimeoutMs: 300 })
+  } finally {
+    delete process.env.FLASHNODE_FAILPOINT
+  }
+  const { url } = served
   const before = await scrape(url)
-  // One BLAKE2F call of 2^24 rounds: seconds inside a single precompile, where no deadline is checked; the
-  // worker is killed at the limit plus its grace (the backstop).
-  const blake2f = '0x0000000000000000000000000000000000000009'
-  await assert.rejects(rpc(url, 'eth_call', [{ to: blake2f, data: `0x01000000${'00'.repeat(208)}01` }, 'latest']), /execution aborted/)
+  const probe = '0x00000000000000000000000000000000000000cc'
+  await assert.rejects(rpc(url, 'eth_call', [{ to: probe }, 'latest', { [probe]: { code: '0x602a60005260206000f3' } }]), /execution aborted/)
   const after = await scrape(url)
   assert.equal(value(after, 'flashnode_execution_jobs_killed_total') - value(before, 'flashnode_execution_jobs_killed_total'), 1)
   assert.equal(family(after, 'flashnode_execution_jobs_killed_total').type, 'counter')
+  // The replacement worker answers the same call.
+  assert.equal(await rpc(url, 'eth_call', [{ to: probe }, 'latest', { [probe]: { code: '0x602a60005260206000f3' } }]), `0x${'00'.repeat(31)}2a`)
 })

@@ -21,7 +21,7 @@
 import { pippenger } from '@noble/curves/abstract/curve.js'
 import { bls12_381 as curve } from '@noble/curves/bls12-381.js'
 import type { Precompile } from '../types.ts'
-import { failure, isZeroRange, readUint, success, writeUint } from './common.ts'
+import { checkDeadline, failure, isZeroRange, pairingIsOne, readUint, success, writeUint } from './common.ts'
 
 type Fp2 = ReturnType<typeof curve.fields.Fp2.create>
 type G1Point = ReturnType<typeof curve.G1.Point.fromAffine>
@@ -134,16 +134,30 @@ function encodeG2(point: G2Point): Uint8Array {
 }
 
 /** Σ scalars[i]·points[i] in G1 (scalars in [1, r)): Pippenger's method from three terms on, where it pays. */
-function sumG1(points: G1Point[], scalars: bigint[]): G1Point {
-  if (points.length > 2) return pippenger(G1, points, scalars)
+function sumG1(points: G1Point[], scalars: bigint[], deadline: number | undefined): G1Point {
+  if (points.length > 2) return inChunks(G1.ZERO, (p, k) => pippenger(G1, p, k), points, scalars, deadline)
   let sum = G1.ZERO
   for (let i = 0; i < points.length; i++) sum = sum.add(points[i]!.multiplyUnsafe(scalars[i]!))
   return sum
 }
 
+/** Points per Pippenger run in inChunks: the clock is looked at between runs (~0.2–0.5 s of G2 work each). */
+const MSM_CHUNK = 64
+
+/** Σ scalars[i]·points[i] by `msm` (Pippenger), MSM_CHUNK points at a time with a look at the clock between (the sum is the same). */
+function inChunks<T extends { add(other: T): T }>(zero: T, msm: (p: T[], s: bigint[]) => T, points: T[], scalars: bigint[], deadline: number | undefined): T {
+  if (points.length <= MSM_CHUNK) return msm(points, scalars)
+  let sum = zero
+  for (let i = 0; i < points.length; i += MSM_CHUNK) {
+    checkDeadline(deadline)
+    sum = sum.add(msm(points.slice(i, i + MSM_CHUNK), scalars.slice(i, i + MSM_CHUNK)))
+  }
+  return sum
+}
+
 /** The same in G2. */
-function sumG2(points: G2Point[], scalars: bigint[]): G2Point {
-  if (points.length > 2) return pippenger(G2, points, scalars)
+function sumG2(points: G2Point[], scalars: bigint[], deadline: number | undefined): G2Point {
+  if (points.length > 2) return inChunks(G2.ZERO, (p, k) => pippenger(G2, p, k), points, scalars, deadline)
   let sum = G2.ZERO
   for (let i = 0; i < points.length; i++) sum = sum.add(points[i]!.multiplyUnsafe(scalars[i]!))
   return sum
@@ -167,13 +181,14 @@ export const blsG2Add: Precompile = (input, gas) => {
   return success(cost, encodeG2(a.add(b)))
 }
 
-export const blsG1Msm: Precompile = (input, gas) => {
+export const blsG1Msm: Precompile = (input, gas, _rules, deadline) => {
   const pairCount = Math.floor(input.length / G1_MSM_PAIR)
   const cost = msmGas(pairCount, 12000, G1_MSM_DISCOUNT)
   if (pairCount === 0 || input.length % G1_MSM_PAIR !== 0 || gas < cost) return failure(gas)
   const points: G1Point[] = []
   const scalars: bigint[] = []
   for (let start = 0; start < input.length; start += G1_MSM_PAIR) {
+    checkDeadline(deadline) // a subgroup check is a scalar multiplication: the clock costs nothing beside it
     const point = readG1(input, start, true)
     if (point === undefined) return failure(gas)
     const scalar = readUint(input, start + G1_LENGTH, start + G1_MSM_PAIR) % R
@@ -182,16 +197,17 @@ export const blsG1Msm: Precompile = (input, gas) => {
       scalars.push(scalar)
     }
   }
-  return success(cost, encodeG1(sumG1(points, scalars)))
+  return success(cost, encodeG1(sumG1(points, scalars, deadline)))
 }
 
-export const blsG2Msm: Precompile = (input, gas) => {
+export const blsG2Msm: Precompile = (input, gas, _rules, deadline) => {
   const pairCount = Math.floor(input.length / G2_MSM_PAIR)
   const cost = msmGas(pairCount, 22500, G2_MSM_DISCOUNT)
   if (pairCount === 0 || input.length % G2_MSM_PAIR !== 0 || gas < cost) return failure(gas)
   const points: G2Point[] = []
   const scalars: bigint[] = []
   for (let start = 0; start < input.length; start += G2_MSM_PAIR) {
+    checkDeadline(deadline)
     const point = readG2(input, start, true)
     if (point === undefined) return failure(gas)
     const scalar = readUint(input, start + G2_LENGTH, start + G2_MSM_PAIR) % R
@@ -200,15 +216,16 @@ export const blsG2Msm: Precompile = (input, gas) => {
       scalars.push(scalar)
     }
   }
-  return success(cost, encodeG2(sumG2(points, scalars)))
+  return success(cost, encodeG2(sumG2(points, scalars, deadline)))
 }
 
-export const blsPairingCheck: Precompile = (input, gas) => {
+export const blsPairingCheck: Precompile = (input, gas, _rules, deadline) => {
   const pairCount = input.length / PAIRING_PAIR
   const cost = 37700 + 32600 * Math.floor(pairCount)
   if (input.length === 0 || !Number.isInteger(pairCount) || gas < cost) return failure(gas)
   const pairs: { g1: G1Point; g2: G2Point }[] = []
   for (let start = 0; start < input.length; start += PAIRING_PAIR) {
+    checkDeadline(deadline)
     const g1 = readG1(input, start, true)
     const g2 = readG2(input, start + G1_LENGTH, true)
     if (g1 === undefined || g2 === undefined) return failure(gas)
@@ -216,7 +233,7 @@ export const blsPairingCheck: Precompile = (input, gas) => {
     if (!g1.is0() && !g2.is0()) pairs.push({ g1, g2 })
   }
   const out = new Uint8Array(32)
-  if (pairs.length === 0 || curve.fields.Fp12.eql(curve.pairingBatch(pairs), curve.fields.Fp12.ONE)) out[31] = 1
+  if (pairs.length === 0 || pairingIsOne(curve, pairs, deadline)) out[31] = 1
   return success(cost, out)
 }
 

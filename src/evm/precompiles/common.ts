@@ -6,6 +6,37 @@
  * (the precompiles' "virtual padding"); no function here allocates more than the bytes it is asked for.
  */
 
+import { ExecutionTimeout } from '../types.ts'
+
+/** Throws ExecutionTimeout when `deadline` (epoch ms) has passed: for precompiles whose time outruns their gas. */
+export function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+}
+
+/** Pairs multiplied per look at the clock in pairingIsOne (a few tens of ms of Miller loops). */
+const PAIRS_PER_CLOCK_CHECK = 4
+
+/** What pairingIsOne needs of a pairing-friendly curve (noble's bn254 and bls12_381 both have it). */
+export interface PairingCurve<P, F> {
+  pairingBatch(pairs: P[], withFinalExponent?: boolean): F
+  readonly fields: { readonly Fp12: { mul(a: F, b: F): F; finalExponentiate(x: F): F; eql(a: F, b: F): boolean; readonly ONE: F } }
+}
+
+/**
+ * Whether the product of the pairings of `pairs` is one: Miller loops a few pairs at a time, the clock looked
+ * at between them (one pairing costs milliseconds here, 50M gas of them half a minute), then one final
+ * exponentiation of the product, which equals the batch's.
+ */
+export function pairingIsOne<P, F>(curve: PairingCurve<P, F>, pairs: P[], deadline: number | undefined): boolean {
+  const Fp12 = curve.fields.Fp12
+  let product = Fp12.ONE
+  for (let i = 0; i < pairs.length; i += PAIRS_PER_CLOCK_CHECK) {
+    checkDeadline(deadline)
+    product = Fp12.mul(product, curve.pairingBatch(pairs.slice(i, i + PAIRS_PER_CLOCK_CHECK), false))
+  }
+  return Fp12.eql(Fp12.finalExponentiate(product), Fp12.ONE)
+}
+
 export interface PrecompileResult {
   readonly ok: boolean
   readonly gasUsed: number

@@ -19,7 +19,7 @@ const FUNDED = hexToBytes(ACCOUNTS[1]!.address)
 const RECEIVER = hexToBytes('0x00000000000000000000000000000000000000aa')
 /** LOG1(topic = CALLVALUE) of nothing, then a value transfer to RECEIVER of half the call's value. */
 const EMITTER = hexToBytes('0x34600060006000a160006000600060006002340473' + '00'.repeat(19) + 'aa' + '5af100')
-/** The BLAKE2F precompile with 2^24 rounds: seconds of work in one frame that reads no state, so it never yields. */
+/** The BLAKE2F precompile with 2^24 rounds: seconds of work in one frame that reads no state, so it never yields (the EVM stops it at the deadline). */
 const BLAKE2F = hexToBytes('0x0000000000000000000000000000000000000009')
 const SPIN_INPUT = hexToBytes(`0x01000000${'00'.repeat(208)}01`)
 

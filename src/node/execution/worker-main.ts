@@ -26,6 +26,7 @@ import type { ExecutionJob } from './jobs.ts'
 import { pendingTarget, sealedTarget } from './targets.ts'
 import { errorToWire } from './wire.ts'
 import { READY } from '../worker-lane.ts'
+import { failpointStall } from '../../primitives/failpoints.ts'
 
 export interface WorkerInit {
   readonly dataDir: string
@@ -74,6 +75,7 @@ function replica(w: WireSnapshot): { version: number; target: TargetState } {
 }
 
 parentPort!.on('message', (msg: WorkerRequest) => {
+  failpointStall('execution:stall')
   let run: Promise<unknown>
   try {
     run = service.run(msg.job, targetState(msg.target))
