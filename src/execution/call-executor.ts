@@ -10,7 +10,7 @@
  * from the header (built once per header and base-fee rule: headers are immutable). Failures come back in
  * vm-errors.ts's typed form with geth's wording: an InvalidTransaction as a FlashnodeError thrown, a halt or
  * revert as `failure`. A deadline (Date.now() ms) stops execution with the EVM's ExecutionTimeout, which the
- * caller maps (node/deadline.ts).
+ * caller maps (node/deadline.ts). A meter (evm-meter.ts), when given, adds the run's gas and EVM time.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -25,6 +25,7 @@ import { WorldState } from '../evm/world-state.ts'
 import { parseDelegation } from '../evm/frames.ts'
 import { invalidTransactionError, txFailure, type CallFailure } from './vm-errors.ts'
 import { AccessRecordingWorld, type AccessListTracer } from './access-list-tracer.ts'
+import type { EvmMeter } from './evm-meter.ts'
 
 export interface CallSettings {
   /** Default and maximum gas of a call. */
@@ -131,7 +132,7 @@ export async function executeCall(
   ctx: CallContext,
   state: StateReader,
   req: CallRequest,
-  opts: { gas?: bigint; tracer?: AccessListTracer; deadline?: number } = {},
+  opts: { gas?: bigint; tracer?: AccessListTracer; deadline?: number; meter?: EvmMeter } = {},
 ): Promise<CallOutcome> {
   const requested = opts.gas ?? req.gas ?? ctx.settings.gasCap
   const gas = requested > ctx.settings.gasCap ? ctx.settings.gasCap : requested
@@ -147,8 +148,11 @@ export async function executeCall(
   }
   const options: TxOptions = opts.deadline === undefined ? CALL_OPTIONS : { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true, skipBlockGasLimit: true, deadline: opts.deadline }
   let result
+  const meter = opts.meter
   try {
+    const started = meter === undefined ? 0 : performance.now()
     result = executeTransaction(world, env, rules, input, options)
+    meter?.ran(result.gasUsed, started)
   } catch (e) {
     if (e instanceof InvalidTransaction) throw invalidTransactionError(e)
     throw e

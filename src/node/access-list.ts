@@ -10,7 +10,8 @@
  * authorizations. geth loops until the list is stable; a call that keeps touching new addresses is cut off
  * here after MAX_ROUNDS runs with the last list run (each run has its own time limit).
  *
- * Each run is a fresh WorldState that reports what it warms (execution/access-list-tracer.ts).
+ * Each run is a fresh WorldState that reports what it warms (execution/access-list-tracer.ts); a meter, when
+ * given, adds every round's gas and EVM time.
  */
 
 import { bigIntToFixedBytes, bytesToBigInt, ZERO_ADDRESS } from '../primitives/hex.ts'
@@ -44,7 +45,8 @@ export async function createAccessList(
   for (let round = 1; ; round++) {
     const accessList = previous.entries()
     const tracer = new AccessListTracer(accessList, excluded)
-    const outcome = await withDeadline(opts.timeoutMs, (deadline) => executeCall(ctx, state, { ...req, accessList }, { tracer, deadline }))
+    const meter = opts.meter
+    const outcome = await withDeadline(opts.timeoutMs, (deadline) => executeCall(ctx, state, { ...req, accessList }, meter === undefined ? { tracer, deadline } : { tracer, deadline, meter }))
     if (tracer.equals(previous) || round === MAX_ROUNDS) {
       const failure = outcome.failure
       return {

@@ -14,7 +14,8 @@
  *   gas used - 1 (fails) and the bound (succeeds), bisecting low (never above twice the low end), until the
  *   two are within 1.5% of the high end (geth's error ratio). The answer is the high end.
  * A run that fails before execution for too little gas (intrinsic gas) counts as failing; any other error
- * there is the answer. Each run starts from a fresh WorldState over the same state.
+ * there is the answer. Each run starts from a fresh WorldState over the same state; a meter, when given, adds
+ * every run's gas and EVM time (so an estimate's figure is the sum of its runs).
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
@@ -24,6 +25,7 @@ import { executeCall, type CallContext, type CallOutcome } from '../execution/ca
 import { callFailureError } from '../execution/vm-errors.ts'
 import type { CallRequest } from './api.ts'
 import { withDeadline } from './deadline.ts'
+import type { EvmMeter } from '../execution/evm-meter.ts'
 
 const TX_GAS = 21_000n
 const CALL_STIPEND = 2300n
@@ -36,10 +38,13 @@ const ERROR_RATIO = 0.015
 
 export interface RunOptions {
   readonly timeoutMs: number
+  /** Adds every run's gas and EVM time (the node's gas-per-second metrics). */
+  readonly meter?: EvmMeter
 }
 
-function run(ctx: CallContext, state: StateReader, req: CallRequest, opts: RunOptions & { gas?: bigint }): Promise<CallOutcome> {
-  return withDeadline(opts.timeoutMs, (deadline) => executeCall(ctx, state, req, { ...(opts.gas !== undefined ? { gas: opts.gas } : {}), deadline }))
+function run(ctx: CallContext, state: StateReader, req: CallRequest, opts: RunOptions, gas: bigint): Promise<CallOutcome> {
+  const meter = opts.meter
+  return withDeadline(opts.timeoutMs, (deadline) => executeCall(ctx, state, req, meter === undefined ? { gas, deadline } : { gas, deadline, meter }))
 }
 
 async function upperBound(ctx: CallContext, state: StateReader, req: CallRequest): Promise<bigint> {
@@ -76,7 +81,7 @@ async function succeedsWith(
   opts: RunOptions,
 ): Promise<{ readonly ok: boolean; readonly outcome?: CallOutcome }> {
   try {
-    const outcome = await run(ctx, state, req, { ...opts, gas })
+    const outcome = await run(ctx, state, req, opts, gas)
     return { ok: outcome.failure === undefined, outcome }
   } catch (e) {
     if (e instanceof FlashnodeError && /^intrinsic gas too low/.test(e.message)) return { ok: false }

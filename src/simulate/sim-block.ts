@@ -22,6 +22,7 @@ import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { blockEnvOf, rulesOf } from '../execution/evm-env.ts'
+import type { EvmMeter } from '../execution/evm-meter.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import type { Rules } from '../evm/fork.ts'
@@ -65,6 +66,8 @@ export interface SimBlockOptions {
   readonly deadline: number
   /** Computes the state root of the block's changes; without it the root is 32 zero bytes. */
   readonly stateRoot?: (diff: StateDiff) => Promise<Uint8Array>
+  /** Adds each call's gas and EVM time (the node's gas-per-second metrics). */
+  readonly meter?: EvmMeter
 }
 
 /** A call as it went into the block. */
@@ -156,7 +159,9 @@ export class SimBlock {
     if (zeroBlob && !noGasFee) env = this.noBlobFeeEnv ??= { ...this.env, blobBaseFee: 0n }
     this.tracer.reset()
     let result: TxResult
+    const meter = this.opts.meter
     try {
+      const started = meter === undefined ? 0 : performance.now()
       result = executeTransaction(world, env, this.rules, input, {
         skipNonceCheck: true,
         skipSenderCodeCheck: true,
@@ -168,6 +173,7 @@ export class SimBlock {
         observer: this.tracer,
         precompiles: this.state.precompiles,
       })
+      meter?.ran(result.gasUsed, started)
     } catch (e) {
       throw unexpected(e)
     }

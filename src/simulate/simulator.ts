@@ -13,7 +13,8 @@
  * root needs them). The state root is 32 zero bytes unless `computeStateRoot` is set (the contract's
  * default); the block hash always follows from the header as built. BLOCKHASH sees the canonical chain
  * below the base, the base itself and the blocks simulated so far. Calls run synchronously; between calls
- * the event loop is let in every 20 ms.
+ * the event loop is let in every 20 ms. A meter, when given, adds each call's gas and EVM time (the calls
+ * only: not the blocks' system calls).
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -21,6 +22,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { BlockView, TransactionView } from '../chain/types.ts'
 import { chainBlockHash } from '../execution/evm-env.ts'
+import type { EvmMeter } from '../execution/evm-meter.ts'
 import { ExecutionTimeout } from '../evm/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { headerView, transactionView } from '../execution/views.ts'
@@ -58,7 +60,7 @@ export class Simulator {
   constructor(private readonly deps: SimulatorDeps) {}
 
   /** `base` is asked for only once the request is within limits (it throws for an unknown block). */
-  async simulate(payload: SimulatePayload, base: () => SimulationBase): Promise<SimulatedBlock[]> {
+  async simulate(payload: SimulatePayload, base: () => SimulationBase, meter?: EvmMeter): Promise<SimulatedBlock[]> {
     const { settings } = this.deps
     checkLimits(payload, settings)
     const b = base()
@@ -101,6 +103,7 @@ export class Simulator {
           traceTransfers: payload.traceTransfers,
           validation: payload.validation,
           revertCode: settings.revertCode,
+          ...(meter !== undefined ? { meter } : {}),
         })
         for (const call of p.calls) {
           const now = Date.now()

@@ -4,6 +4,8 @@
  * its own WorldState on it), the block context
  * (the target's own header, with block overrides), and the time limit. Simulations go to this thread's
  * Simulator (its VM pool and system-call recordings stay warm across jobs), which keeps its own limits.
+ * A job's EVM runs are metered when the caller passes a meter (execution/evm-meter.ts): every run counts, so
+ * an estimate is the sum of its binary search, an access list of its rounds, a simulation of its calls.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -25,6 +27,7 @@ import { applyStateOverrides } from '../state-overrides.ts'
 import { Simulator } from '../../simulate/simulator.ts'
 import type { SimulationBase } from '../../simulate/base.ts'
 import type { SimulateSettings } from '../../simulate/types.ts'
+import type { EvmMeter } from '../../execution/evm-meter.ts'
 import type { ExecutionJob, JobResult } from './jobs.ts'
 
 export interface CallSettings {
@@ -78,24 +81,25 @@ export class CallService {
     return new OverlayReader(base, state.diff())
   }
 
-  async run(job: ExecutionJob, target: TargetState): Promise<JobResult> {
+  /** Runs `job`; `meter`, when given, adds the gas and EVM time of every EVM run the job makes. */
+  async run(job: ExecutionJob, target: TargetState, meter?: EvmMeter): Promise<JobResult> {
     const timeoutMs = this.settings.evmTimeoutMs
     switch (job.kind) {
       case 'call': {
         const ctx = this.context(target.header, job.block)
         const state = await this.fresh(target.state, job.state)
-        const outcome = await withDeadline(timeoutMs, (deadline) => executeCall(ctx, state, job.request, { deadline }))
+        const outcome = await withDeadline(timeoutMs, (deadline) => executeCall(ctx, state, job.request, meter === undefined ? { deadline } : { deadline, meter }))
         if (outcome.failure !== undefined) throw callFailureError(outcome.failure, outcome.returnData)
         return outcome.returnData
       }
       case 'estimateGas': {
         const state = await this.fresh(target.state, job.state)
-        return estimateGas(this.context(target.header), state, job.request, { timeoutMs })
+        return estimateGas(this.context(target.header), state, job.request, meter === undefined ? { timeoutMs } : { timeoutMs, meter })
       }
       case 'createAccessList':
-        return createAccessList(this.context(target.header), target.state, job.request, { timeoutMs })
+        return createAccessList(this.context(target.header), target.state, job.request, meter === undefined ? { timeoutMs } : { timeoutMs, meter })
       case 'simulate':
-        return this.simulator.simulate(job.payload, () => target.simulationBase())
+        return this.simulator.simulate(job.payload, () => target.simulationBase(), meter)
     }
   }
 }
