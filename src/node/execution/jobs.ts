@@ -2,7 +2,8 @@
  * Execution jobs (eth_call, eth_estimateGas, eth_createAccessList, eth_simulateV1) and where they run: a
  * target is either a sealed block (its number) or a pre-confirmed snapshot. Jobs and targets are plain
  * data, so they can be run here or posted to an execution worker unchanged (structured clone carries
- * bigint, Map and bytes), and so are their results.
+ * bigint, Map and bytes), and so are their results. An executor tells its observer what each job's EVM
+ * runs cost (gas and seconds), for the node's gas-per-second metrics.
  */
 
 import type { AccessListResult, BlockOverrides, CallRequest, StateOverrides } from '../api.ts'
@@ -20,6 +21,16 @@ export type JobResult = Uint8Array | bigint | AccessListResult | SimulatedBlock[
 export type ExecutionTarget =
   | { readonly kind: 'sealed'; readonly number: bigint }
   | { readonly kind: 'pending'; readonly snapshot: PreconfirmedSnapshot }
+
+/**
+ * Told of each job's EVM work as the job answers (a result or an error), on the node's main thread: the gas
+ * its EVM runs used and the seconds they took (execution/evm-meter.ts: every run of the job that ended,
+ * summed; a run stopped at its time limit adds nothing, and a killed job, which never answers, is not
+ * reported). The node's metrics implement it.
+ */
+export interface ExecutionObserver {
+  executed(kind: ExecutionJob['kind'], gas: number, seconds: number): void
+}
 
 /** Runs jobs somewhere: on this thread, or in a worker. */
 export interface Executor {

@@ -10,12 +10,13 @@
  * replaced, the job answers its time-limit error (eth_simulateV1's own code for a simulation), and the
  * other jobs that worker held are run again on the fresh one (jobs only read). Pending jobs carry the
  * snapshot version they need; a worker gets the snapshot itself only when it does not hold that version yet.
+ * Each answer (or error) carries the job's EVM gas and seconds, handed to the observer as the job answers.
  */
 
 import { FlashnodeError } from '../../errors/errors.ts'
 import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import { SIM_CODES, simError } from '../../simulate/errors.ts'
-import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
+import type { ExecutionJob, ExecutionObserver, ExecutionTarget, Executor, JobResult } from './jobs.ts'
 import type { WorkerInit, WorkerRequest, WorkerTarget } from './worker-main.ts'
 import { snapshotToWire } from '../../preconf/wire.ts'
 import { errorFromWire, type WireError } from './wire.ts'
@@ -40,6 +41,9 @@ interface Reply {
   readonly ok: boolean
   readonly result?: JobResult
   readonly error?: WireError
+  /** The gas and EVM seconds of the job's runs (worker-main.ts's meter). */
+  readonly gas: number
+  readonly seconds: number
 }
 
 /** A worker place: its current worker (replaced when stopped), the jobs it holds, its snapshot replica. */
@@ -80,6 +84,7 @@ export class WorkerExecutor implements Executor {
   constructor(
     private readonly init: WorkerInit,
     private readonly opts: WorkerExecutorOptions,
+    private readonly observer?: ExecutionObserver,
   ) {
     for (let i = 0; i < opts.workers; i++) {
       const slot = new Slot()
@@ -95,6 +100,7 @@ export class WorkerExecutor implements Executor {
         if (slot.lane !== lane) return
         const running = this.finish(slot, msg.id)
         if (running === undefined) return
+        this.observer?.executed(running.q.job.kind, msg.gas, msg.seconds)
         if (msg.ok) running.q.resolve(msg.result!)
         else {
           // The EVM stops a job at its deadline itself (the kill timer, later by a grace, is the backstop).

@@ -7,6 +7,7 @@
  * It opens the same LMDB environment read-only-in-practice (it never writes) and keeps a replica of the
  * newest pre-confirmed snapshot, sent by the node only when a pending job needs a newer one than it holds.
  * A job's target is resolved when its message arrives, so a newer replica never changes a running job.
+ * Each answer carries the gas and EVM seconds of the job's runs (a meter per job), for the node's metrics.
  *
  * Invariant: nothing is read at a block before this thread's view of the database holds it. The node commits
  * a block before it posts a job naming it, but this thread reads through an LMDB read transaction that may
@@ -25,6 +26,7 @@ import { CallService, type CallSettings, type TargetState } from './call-service
 import type { ExecutionJob } from './jobs.ts'
 import { pendingTarget, sealedTarget } from './targets.ts'
 import { errorToWire } from './wire.ts'
+import { EvmMeter } from '../../execution/evm-meter.ts'
 import { READY } from '../worker-lane.ts'
 import { failpointStall } from '../../primitives/failpoints.ts'
 
@@ -76,15 +78,17 @@ function replica(w: WireSnapshot): { version: number; target: TargetState } {
 
 parentPort!.on('message', (msg: WorkerRequest) => {
   failpointStall('execution:stall')
+  const meter = new EvmMeter()
   let run: Promise<unknown>
   try {
-    run = service.run(msg.job, targetState(msg.target))
+    run = service.run(msg.job, targetState(msg.target), meter)
   } catch (e) {
     run = Promise.reject(e)
   }
+  // The job's EVM gas and time ride on its answer (no message of their own).
   run.then(
-    (result) => parentPort!.postMessage({ id: msg.id, ok: true, result }),
-    (e: unknown) => parentPort!.postMessage({ id: msg.id, ok: false, error: errorToWire(e) }),
+    (result) => parentPort!.postMessage({ id: msg.id, ok: true, result, gas: meter.gas, seconds: meter.seconds }),
+    (e: unknown) => parentPort!.postMessage({ id: msg.id, ok: false, error: errorToWire(e), gas: meter.gas, seconds: meter.seconds }),
   )
 })
 parentPort!.postMessage(READY)
