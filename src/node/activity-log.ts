@@ -80,7 +80,7 @@ export class ActivityLog implements SequencerObserver {
 /** One observer that tells each of `observers`. */
 export function allObservers(...observers: SequencerObserver[]): SequencerObserver {
   return {
-    flashblockBuilt: (s) => observers.forEach((o) => o.flashblockBuilt(s)),
+    flashblockBuilt: (s, gas) => observers.forEach((o) => o.flashblockBuilt(s, gas)),
     journalWritten: (s) => observers.forEach((o) => o.journalWritten(s)),
     sealed: (s) => observers.forEach((o) => o.sealed(s)),
     tickSkipped: () => observers.forEach((o) => o.tickSkipped()),

@@ -20,7 +20,8 @@ interface MethodStats {
   count: number
 }
 
-interface MetricValue {
+/** One sample of a scrape-time metric (prom-client's custom-metric shape). */
+export interface MetricValue {
   value: number
   labels: Record<string, string | number>
   metricName?: string
@@ -85,7 +86,7 @@ export class CallStats {
 }
 
 /** A metric of `registry` whose values `values` makes at scrape time (prom-client's custom-metric shape). */
-function register(
+export function register(
   registry: Registry,
   name: string,
   help: string,

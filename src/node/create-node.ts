@@ -270,8 +270,9 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
             maxQueued: 1_000,
             maxInFlight: 4,
           },
+          metrics,
         )
-      : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings))
+      : new InlineExecutor(kv, chain, new CallService(rules, store, callSettings), metrics)
   const results = config.callCacheEntries > 0 ? new ResultCache(config.callCacheEntries) : undefined
   const write = sequencing?.write ?? following?.write
   const shared = { ...(write !== undefined ? { write } : {}), ...(results !== undefined ? { results } : {}) }

@@ -3,14 +3,18 @@
  * in one process (tests) never share a series.
  *
  * What records what: the transports report each answered call and each rate-limit refusal through rpc/'s
- * RpcObserver port (this class has its shape; cli/ hands it to the servers, since node/ sits below rpc/); flashblocks and stream messages are heard from the feed and the
+ * RpcObserver port (this class has its shape; cli/ hands it to the servers, since node/ sits below rpc/); the
+ * executors report each execution job's EVM gas and seconds as it answers (ExecutionObserver;
+ * execution-stats.ts); the sequencer reports its build, journal and seal times, and each flashblock's gas
+ * with its build time (SequencerObserver); flashblocks and stream messages are heard from the feed and the
  * stream as any reader hears them; everything that is a current level (head block and its age, the pool,
  * connections, stream subscribers) is read at scrape time, so nothing is recorded on the paths that
  * produce it. prom-client's default process and Node.js metrics (memory, event-loop lag, GC) are included
  * under their usual names.
  *
- * Labels are bounded: `method` is a method the endpoint serves or `unknown`; `transport` http | ws; `outcome`
- * ok | error; `state` pending | queued.
+ * Labels are bounded: `method` is a method the endpoint serves or `unknown` (on the execution metrics, one
+ * of the four methods that run execution jobs); `transport` http | ws; `outcome` ok | error; `state`
+ * pending | queued.
  */
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
@@ -18,6 +22,8 @@ import type { PreconfirmedFeed } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { SequencerObserver } from '../sequencer/sequencer.ts'
 import { CallStats } from './call-stats.ts'
+import { ExecutionStats, GAS_PER_SECOND_BUCKETS } from './execution-stats.ts'
+import type { ExecutionJob, ExecutionObserver } from './execution/jobs.ts'
 
 /** The reports of rpc/'s transports (rpc/transport/observer.ts, which rpc/ owns; the shapes match it). */
 interface PayloadObserver {
@@ -48,10 +54,12 @@ function processMetrics(): Registry {
 
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-export class NodeMetrics implements SequencerObserver {
+export class NodeMetrics implements SequencerObserver, ExecutionObserver {
   readonly registry = new Registry()
   private readonly connectionSources = new Set<() => number>()
   private readonly calls: CallStats
+  private readonly executions: ExecutionStats
+  private readonly flashblockGasRate: Histogram
   private readonly rateLimited: Counter
   private readonly flashblocks: Counter
   private readonly flashblockTransactions: Histogram
@@ -69,6 +77,7 @@ export class NodeMetrics implements SequencerObserver {
     const registers = [this.registry]
     const now = sources.now ?? Date.now
     this.calls = new CallStats(SECONDS_BUCKETS, this.registry)
+    this.executions = new ExecutionStats(this.registry)
     this.rateLimited = new Counter({
       name: 'flashnode_rpc_rate_limited_total',
       help: 'Payloads refused by an endpoint rate limit (HTTP 429, or its error over WebSocket)',
@@ -121,6 +130,12 @@ export class NodeMetrics implements SequencerObserver {
       buckets: SECONDS_BUCKETS,
       registers,
     })
+    this.flashblockGasRate = new Histogram({
+      name: 'flashnode_flashblock_gas_per_second',
+      help: 'Gas per second of one flashblock with transactions: the gas of its new transactions / its build time (from asking the pool to its publication, journal write included)',
+      buckets: [...GAS_PER_SECOND_BUCKETS],
+      registers,
+    })
     this.journalWrite = new Histogram({
       name: 'flashnode_journal_write_duration_seconds',
       help: 'Time to journal one flashblock with transactions (durable before it is published)',
@@ -153,8 +168,9 @@ export class NodeMetrics implements SequencerObserver {
 
   // --- the sequencer's reports (SequencerObserver) ---
 
-  flashblockBuilt(seconds: number): void {
+  flashblockBuilt(seconds: number, gas: number): void {
     this.flashblockBuild.observe(seconds)
+    if (gas > 0 && seconds > 0) this.flashblockGasRate.observe(gas / seconds)
   }
 
   journalWritten(seconds: number): void {
@@ -167,6 +183,12 @@ export class NodeMetrics implements SequencerObserver {
 
   tickSkipped(): void {
     this.ticksSkipped.inc()
+  }
+
+  // --- the executors' reports (ExecutionObserver) ---
+
+  executed(kind: ExecutionJob['kind'], gas: number, seconds: number): void {
+    this.executions.record(kind, gas, seconds)
   }
 
   /** A submission's result (admission's report; the results are the pool's rule names: bounded). */

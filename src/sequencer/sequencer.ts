@@ -64,8 +64,11 @@ export interface SequencerPool {
 
 /** What the sequencer reports of its own work, for metrics (node/metrics.ts); each call is cheap and sync. */
 export interface SequencerObserver {
-  /** A flashblock built: from asking the pool to its publication (journal write included), in seconds. */
-  flashblockBuilt(seconds: number): void
+  /**
+   * A flashblock built: from asking the pool to its publication (journal write included), in seconds, and
+   * the gas its new transactions used (0 for an empty one).
+   */
+  flashblockBuilt(seconds: number, gas: number): void
   /** The journal write of a flashblock with transactions, in seconds. */
   journalWritten(seconds: number): void
   /** A block sealed: roots, header and the atomic write, wall clock in seconds (requests answered in its one
@@ -282,6 +285,7 @@ export class Sequencer {
     const started = this.observer === undefined ? 0 : performance.now()
     const open = this.open
     const first = open.included.length
+    const gasBefore = open.gasUsed
     const candidates = this.pool.candidates(open.header.baseFeePerGas ?? 0n)
     const added: IncludedTransaction[] = []
     while (added.length < this.settings.maxTransactionsPerFlashblock) {
@@ -309,7 +313,7 @@ export class Sequencer {
     }
     failpoint('flashblock:after-journal')
     this.publish(first)
-    this.observer?.flashblockBuilt((performance.now() - started) / 1000)
+    this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
     return this.current
   }
 
