@@ -1,6 +1,7 @@
 /**
  * /metrics against Prometheus's own tools (Debian's `prometheus` package): `promtool check metrics` finds
- * nothing on any flashnode_ series (its lint of prom-client's default Node.js names is known noise, and
+ * nothing on any flashnode_ series (after an execution job and a flashblock with a transaction, so the
+ * gas-per-second series hold observations) (its lint of prom-client's default Node.js names is known noise, and
  * nothing else may appear), and a real Prometheus server scraping a node for a few seconds answers a query
  * for one of its metrics through its HTTP API. Without the package the tests say so and do not run.
  */
@@ -13,18 +14,26 @@ import { join } from 'node:path'
 import { servedManualNode } from '../support/sequencing-node.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { rpc } from '../support/node-process.ts'
+import { signedTx } from '../support/dev-chain.ts'
+import { bytesToHex } from '@ethereumjs/util'
 import { freePort, needsTool } from '../support/debian-tool.ts'
 
 /** prom-client's default metric names promtool lints (counters' naming rule on its gauges): known noise. */
 const DEFAULT_NAMES = /^(nodejs|process)_[a-z_]+ /
 
 test('promtool check metrics finds nothing on a flashnode_ series', needsTool('promtool', 'prometheus'), async (t) => {
-  const { url } = await servedManualNode(t)
+  const { node, url } = await servedManualNode(t)
   await rpc(url, 'eth_chainId')
+  // An execution job and a flashblock with a transaction, so the gas-per-second series hold observations.
+  const loop = '0x00000000000000000000000000000000000000cc'
+  await rpc(url, 'eth_call', [{ to: loop }, 'latest', { [loop]: { code: '0x6103e85b600190038060035700' } }]) // 1,000 turns
+  await rpc(url, 'eth_sendRawTransaction', [bytesToHex(signedTx(node, 0, 0n, { to: '0x00000000000000000000000000000000000000aa', value: 1n, gasLimit: 21_000n }).serialize())])
   await rpc(url, 'flashnode_flashblock')
   await rpc(url, 'evm_mine')
   const exposition = await (await fetch(`${url}/metrics`)).text()
   assert.match(exposition, /^flashnode_rpc_requests_total\{/m)
+  assert.match(exposition, /^flashnode_execution_gas_per_second_count\{method="eth_call"\} 1$/m)
+  assert.match(exposition, /^flashnode_flashblock_gas_per_second_count 1$/m)
   const check = spawnSync('promtool', ['check', 'metrics'], { input: exposition, encoding: 'utf8' })
   const findings = `${check.stdout}${check.stderr}`.split('\n').filter((line) => line.trim() !== '')
   assert.ok(check.status === 0 || check.status === 3, `promtool ran (status ${check.status}): ${findings.join(' | ')}`)
