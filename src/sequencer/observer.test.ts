@@ -1,7 +1,7 @@
 /**
- * The sequencer's reports to its observer (metrics): one build per flashblock with its time, one seal per
- * sealed block, and a skipped tick when the clock fires while the previous tick still runs. Auto mode on an
- * injected clock.
+ * The sequencer's reports to its observer (metrics): one build per flashblock with its time and gas, one
+ * seal per sealed block, and a skipped tick when the clock fires while the previous tick still runs. Auto
+ * mode on an injected clock.
  */
 
 import { test } from 'node:test'
@@ -13,11 +13,13 @@ import type { SequencerObserver, SequencerPool } from './sequencer.ts'
 
 class Recorder implements SequencerObserver {
   readonly built: number[] = []
+  readonly gas: number[] = []
   readonly journaled: number[] = []
   readonly seals: number[] = []
   skipped = 0
-  flashblockBuilt(seconds: number): void {
+  flashblockBuilt(seconds: number, gas: number): void {
     this.built.push(seconds)
+    this.gas.push(gas)
   }
   journalWritten(seconds: number): void {
     this.journaled.push(seconds)
@@ -77,4 +79,7 @@ test('the times the observer hears are the operations\' own: positive, and no lo
   within('flashblock build', observer.built.slice(0, 1), flashblockSeconds)
   within('seal', observer.seals, sealSeconds)
   assert.ok(observer.journaled[0]! <= observer.built[0]!, 'the journal write is part of the build')
+  assert.equal(observer.gas[0], 21_000, 'the flashblock\'s gas: its one transfer')
+  await seq.flashblock()
+  assert.equal(observer.gas.at(-1), 0, 'an empty flashblock: no gas')
 })
