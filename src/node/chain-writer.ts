@@ -74,9 +74,10 @@ export class ChainWriter {
   /**
    * Imports concatenated RLP blocks. Blocks already in the chain (same hash) are skipped; a block that does
    * not extend the head or fails a check throws InvalidBlockError after earlier blocks were committed.
-   * `onProgress` hears each block once it is imported or skipped.
+   * `onProgress` hears each block once it is imported or skipped; `onExecuted` hears each imported block's
+   * gas used and the seconds its execution took (transactions, roots and checks; not the write).
    */
-  async importRlp(bytes: Uint8Array, onProgress?: (p: ImportProgress) => void): Promise<ImportProgress> {
+  async importRlp(bytes: Uint8Array, onProgress?: (p: ImportProgress) => void, onExecuted?: (gas: number, seconds: number) => void): Promise<ImportProgress> {
     let imported = 0
     let skipped = 0
     let parent = this.headHeader()
@@ -94,7 +95,9 @@ export class ChainWriter {
       if (n !== parent.number + 1n) {
         throw new InvalidBlockError(n, `does not extend the head (block ${parent.number})`)
       }
+      const started = onExecuted === undefined ? 0 : performance.now()
       const executed = await executeBlock(this.rules, this.kv, this.chain, block, parent)
+      onExecuted?.(Number(block.header.gasUsed), (performance.now() - started) / 1000)
       this.commit(executed)
       parent = block.header
       imported++

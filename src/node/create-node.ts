@@ -467,7 +467,7 @@ function followerFor(
     head: () => chain.header(chain.head())!,
     commit: (executed) => writer.commit(executed),
     importBlocks: async (rlps) => {
-      await writer.importRlp(concatBytes(...rlps))
+      await writer.importRlp(concatBytes(...rlps), undefined, counted?.executed)
     },
     writer: feed,
     sealed: follow.sealed,

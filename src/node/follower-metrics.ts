@@ -1,13 +1,15 @@
 /**
  * A follower's metrics (issue "Followers"; docs/operations.md lists them), registered on the node's
  * registry: what became of each stream message, gaps, re-subscriptions, seals that did not check out,
- * blocks fetched instead of streamed, forwarded transactions; and, read at scrape time, how far behind the
- * follower is (blocks, age of its newest flashblock) and whether its stream is connected.
+ * blocks fetched instead of streamed (and the gas per second of their re-execution), forwarded
+ * transactions; and, read at scrape time, how far behind the follower is (blocks, age of its newest
+ * flashblock) and whether its stream is connected.
  * Labels are bounded: `outcome` is one of the follower's outcomes, `result` accepted | refused | unreachable.
  */
 
-import { Counter, Gauge, type Registry } from 'prom-client'
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { FollowerObserver } from '../follower/follower.ts'
+import { GAS_PER_SECOND_BUCKETS } from './execution-stats.ts'
 
 export interface FollowerLevels {
   connected(): boolean
@@ -23,6 +25,8 @@ export interface FollowerMetrics {
   subscribed(): void
   /** A forwarded transaction's result. */
   forwarded(result: 'accepted' | 'refused' | 'unreachable'): void
+  /** A fetched sealed block re-executed: its gas used and the seconds its execution took. */
+  executed(gas: number, seconds: number): void
 }
 
 export function followerMetrics(registry: Registry, levels: FollowerLevels): FollowerMetrics {
@@ -38,6 +42,12 @@ export function followerMetrics(registry: Registry, levels: FollowerLevels): Fol
   const mismatches = new Counter({ name: 'flashnode_follower_seal_mismatches_total', help: 'Sealed blocks that did not match what the stream said (never committed: refetched)', registers })
   const fetched = new Counter({ name: 'flashnode_follower_fetched_blocks_total', help: 'Sealed blocks fetched from the sequencer and re-executed (catch-up, refetch)', registers })
   const forwarded = new Counter({ name: 'flashnode_follower_forwarded_transactions_total', help: 'Transactions forwarded to the sequencer, by result', labelNames: ['result'], registers })
+  const blockGasRate = new Histogram({
+    name: 'flashnode_follower_block_gas_per_second',
+    help: 'Gas per second of one sealed block fetched and re-executed (catch-up, refetch): its gas used / its execution time (transactions, roots and checks; not the write); blocks with gas only',
+    buckets: [...GAS_PER_SECOND_BUCKETS],
+    registers,
+  })
   new Gauge({
     name: 'flashnode_follower_blocks_behind',
     help: "Sealed blocks the follower lacks of its sequencer's (as far as it knows)",
@@ -72,5 +82,8 @@ export function followerMetrics(registry: Registry, levels: FollowerLevels): Fol
     },
     subscribed: () => subscriptions.inc(),
     forwarded: (result) => forwarded.inc({ result }),
+    executed: (gas, seconds) => {
+      if (gas > 0 && seconds > 0) blockGasRate.observe(gas / seconds)
+    },
   }
 }

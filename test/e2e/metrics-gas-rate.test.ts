@@ -7,7 +7,9 @@
  * once) and the formula gives; an estimate that searches adds every run; a reverted call's run counts too.
  * `flashnode_execution_seconds_total` grows, and the gas-per-second histogram counts each job once with its
  * gas / seconds (its sum is the counters' ratio). A flashblock with a transaction moves
- * `flashnode_flashblock_gas_per_second` by its gas / its build time; an empty one does not. Manual sealing.
+ * `flashnode_flashblock_gas_per_second` by its gas / its build time; an empty one does not. A follower's
+ * catch-up observes `flashnode_follower_block_gas_per_second` once per re-executed block with gas. Manual
+ * sealing.
  */
 
 import { test } from 'node:test'
@@ -15,8 +17,10 @@ import assert from 'node:assert/strict'
 import { bytesToHex } from '@ethereumjs/util'
 import { parseExposition, samplesOf, type Family } from '../support/prometheus-text.ts'
 import { servedManualNode } from '../support/sequencing-node.ts'
-import { deployCode, signedTx } from '../support/dev-chain.ts'
+import { deployCode, signedTx, testGenesis } from '../support/dev-chain.ts'
 import { rpc } from '../support/node-process.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { createNode, DEFAULT_NODE_SETTINGS } from '../../src/node/create-node.ts'
 
 type Families = Map<string, Family>
 
@@ -145,4 +149,30 @@ test('an estimate that searches counts every run it makes', async (t) => {
   assert.equal(added % gas, 0, `runs of ${gas} gas each: ${added}`)
   assert.ok(added / gas >= 2, `the run at the upper bound and the optimistic one at least: ${added / gas} runs`)
   assert.equal(value(after, 'flashnode_execution_gas_per_second', { method: 'eth_estimateGas' }, 'flashnode_execution_gas_per_second_count'), 1, 'one job, one observation')
+})
+
+test('a follower\'s catch-up observes each re-executed block\'s gas per second; an empty block is left out', async (t) => {
+  const { node, url } = await servedManualNode(t)
+  const transfer = (from: number, nonce: bigint) =>
+    rpc(url, 'eth_sendRawTransaction', [bytesToHex(signedTx(node, from, nonce, { to: address(0xaa), value: 1n, gasLimit: 21_000n }).serialize())])
+  await transfer(0, 0n)
+  await transfer(1, 0n)
+  await rpc(url, 'evm_mine') // block 1: two transfers
+  await rpc(url, 'evm_mine') // block 2: empty
+  await transfer(0, 1n)
+  await rpc(url, 'evm_mine') // block 3: one transfer
+  const follower = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir: tempDir(t),
+    genesis: testGenesis(),
+    follow: { sealed: { blocks: async (from, to) => Array.from({ length: Number(to - from) + 1 }, (_, i) => node.chain.store.blockRlp(from + BigInt(i))!) } },
+  })
+  t.after(() => follower.close())
+  assert.equal(await follower.follower!.catchUp(3n), 3)
+  const metrics = parseExposition((await follower.metrics!.exposition()).body)
+  assert.equal(value(metrics, 'flashnode_follower_fetched_blocks_total'), 3)
+  const name = 'flashnode_follower_block_gas_per_second'
+  assert.equal(family(metrics, name).type, 'histogram')
+  assert.equal(value(metrics, name, {}, `${name}_count`), 2, 'the two blocks with gas')
+  assert.ok(value(metrics, name, {}, `${name}_sum`) > 0)
 })
