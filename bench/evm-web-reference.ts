@@ -82,12 +82,12 @@ class FrameCounter implements FrameObserver {
   selfDestruct(): void {}
 }
 
-/** Runs `calls` (calldata hex each) from `from` to `to` with `gas` each, in order, on the web's state. */
-export function runWebReference(web: readonly WebContract[], from: bigint, calls: readonly { to: bigint; data: string }[], gas: bigint): WebCallOutcome[] {
+/** Runs `calls` (calldata in hex, a gas limit each) from `from`, in order, on one state: the web's. */
+export function runWebReference(web: readonly WebContract[], from: bigint, calls: readonly { to: bigint; data: string; gas: bigint }[]): WebCallOutcome[] {
   const world = new WorldState(baseOf(web))
   const rules = rulesFor('prague')
   return calls.map((c, i) => {
-    const tx: TxInput = { type: 2, from, nonce: BigInt(i), gasLimit: gas, to: c.to, value: 0n, data: hexToBytes(c.data), maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }
+    const tx: TxInput = { type: 2, from, nonce: BigInt(i), gasLimit: c.gas, to: c.to, value: 0n, data: hexToBytes(c.data), maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }
     const counter = new FrameCounter()
     const r = executeTransaction(world, BLOCK, rules, tx, { skipNonceCheck: true, skipFeeCharge: true, skipBaseFeeCheck: true, skipTxGasCap: true, observer: counter })
     return {
