@@ -29,6 +29,7 @@ const SENDER = 0xc0b05e7dn
 const CHECK_SALT = 0
 const DISTINCT = 1_000
 const QUICK_DISTINCT = 200
+const WARMUP_MS = 3_000
 const FLOOR = { bigFrames: 10_000, gas: 10_000_000n }
 
 const hexAddress = (v: bigint): string => `0x${v.toString(16).padStart(40, '0')}`
@@ -100,6 +101,9 @@ export function contractWebCase(): BenchCase {
     name: `EVM: 12 calls into a web of ${CONTRACTS} random contracts calling each other (~${(Number(work.gas) / 1e6).toFixed(1)} Mgas; call 1 ~${round2(work.bigFrames)} frames, 11 calls ~${Math.round(work.smallFrames)}), one eth_simulateV1 (distinct calldata)`,
     unit: 'req/s',
     concurrency: 2,
+    // A cold execution worker's first request of this row takes seconds (the interpreter and the simulation
+    // path tiering up over 10,000 frames): both workers warm up before the window, even in a --quick run.
+    warmupMs: WARMUP_MS,
     bodies: (run: CaseRun) => Array.from({ length: run.quick ? QUICK_DISTINCT : DISTINCT }, (_, i) => rpcBody(i + 1, 'eth_simulateV1', params(row, 1, i + 1))),
     check: async (run: CaseRun) => {
       const answer = await rpcCall<unknown>(run.node.url, 'eth_simulateV1', params(row, CHECK_SALT, 0), 120_000)
@@ -120,6 +124,7 @@ export function contractWebNotes(): string[] {
       `and sometimes reverts (its caller goes on). The check request: ${w.gas.toLocaleString('en')} gas, call 1 ${w.bigFrames.toLocaleString('en')} frames ` +
       `(budget ${BUDGETS[0]!.toLocaleString('en')}), the 11 others ~${Math.round(w.smallFrames)} frames (budget ${BUDGETS[1]}), ${w.undone.toLocaleString('en')} frames reverted, ` +
       `${w.logs} logs; each answer is checked call by call (status, gasUsed, returnData, logs) against our EVM run in-process. ` +
-      `Mgas/s = req/s × ${(Number(w.gas) / 1e6).toFixed(1)}; frames/s ≈ req/s × ${Math.round(w.bigFrames + 11 * w.smallFrames).toLocaleString('en')}.`,
+      `Mgas/s = req/s × ${(Number(w.gas) / 1e6).toFixed(1)}; frames/s ≈ req/s × ${Math.round(w.bigFrames + 11 * w.smallFrames).toLocaleString('en')}. ` +
+      `Warm-up ${WARMUP_MS / 1000} s for this row whatever the run's (a cold worker's first request takes seconds).`,
   ]
 }
