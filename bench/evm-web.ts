@@ -5,15 +5,15 @@
  * Every contract is generated from the same skeleton with its own random parts. A frame reads four calldata
  * words: a state word x, a frame budget b, a depth d and flags (bit 0: a static context, so no SSTORE or LOG;
  * bit 1: this frame may revert). It then
- *   1. runs 2-4 random work snippets on x (invertible mixing, so x keeps its entropy) and on an accumulator:
- *      arithmetic, a data-dependent loop, memory writes and reads, KECCAK256, SLOAD, and, outside a static
- *      context and when x says so, SSTORE and LOG2;
+ *   1. runs 2-3 random work snippets, each only when x's bits pick it (one time in 2 or 3), on x (invertible
+ *      mixing, so x keeps its entropy) and on an accumulator: arithmetic, a data-dependent loop, memory writes
+ *      and reads, KECCAK256, SLOAD; and, outside a static context and when x says so, SSTORE and LOG2;
  *   2. when b ≥ 2 and d > 0, calls k = 1 + (x >> s) mod F children one after the other (F is the contract's),
- *      each with x' = keccak(x, i), budget ⌊(b − 1)/k⌋, depth d − 1, and all its gas; x' picks the child
+ *      each with x' = keccak(i, x), budget ⌊(b − 1)/k⌋, depth d − 1, and all its gas; x' picks the child
  *      (any contract of the web, itself included) and the call kind (CALL, STATICCALL or DELEGATECALL, in the
  *      contract's own proportions); the caller adds the child's frame count to its own and mixes its returned
  *      word and success flag into the accumulator, whether the child returned or reverted;
- *   3. runs 0-2 more snippets, then returns [frames in its subtree, accumulator], or, when it may revert and
+ *   3. may run one more snippet, then returns [frames in its subtree, accumulator], or, when it may revert and
  *      x says so (about one frame in R, R the contract's), reverts with the same two words, undoing its and its
  *      children's writes and logs (its caller goes on).
  * The budget bounds the frames of a call (at most b, close to b since each level spends it almost all), the
@@ -21,8 +21,8 @@
  * reverts, slots, loop lengths) follows the calldata. The frame count the top call returns is the contracts'
  * own count of the frames that ran (an exceptional halt would lose its subtree from it).
  *
- * Memory: 0x00-0x7f the outgoing calldata, 0x80-0xbf the child's returned words, 0xc0-0x1bf locals, then
- * eight scratch words. Code is assembled with the differential test's assembler (test/evm/assembler.ts).
+ * Memory: 0x00-0x7f the outgoing calldata, 0x80 the child index, 0xa0-0x11f the frame's own calldata, 0x120-0x15f
+ * the child's returned words, 0x160-0x1bf the count, accumulator and fan-out, then eight scratch words. Code is assembled with the differential test's assembler (test/evm/assembler.ts).
  */
 
 import { Assembler } from '../test/evm/assembler.ts'
