@@ -3,8 +3,8 @@
  * (bench/evm-web-reference.ts): the web is the same for the same seed, every contract's code is well formed
  * (defined opcodes, every jump to a JUMPDEST), calls through it end as the row claims (success, the frames the
  * contracts count are the frames the EVM entered, within the budget, reverts, logs and every call kind), the
- * calldata changes the path, and a peer's answer that differs from the reference in any compared field is
- * named.
+ * calldata changes the path, a peer's answer that differs from the reference in any compared field is named,
+ * and the row's own check request does the work the row's name claims.
  */
 
 import assert from 'node:assert/strict'
@@ -13,6 +13,7 @@ import { analyse } from '../../src/evm/code-analysis.ts'
 import { definedOn, instructions, OPCODES } from '../evm/opcode-table.ts'
 import { WEB_BASE, generateWeb, webCalldata, webSeedWord } from '../../bench/evm-web.ts'
 import { compareWebAnswer, runWebReference, type WebCallOutcome } from '../../bench/evm-web-reference.ts'
+import { contractWebCase, contractWebNotes } from '../../bench/evm-web-case.ts'
 
 const SENDER = 0x5e7dn
 const JUMP = 0x56
@@ -119,4 +120,15 @@ test('a peer answer is held against the reference field by field', () => {
     assert.match(diffs[0]!, expected, what)
   }
   assert.match(compareWebAnswer(ref, [])[0]!, /one simulated block/)
+})
+
+test("the row's own check request does the work its name claims (the row refuses to build otherwise)", () => {
+  const row = contractWebCase()
+  const m = /~(\d+(?:\.\d+)?) Mgas; call 1 ~([\d,]+) frames/.exec(row.name)
+  assert.ok(m !== null, row.name)
+  assert.ok(Number(m[1]) >= 10, row.name)
+  assert.ok(Number(m[2]!.replace(/,/g, '')) >= 10_000, row.name)
+  assert.equal(row.unit, 'req/s')
+  assert.equal(row.concurrency, 2)
+  assert.match(contractWebNotes().join('\n'), /frames reverted/)
 })
