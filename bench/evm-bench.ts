@@ -3,11 +3,14 @@
  * eth_call at `latest` with its code as a state override and 3,000,000 gas; every request carries a distinct
  * second calldata word, so no result cache answers it (the work is the same each time). Each peer's answer is
  * checked first against the value recomputed here. Concurrency 2 (the machine's cores): a row is CPU-bound.
+ * The last row is random programs calling each other: 12 calls into a web of random contracts as one
+ * eth_simulateV1 request (bench/evm-web-case.ts), checked against our EVM run in-process.
  */
 
 import { rpcBody, rpcCall } from './rpc.ts'
 import type { BenchCase, Scenario } from './scenario.ts'
 import { PROGRAMS, programInput, type EvmProgram } from './evm-programs.ts'
+import { contractWebCase, contractWebNotes } from './evm-web-case.ts'
 
 const TARGET = '0x00000000000000000000000000000000000e7a11'
 const GAS = '0x2dc6c0'
@@ -33,8 +36,11 @@ function programCase(p: EvmProgram): BenchCase {
 
 export const evmBench: Scenario = {
   name: 'evm',
-  title: 'the EVM: programs through eth_call with a code override, 3,000,000 gas, distinct calldata (calls per second)',
+  title: 'the EVM: programs through eth_call with a code override, 3,000,000 gas, distinct calldata (calls per second); a web of random contracts through eth_simulateV1',
   genesis: { accounts: 8 },
-  cases: () => PROGRAMS.map(programCase),
-  notes: () => PROGRAMS.map((p) => `${p.name}: ${p.count.toLocaleString('en')} iterations, ~${p.approxGas.toLocaleString('en')} gas a call; Mgas/s = calls/s × ${(p.approxGas / 1e6).toFixed(2)}`),
+  cases: () => [...PROGRAMS.map(programCase), contractWebCase()],
+  notes: () => [
+    ...PROGRAMS.map((p) => `${p.name}: ${p.count.toLocaleString('en')} iterations, ~${p.approxGas.toLocaleString('en')} gas a call; Mgas/s = calls/s × ${(p.approxGas / 1e6).toFixed(2)}`),
+    ...contractWebNotes(),
+  ],
 }
