@@ -26,6 +26,7 @@ import { keccak256 } from '../primitives/keccak.ts'
 import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import type { StateReader } from '../state/state-reader.ts'
+import { sharedCode } from './code-cache.ts'
 import type { Log } from './types.ts'
 
 /** keccak256 of the empty string: the code hash of an account without code. */
@@ -180,7 +181,7 @@ export class WorldState {
     if (hash === EMPTY_CODE_HASH) return EMPTY_CODE
     let code = this.codeByHash.get(hash)
     if (code === undefined) {
-      code = this.base.getCode(bigIntToFixedBytes(hash, 32))
+      code = sharedCode(hash, () => this.base.getCode(bigIntToFixedBytes(hash, 32)))
       this.codeByHash.set(hash, code)
     }
     return code
