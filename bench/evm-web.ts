@@ -180,6 +180,13 @@ const loop: Snippet = (w) => {
   a.push(1n).op('SWAP1').op('SUB').op('DUP1').push(BigInt(top), 2).op('JUMPI').op('POP')
 }
 
+/** acc = acc <op> the word on top of the stack. */
+function foldIntoAcc(w: Writer, op: 'ADD' | 'XOR'): void {
+  w.load(ACC)
+  w.asm.op(op)
+  w.store(ACC)
+}
+
 /** Writes 2-4 scratch words at offsets x picks, reads one back into acc. */
 const memory: Snippet = (w) => {
   const a = w.asm
@@ -195,9 +202,7 @@ const memory: Snippet = (w) => {
   }
   scratchWord()
   a.op('MLOAD')
-  w.load(ACC)
-  a.op('ADD')
-  w.store(ACC)
+  foldIntoAcc(w, 'ADD')
 }
 
 /** acc ^= keccak of 1-8 scratch words, the first being x. */
@@ -206,9 +211,7 @@ const hash: Snippet = (w) => {
   w.load(X)
   w.store(SCRATCH)
   a.push(BigInt(32 * w.rng.range(1, SCRATCH_WORDS))).push(SCRATCH).op('KECCAK256')
-  w.load(ACC)
-  a.op('XOR')
-  w.store(ACC)
+  foldIntoAcc(w, 'XOR')
 }
 
 /** acc ^= a slot x picks. */
@@ -216,9 +219,7 @@ const sload: Snippet = (w) => {
   const a = w.asm
   w.xBits(w.rng.int(240), w.slots)
   a.op('SLOAD')
-  w.load(ACC)
-  a.op('XOR')
-  w.store(ACC)
+  foldIntoAcc(w, 'XOR')
 }
 
 /** One time in 2-6 (as x says), outside a static context: a slot x picks = acc | 1. */

@@ -16,9 +16,8 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bytesToHex } from '@ethereumjs/util'
-import { servedManualNode } from '../support/sequencing-node.ts'
-import { signedTx, testGenesis } from '../support/dev-chain.ts'
-import { createNode, DEFAULT_NODE_SETTINGS } from '../../src/node/create-node.ts'
+import { inProcessFollower, servedManualNode } from '../support/sequencing-node.ts'
+import { signedTx } from '../support/dev-chain.ts'
 import { rpc, REPO_ROOT } from '../support/node-process.ts'
 import { parseExposition } from '../support/prometheus-text.ts'
 import { needsTool } from '../support/debian-tool.ts'
@@ -95,13 +94,7 @@ async function scrapeNames(t: import('node:test').TestContext): Promise<Set<stri
   await rpc(url, 'flashnode_flashblock')
   await rpc(url, 'evm_mine')
   // A follower of it (in-process, its stream's messages handed over), for the follower's metrics.
-  const follower = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    follow: { sealed: { blocks: async (from, to) => Array.from({ length: Number(to - from) + 1 }, (_, i) => node.chain.store.blockRlp(from + BigInt(i))!) } },
-  })
-  t.after(() => follower.close())
+  const follower = await inProcessFollower(t, node)
   node.stream!.flush()
   for (const m of node.stream!.messages()) await follower.follower!.receive(JSON.parse(m.json.toString('utf8')))
   const names = new Set<string>()

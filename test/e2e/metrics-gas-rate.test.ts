@@ -16,11 +16,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bytesToHex } from '@ethereumjs/util'
 import { parseExposition, samplesOf, type Family } from '../support/prometheus-text.ts'
-import { servedManualNode } from '../support/sequencing-node.ts'
-import { deployCode, signedTx, testGenesis } from '../support/dev-chain.ts'
+import { inProcessFollower, servedManualNode } from '../support/sequencing-node.ts'
+import { deployCode, signedTx } from '../support/dev-chain.ts'
 import { rpc } from '../support/node-process.ts'
-import { tempDir } from '../support/temp-dir.ts'
-import { createNode, DEFAULT_NODE_SETTINGS } from '../../src/node/create-node.ts'
 
 type Families = Map<string, Family>
 
@@ -161,13 +159,7 @@ test('a follower\'s catch-up observes each re-executed block\'s gas per second; 
   await rpc(url, 'evm_mine') // block 2: empty
   await transfer(0, 1n)
   await rpc(url, 'evm_mine') // block 3: one transfer
-  const follower = await createNode({
-    ...DEFAULT_NODE_SETTINGS,
-    dataDir: tempDir(t),
-    genesis: testGenesis(),
-    follow: { sealed: { blocks: async (from, to) => Array.from({ length: Number(to - from) + 1 }, (_, i) => node.chain.store.blockRlp(from + BigInt(i))!) } },
-  })
-  t.after(() => follower.close())
+  const follower = await inProcessFollower(t, node)
   assert.equal(await follower.follower!.catchUp(3n), 3)
   const metrics = parseExposition((await follower.metrics!.exposition()).body)
   assert.equal(value(metrics, 'flashnode_follower_fetched_blocks_total'), 3)

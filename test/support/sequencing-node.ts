@@ -57,3 +57,18 @@ export async function rpc(node: FlashNode, method: string, params: unknown[]): P
   const answer = await handler(params, { signal: new AbortController().signal, endpoint: 'test' })
   return JSON.parse(answer instanceof RawJson ? answer.json : JSON.stringify(answer))
 }
+
+/**
+ * A follower of `leader` in this process, on its own datadir, fetching sealed blocks straight from the
+ * leader's store (no HTTP): for tests that look at a follower's own figures. Closed after the test.
+ */
+export async function inProcessFollower(t: TestContext, leader: FlashNode): Promise<FlashNode> {
+  const follower = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir: tempDir(t),
+    genesis: testGenesis(),
+    follow: { sealed: { blocks: async (from, to) => Array.from({ length: Number(to - from) + 1 }, (_, i) => leader.chain.store.blockRlp(from + BigInt(i))!) } },
+  })
+  t.after(() => follower.close())
+  return follower
+}
