@@ -71,18 +71,29 @@ export class CallStats {
     const values: MetricValue[] = []
     const name = 'flashnode_rpc_request_duration_seconds'
     for (const [method, stats] of this.methods) {
-      if (stats.count === 0) continue
-      let cumulative = 0
-      this.bounds.forEach((bound, i) => {
-        cumulative += stats.buckets[i]!
-        values.push({ value: cumulative, labels: { le: bound, method }, metricName: `${name}_bucket` })
-      })
-      values.push({ value: stats.count, labels: { le: '+Inf', method }, metricName: `${name}_bucket` })
-      values.push({ value: stats.sum, labels: { method }, metricName: `${name}_sum` })
-      values.push({ value: stats.count, labels: { method }, metricName: `${name}_count` })
+      if (stats.count > 0) pushHistogram(values, name, this.bounds, stats, method)
     }
     return values
   }
+}
+
+/** Per-bucket counts (the last one past every bound), their sum and count, as one histogram series. */
+export interface HistogramCounts {
+  readonly buckets: readonly number[]
+  readonly sum: number
+  readonly count: number
+}
+
+/** Appends the `_bucket` (cumulative), `_sum` and `_count` values of `method`'s series of histogram `name`. */
+export function pushHistogram(values: MetricValue[], name: string, bounds: readonly number[], h: HistogramCounts, method: string): void {
+  let cumulative = 0
+  bounds.forEach((bound, i) => {
+    cumulative += h.buckets[i]!
+    values.push({ value: cumulative, labels: { le: bound, method }, metricName: `${name}_bucket` })
+  })
+  values.push({ value: h.count, labels: { le: '+Inf', method }, metricName: `${name}_bucket` })
+  values.push({ value: h.sum, labels: { method }, metricName: `${name}_sum` })
+  values.push({ value: h.count, labels: { method }, metricName: `${name}_count` })
 }
 
 /** A metric of `registry` whose values `values` makes at scrape time (prom-client's custom-metric shape). */

@@ -14,7 +14,7 @@
 
 import type { Registry } from 'prom-client'
 import type { ExecutionJob } from './execution/jobs.ts'
-import { register, type MetricValue } from './call-stats.ts'
+import { pushHistogram, register, type MetricValue } from './call-stats.ts'
 
 type Kind = ExecutionJob['kind']
 
@@ -77,17 +77,7 @@ export class ExecutionStats {
   private histogramValues(): MetricValue[] {
     const name = 'flashnode_execution_gas_per_second'
     const values: MetricValue[] = []
-    for (const k of Object.values(this.kinds)) {
-      const method = k.method
-      let cumulative = 0
-      GAS_PER_SECOND_BUCKETS.forEach((bound, i) => {
-        cumulative += k.buckets[i]!
-        values.push({ value: cumulative, labels: { le: bound, method }, metricName: `${name}_bucket` })
-      })
-      values.push({ value: k.count, labels: { le: '+Inf', method }, metricName: `${name}_bucket` })
-      values.push({ value: k.sum, labels: { method }, metricName: `${name}_sum` })
-      values.push({ value: k.count, labels: { method }, metricName: `${name}_count` })
-    }
+    for (const k of Object.values(this.kinds)) pushHistogram(values, name, GAS_PER_SECOND_BUCKETS, k, k.method)
     return values
   }
 }
