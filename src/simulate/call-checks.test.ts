@@ -5,7 +5,7 @@ import { FlashnodeError } from '../errors/errors.ts'
 import { ChainRules } from '../execution/chain-config.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { resolveCall, type CallLimits } from './call-args.ts'
-import { checkBeforeExecution, checkGas, floorDataGas, type CheckContext } from './call-checks.ts'
+import { checkBeforeExecution, checkGas, type CheckContext } from './call-checks.ts'
 import type { SimCall } from './types.ts'
 
 const GENESIS = JSON.parse(readFileSync(new URL('../../../shared/rpc-compat/tests/genesis.json', import.meta.url), 'utf8'))
@@ -57,6 +57,9 @@ test('init code over the limit is -38025; blob shape errors are -32603', () => {
   assert.equal(check({ blobVersionedHashes: [new Uint8Array(32).fill(1)] }, {}), -32603, 'a blob call needs a recipient')
 })
 
-test('the EIP-7623 floor: 21000 + 10 per token (zero byte 1, other byte 4)', () => {
-  assert.equal(floorDataGas(new Uint8Array([0, 0, 1]), common), 21_000n + 10n * (2n + 4n))
+test('the EIP-7623 floor: a call needs 21000 + 10 per token of its data (zero byte 1, other byte 4)', () => {
+  const data = new Uint8Array([0, 0, 1])
+  const floor = 21_000n + 10n * (2n + 4n)
+  assert.equal(check({ to: C1, data, gas: floor }, {}), undefined)
+  assert.equal(check({ to: C1, data, gas: floor - 1n }, {}), -32603)
 })

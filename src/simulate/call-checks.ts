@@ -17,6 +17,7 @@
 import type { Common } from '@ethereumjs/common'
 import { toChecksumAddress } from '@ethereumjs/util'
 import { bytesToHex } from '../primitives/hex.ts'
+import { floorDataGas } from '../evm/transaction.ts'
 import type { FlashnodeError } from '../errors/errors.ts'
 import type { ResolvedCall } from './call-args.ts'
 import { SIM_CODES, txError, type SimCode } from './errors.ts'
@@ -106,19 +107,11 @@ export function checkGas(c: ResolvedCall, ctx: CheckContext, intrinsicGas: bigin
   const fail = (code: SimCode, reason: string): FlashnodeError => txError(code, reason, c.gas)
   if (c.gas < intrinsicGas) throw fail(SIM_CODES.intrinsicGas, `intrinsic gas too low: have ${c.gas}, want ${intrinsicGas}`)
   if (ctx.common.isActivatedEIP(7623)) {
-    const floor = floorDataGas(c.data, ctx.common)
+    const floor = floorDataGas(c.data) // the EVM's own (EIP-7623), counted in numbers, not a bigint per byte
     if (c.gas < floor) throw fail(SIM_CODES.internal, `insufficient gas for floor data gas cost: have ${c.gas}, want ${floor}`)
   }
   const left = ctx.senderBalance - c.gas * c.msgGasPrice - blobFeePaid
   if (c.value > 0n && left < c.value) {
     throw fail(SIM_CODES.insufficientFunds, `insufficient funds for transfer: address ${shownAddress(c.from)}`)
   }
-}
-
-/** EIP-7623: 21000 + 10 per token, a zero byte one token, another byte four. */
-export function floorDataGas(data: Uint8Array, common: Common): bigint {
-  let zeros = 0n
-  for (const b of data) if (b === 0) zeros++
-  const tokens = zeros + (BigInt(data.length) - zeros) * 4n
-  return common.param('txGas') + tokens * common.param('totalCostFloorPerToken')
 }
