@@ -371,8 +371,9 @@ export class TransactionHost implements Host {
             : { status: Status.Success, gasLeft: left.gas, output: EMPTY, createdAddress: address, gasReserve: left.reserve }
         }
       }
-      // Frontier: a deposit the frame cannot pay leaves the account without code, and the gas is kept.
-      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: EMPTY, createdAddress: address }
+      // Frontier: a deposit the frame cannot pay leaves the account without code, and the gas is kept; the
+      // reason rides along for the transaction, which ends in it (FrameResult.haltReason).
+      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: EMPTY, createdAddress: address, haltReason: HALT_CODE_STORE_OOG }
       halt = HALT_CODE_STORE_OOG
     }
     world.revertTo(mark)

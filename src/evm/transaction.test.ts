@@ -286,3 +286,24 @@ test('an ExecutionTimeout leaves the state as it was', () => {
   assert.equal(d.accounts.size + d.storage.size + d.wiped.size, 0)
   assert.equal(w.getNonce(SENDER), 0n)
 })
+
+test('before Homestead, a creating transaction that cannot pay its code deposit ends in that error with its state and gas kept', () => {
+  // Initcode returning 256 bytes: a deposit of 51,200 gas, more than the 60,000 gas limit leaves.
+  const initcode = assemble('PUSH2 0x0100 PUSH1 0x00 RETURN')
+  const create = { type: 0 as const, from: SENDER, nonce: 0n, gasLimit: 60_000n, to: undefined, value: 5n, data: initcode, gasPrice: 1n }
+  const address = createAddress(SENDER, 0n)
+  const frontier = worldOf({ [`0x${SENDER.toString(16)}`]: { balance: RICH } })
+  const r = executeTransaction(frontier, block({ baseFee: 0n }), rulesFor('frontier'), create)
+  assert.equal(r.status, Status.Halt)
+  assert.equal(r.haltReason, 'contract creation code storage out of gas')
+  assert.ok(r.gasUsed < create.gasLimit, 'the gas left is not consumed')
+  assert.equal(r.createdAddress, address)
+  assert.equal(frontier.getBalance(address), 5n, 'the account and its value stay')
+  assert.equal(frontier.getCode(address).length, 0, 'without code')
+  // From Homestead the same transaction fails whole: every gas consumed, nothing created.
+  const homestead = worldOf({ [`0x${SENDER.toString(16)}`]: { balance: RICH } })
+  const h = executeTransaction(homestead, block({ baseFee: 0n }), rulesFor('homestead'), create)
+  assert.equal(h.status, Status.Halt)
+  assert.equal(h.gasUsed, create.gasLimit)
+  assert.equal(homestead.exists(address), false)
+})

@@ -332,6 +332,11 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
       })
     }
 
+    // Before Homestead a creation that could not pay its code deposit succeeds for CREATE but, as the
+    // transaction itself, ends in that error (state and gas kept), as geth's ErrCodeStoreOutOfGas does.
+    if (to === undefined && result.status === Status.Success && result.haltReason !== undefined) {
+      result = { status: Status.Halt, gasLeft: result.gasLeft, output: EMPTY, haltReason: result.haltReason, createdAddress: result.createdAddress }
+    }
     let gasLeft = BigInt(result.gasLeft) + (result.gasReserve ?? 0n)
     let gasUsedBeforeRefund = tx.gasLimit - gasLeft
     const counter = world.refund > 0 ? BigInt(world.refund) : 0n

@@ -110,7 +110,12 @@ export interface FrameResult {
   readonly gasReserve?: bigint
   /** RETURN/REVERT data; empty on a halt. For a successful create: empty (the deployed code is in state). */
   readonly output: Uint8Array
-  /** Why a frame halted, in geth's words ('out of gas', 'invalid opcode: opcode 0xfe not defined', 'stack underflow', ...). */
+  /**
+   * Why a frame halted, in geth's words ('out of gas', 'invalid opcode: opcode 0xfe not defined', 'stack underflow', ...).
+   * On a successful create only before Homestead: 'contract creation code storage out of gas', the deposit it
+   * could not pay (the account stays without code and the gas is kept; CREATE pushes the address, but a
+   * creating transaction ends in that error, as geth's).
+   */
   readonly haltReason?: string
   /** A create's new address (0n when the create failed). */
   readonly createdAddress?: bigint
