@@ -317,3 +317,44 @@ describe('call depth', () => {
     assert.equal(deepest, 1025) // the call at depth 1025 is refused by the host
   })
 })
+
+describe('memory words remembered by MLOAD and MSTORE follow every other write to the bytes under them', () => {
+  const A = hex32((1n << 255n) | 0x1234n)
+  const B = hex32((0xabn << 240n) | 0x77n)
+  const withByte = (word: string, at: number, byte: number): bigint => {
+    const bytes = Buffer.from(word.slice(2), 'hex')
+    bytes[at] = byte
+    return BigInt('0x' + bytes.toString('hex'))
+  }
+  test('MSTORE8 into a remembered word', () => {
+    assert.equal(top(`PUSH32 ${A} PUSH1 0x00 MSTORE PUSH1 0x00 MLOAD POP PUSH1 0xcd PUSH1 0x05 MSTORE8 PUSH1 0x00 MLOAD`), withByte(A, 5, 0xcd))
+  })
+  test('an unaligned MSTORE across two remembered words', () => {
+    const program = `PUSH32 ${A} PUSH1 0x00 MSTORE PUSH32 ${A} PUSH1 0x20 MSTORE PUSH1 0x00 MLOAD PUSH1 0x20 MLOAD POP POP PUSH32 ${B} PUSH1 0x10 MSTORE`
+    const b = Buffer.from(B.slice(2), 'hex')
+    const a = Buffer.from(A.slice(2), 'hex')
+    assert.equal(top(`${program} PUSH1 0x00 MLOAD`), BigInt('0x' + Buffer.concat([a.subarray(0, 16), b.subarray(0, 16)]).toString('hex')))
+    assert.equal(top(`${program} PUSH1 0x20 MLOAD`), BigInt('0x' + Buffer.concat([b.subarray(16), a.subarray(16)]).toString('hex')))
+  })
+  test('CALLDATACOPY and CODECOPY over a remembered word', () => {
+    // No call data: the copy writes zeros.
+    assert.equal(top(`PUSH32 ${A} PUSH1 0x20 MSTORE PUSH1 0x20 MLOAD POP PUSH1 0x20 PUSH1 0x00 PUSH1 0x20 CALLDATACOPY PUSH1 0x20 MLOAD`), 0n)
+    // The code's first byte is PUSH32 (0x7f), copied over the word's first byte.
+    assert.equal(top(`PUSH32 ${A} PUSH1 0x00 MSTORE PUSH1 0x00 MLOAD POP PUSH1 0x01 PUSH1 0x00 PUSH1 0x00 CODECOPY PUSH1 0x00 MLOAD`), withByte(A, 0, 0x7f))
+  })
+  test('MCOPY onto a remembered word', () => {
+    assert.equal(top(`PUSH32 ${A} PUSH1 0x00 MSTORE PUSH32 ${B} PUSH1 0x20 MSTORE PUSH1 0x20 MLOAD POP PUSH1 0x20 PUSH1 0x00 PUSH1 0x20 MCOPY PUSH1 0x20 MLOAD`), BigInt(A))
+  })
+  test("a call's output written over a remembered word", () => {
+    // The callee returns B; the caller had A remembered where the output lands.
+    const host = new TestHost('osaka')
+    const callee = 0xca11een
+    host.setAccount(callee, { code: assemble(`PUSH32 ${B} PUSH1 0x00 MSTORE PUSH1 0x20 PUSH1 0x00 RETURN`) })
+    const program = `PUSH32 ${A} PUSH1 0x00 MSTORE PUSH1 0x00 MLOAD POP
+      PUSH1 0x20 PUSH1 0x00 PUSH1 0x00 PUSH1 0x00 PUSH3 0xca11ee GAS STATICCALL POP
+      PUSH1 0x00 MLOAD PUSH1 0x00 MSTORE PUSH1 0x20 PUSH1 0x00 RETURN`
+    const { result } = runCode('osaka', program, { host })
+    assert.equal(result.status, Status.Success, result.haltReason)
+    assert.equal(bytesToBigInt(result.output), BigInt(B))
+  })
+})

@@ -18,7 +18,7 @@
 import { analyse, decodePush } from './code-analysis.ts'
 import { Frame, chargeFromReserve, ended, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
 import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
-import { expansionCost, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
+import { expansionCost, forgetWords, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
 import { callOp, createOp } from './opcodes-calls.ts'
 import { copyOp, extCodeCopyOp, keccakOp, mcopyOp, returnDataCopyOp } from './opcodes-memory.ts'
 import { logOp, selfDestructOp, sstoreOp } from './opcodes-state.ts'
@@ -409,7 +409,14 @@ function run(f: Frame): FrameResult | null {
           }
           memory.grow(Math.ceil(end / 32) * 32)
         }
-        s[sp - 1] = readWord(memory.view, start)
+        if (start % 32 === 0) {
+          const index = start / 32
+          let word = memory.words[index]
+          if (word === undefined) memory.words[index] = word = readWord(memory.view, start)
+          s[sp - 1] = word
+        } else {
+          s[sp - 1] = readWord(memory.view, start)
+        }
         break
       }
       case 0x52: {
@@ -426,7 +433,10 @@ function run(f: Frame): FrameResult | null {
           }
           memory.grow(Math.ceil(end / 32) * 32)
         }
-        writeWord(memory.view, start, s[sp - 2]!)
+        const value = s[sp - 2]!
+        writeWord(memory.view, start, value)
+        if (start % 32 === 0) memory.words[start / 32] = value
+        else forgetWords(memory, start, end)
         sp -= 2
         break
       }
@@ -445,6 +455,7 @@ function run(f: Frame): FrameResult | null {
           memory.grow(Math.ceil(end / 32) * 32)
         }
         memory.buffer[start] = low32(s[sp - 2]!) & 0xff
+        forgetWords(memory, start, end)
         sp -= 2
         break
       }

@@ -13,7 +13,7 @@
  */
 
 import { type Frame, addReturnedGas, chargeWithMemory, setTotalGas, splitGas, totalGas, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
-import { memoryEnd } from './memory.ts'
+import { forgetWords, memoryEnd } from './memory.ts'
 import { MessageKind, Status, type Message } from './types.ts'
 
 const CALL_VALUE_GAS = 9000
@@ -108,6 +108,7 @@ export function callOp(f: Frame, op: number): string | undefined {
   const output = result.output
   if (output.length > 0 && outEnd > 0) {
     const n = Math.min(output.length, outEnd - Number(outOffset))
+    forgetWords(memory, Number(outOffset), Number(outOffset) + n)
     memory.buffer.set(n === output.length ? output : output.subarray(0, n), Number(outOffset))
   }
   f.returnData = output

@@ -6,7 +6,7 @@
  */
 
 import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, wordCount } from './frame-state.ts'
-import { copyIntoMemory, memoryEnd } from './memory.ts'
+import { copyIntoMemory, forgetWords, memoryEnd } from './memory.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { bytesToWord } from './words.ts'
 
@@ -92,6 +92,7 @@ export function mcopyOp(f: Frame): string | undefined {
   if (!chargeWithMemory(f, Math.max(destinationEnd, sourceEnd), 3 * wordCount(length))) return OUT_OF_GAS
   const buffer = f.memory.buffer
   const from = Number(source)
+  forgetWords(f.memory, Number(destination), Number(destination) + length)
   buffer.copyWithin(Number(destination), from, from + length)
   return undefined
 }
