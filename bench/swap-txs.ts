@@ -11,16 +11,12 @@
  * sequence. `reserveA` reads the pair's reserve of token A, by which a row checks that its swaps succeeded.
  */
 
-import { createRequire } from 'node:module'
-import { encodeFunctionData, keccak256, parseGwei, serializeTransaction, toHex, type Hex } from 'viem'
+import { encodeFunctionData, type Hex } from 'viem'
 import { SWAP_PAIR_ABI, SWAP_ROUTER_ABI, type SwapAddresses } from '../test/fixtures/swap/index.ts'
 import { benchAccounts } from './genesis.ts'
 import type { RunningNode } from './nodes.ts'
 import { rpcCall } from './rpc.ts'
-import type { NonceBook, SignedTx } from './txs.ts'
-
-const require = createRequire(import.meta.url)
-const secp256k1 = require('secp256k1') as typeof import('secp256k1')
+import { inRounds, privateKeysOf, signAtBenchFees, type NonceBook, type SignedTx } from './txs.ts'
 
 /** Token A base units a swap sells (1 token; the pair holds 10^12). */
 export const SWAP_AMOUNT_IN = 10n ** 18n
@@ -38,11 +34,7 @@ export class SwapTxFactory {
     senders: number,
   ) {
     const accounts = benchAccounts(senders)
-    this.keys = accounts.map((a) => {
-      const k = a.getHdKey().privateKey
-      if (k === null) throw new Error('account without a private key')
-      return k
-    })
+    this.keys = privateKeysOf(accounts)
     this.data = accounts.map((a) =>
       encodeFunctionData({ abi: SWAP_ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [SWAP_AMOUNT_IN, 0n, swap.tokenA, swap.pair, a.address] }),
     )
@@ -52,32 +44,15 @@ export class SwapTxFactory {
     const key = `${sender}:${nonce}`
     const hit = this.cache.get(key)
     if (hit !== undefined) return hit
-    const unsigned = {
-      type: 'eip1559',
-      chainId: this.chainId,
-      nonce,
-      maxFeePerGas: parseGwei('100'),
-      maxPriorityFeePerGas: parseGwei('1'),
-      gas: SWAP_GAS,
-      to: this.swap.router,
-      value: 0n,
-      data: this.data[sender]!,
-    } as const
-    const digest = Buffer.from(keccak256(serializeTransaction(unsigned)).slice(2), 'hex')
-    const { signature, recid } = secp256k1.ecdsaSign(digest, this.keys[sender]!)
-    const raw = serializeTransaction(unsigned, { r: toHex(signature.subarray(0, 32)), s: toHex(signature.subarray(32, 64)), yParity: recid })
-    const signed: SignedTx = { raw, hash: keccak256(raw), sender, nonce }
+    const { raw, hash } = signAtBenchFees(this.chainId, this.keys[sender]!, { nonce, gas: SWAP_GAS, to: this.swap.router, value: 0n, data: this.data[sender]! })
+    const signed: SignedTx = { raw, hash, sender, nonce }
     this.cache.set(key, signed)
     return signed
   }
 
   /** `count` swaps in rounds over the senders, each sender's next nonces from `nonces` (as TxFactory.batch). */
   batch(count: number, nonces: NonceBook, node: RunningNode): SignedTx[] {
-    const senders = this.keys.length
-    const base = Array.from({ length: senders }, (_, s) => nonces.peek(node, s))
-    const out = Array.from({ length: count }, (_, i) => this.tx(i % senders, base[i % senders]! + Math.floor(i / senders)))
-    for (const t of out) nonces.take(node, t.sender, t.nonce)
-    return out
+    return inRounds(count, this.keys.length, nonces, node, (sender, nonce) => this.tx(sender, nonce))
   }
 }
 

@@ -49,11 +49,7 @@ export class TxFactory {
     private readonly token: Address,
     senders: number,
   ) {
-    this.keys = benchAccounts(senders).map((a) => {
-      const k = a.getHdKey().privateKey
-      if (k === null) throw new Error('account without a private key')
-      return k
-    })
+    this.keys = privateKeysOf(benchAccounts(senders))
   }
 
   get senders(): number {
@@ -65,25 +61,9 @@ export class TxFactory {
     const key = `${kind}:${sender}:${nonce}`
     const hit = this.cache.get(key)
     if (hit !== undefined) return hit
-    const unsigned = {
-      type: 'eip1559',
-      chainId: this.chainId,
-      nonce,
-      maxFeePerGas: parseGwei('100'),
-      maxPriorityFeePerGas: parseGwei('1'),
-      gas: GAS[kind],
-      to: kind === 'eth' ? SINK : this.token,
-      value: kind === 'eth' ? 1n : 0n,
-      data: kind === 'eth' ? undefined : this.transferData,
-    } as const
-    const digest = Buffer.from(keccak256(serializeTransaction(unsigned)).slice(2), 'hex')
-    const { signature, recid } = secp256k1.ecdsaSign(digest, this.keys[sender]!)
-    const raw = serializeTransaction(unsigned, {
-      r: toHex(signature.subarray(0, 32)),
-      s: toHex(signature.subarray(32, 64)),
-      yParity: recid,
-    })
-    const signed: SignedTx = { raw, hash: keccak256(raw), sender, nonce }
+    const eth = kind === 'eth'
+    const { raw, hash } = signAtBenchFees(this.chainId, this.keys[sender]!, { nonce, gas: GAS[kind], to: eth ? SINK : this.token, value: eth ? 1n : 0n, data: eth ? undefined : this.transferData })
+    const signed: SignedTx = { raw, hash, sender, nonce }
     if (cache) this.cache.set(key, signed)
     return signed
   }
@@ -93,15 +73,41 @@ export class TxFactory {
    * a closed loop with fewer requests in flight than senders never sends a nonce before its predecessor.
    */
   batch(kind: TxKind, count: number, nonces: NonceBook | undefined, node: RunningNode | undefined, senders = this.keys.length): SignedTx[] {
-    const out: SignedTx[] = []
-    const base = Array.from({ length: senders }, (_, s) => (nonces !== undefined && node !== undefined ? nonces.peek(node, s) : 0))
-    for (let i = 0; i < count; i++) {
-      const s = i % senders
-      out.push(this.tx(kind, s, base[s]! + Math.floor(i / senders)))
-    }
-    if (nonces !== undefined && node !== undefined) for (const t of out) nonces.take(node, t.sender, t.nonce)
-    return out
+    return inRounds(count, senders, nonces, node, (sender, nonce) => this.tx(kind, sender, nonce))
   }
+}
+
+/**
+ * `count` transactions made by `make` in rounds over senders [0, senders): round r holds each sender's next
+ * nonce (from `nonces` for `node`, then taken there; from 0 without them).
+ */
+export function inRounds(count: number, senders: number, nonces: NonceBook | undefined, node: RunningNode | undefined, make: (sender: number, nonce: number) => SignedTx): SignedTx[] {
+  const out: SignedTx[] = []
+  const base = Array.from({ length: senders }, (_, s) => (nonces !== undefined && node !== undefined ? nonces.peek(node, s) : 0))
+  for (let i = 0; i < count; i++) {
+    const s = i % senders
+    out.push(make(s, base[s]! + Math.floor(i / senders)))
+  }
+  if (nonces !== undefined && node !== undefined) for (const t of out) nonces.take(node, t.sender, t.nonce)
+  return out
+}
+
+/** The private keys of bench accounts. */
+export function privateKeysOf(accounts: ReturnType<typeof benchAccounts>): Uint8Array[] {
+  return accounts.map((a) => {
+    const k = a.getHdKey().privateKey
+    if (k === null) throw new Error('account without a private key')
+    return k
+  })
+}
+
+/** An EIP-1559 transaction at the bench's fees (max 100 gwei, tip 1 gwei), signed with `key` (see the top comment). */
+export function signAtBenchFees(chainId: number, key: Uint8Array, fields: { nonce: number; gas: bigint; to: Address; value: bigint; data: Hex | undefined }): { raw: Hex; hash: Hex } {
+  const unsigned = { type: 'eip1559', chainId, maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('1'), ...fields } as const
+  const digest = Buffer.from(keccak256(serializeTransaction(unsigned)).slice(2), 'hex')
+  const { signature, recid } = secp256k1.ecdsaSign(digest, key)
+  const raw = serializeTransaction(unsigned, { r: toHex(signature.subarray(0, 32)), s: toHex(signature.subarray(32, 64)), yParity: recid })
+  return { raw, hash: keccak256(raw) }
 }
 
 /** Next nonce per sender, per peer start. */
