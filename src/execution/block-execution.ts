@@ -88,9 +88,7 @@ export class BlockExecution {
 
   /** The opening system calls. */
   open(parentHash: Uint8Array, beaconRoot: Uint8Array | undefined): void {
-    const { world, env, rules } = this
-    if (rules.cancun && beaconRoot !== undefined) runSystemCall(world, env, rules, BEACON_ROOTS_ADDRESS, beaconRoot)
-    if (rules.prague) runSystemCall(world, env, rules, HISTORY_STORAGE_ADDRESS, parentHash)
+    openBlock(this.world, this.env, this.rules, beaconRoot, parentHash)
   }
 
   /** Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not be included. */
@@ -150,6 +148,12 @@ export class BlockExecution {
 }
 
 const hex = (a: bigint): string => '0x' + a.toString(16).padStart(40, '0')
+
+/** A block's opening system calls (a block built, imported or simulated): beacon root (Cancun), parent hash (Prague). */
+export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beaconRoot: Uint8Array | undefined, parentHash: Uint8Array): void {
+  if (rules.cancun && beaconRoot !== undefined) runSystemCall(world, block, rules, BEACON_ROOTS_ADDRESS, beaconRoot)
+  if (rules.prague) runSystemCall(world, block, rules, HISTORY_STORAGE_ADDRESS, parentHash)
+}
 
 /** EIP-7685: sha256 of the sha256 of each non-empty request. */
 export function requestsHash(requests: readonly Uint8Array[]): Uint8Array {
