@@ -10,7 +10,7 @@
 
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { rulesFor } from '../src/evm/fork.ts'
-import { assemble } from '../src/evm/test-kit.ts'
+import { assemble, blockEnvWith } from '../src/evm/test-kit.ts'
 import { executeTransaction } from '../src/evm/transaction.ts'
 import { Status, type BlockEnv, type TxInput } from '../src/evm/types.ts'
 import { WorldState } from '../src/evm/world-state.ts'
@@ -58,10 +58,7 @@ function baseOf(codes: Map<bigint, Uint8Array>): StateReader {
 
 const base = baseOf(new Map([[RECURSIVE, recursive], [LOOPER, looper], [CALLEE, callee]]))
 const rules = rulesFor('cancun')
-const block: BlockEnv = {
-  number: 1n, timestamp: 1n, coinbase: 0xc0b0n, gasLimit: 2n ** 62n, baseFee: 7n, difficulty: 0n, prevRandao: 0n,
-  blobBaseFee: 1n, maxBlobGasPerBlock: 786432n, chainId: 1n, blockHash: () => 0n,
-}
+const block: BlockEnv = blockEnvWith({ coinbase: 0xc0b0n, gasLimit: 2n ** 62n, baseFee: 7n })
 
 function txTo(to: bigint, arg: number, gasLimit: bigint): TxInput {
   return { type: 2, from: SENDER, nonce: 0n, gasLimit, to, value: 0n, data: bigIntToFixedBytes(BigInt(arg), 32), maxFeePerGas: 7n, maxPriorityFeePerGas: 0n }

@@ -11,7 +11,7 @@
  * Run: `nice node --import tsx bench/evm-interpreter.ts [--library]`.
  */
 
-import { assemble, TestHost, CONTRACT, SENDER } from '../src/evm/test-kit.ts'
+import { assemble, blockEnvWith, TestHost, CONTRACT, SENDER } from '../src/evm/test-kit.ts'
 import { interpret } from '../src/evm/interpreter.ts'
 import { MessageKind, Status, type Message, type BlockEnv, type TxInput } from '../src/evm/types.ts'
 import { rulesFor } from '../src/evm/fork.ts'
@@ -67,10 +67,7 @@ if (process.argv.includes('--library')) {
   const { WorldState } = await import('../src/evm/world-state.ts')
   const { executeTransaction } = await import('../src/evm/transaction.ts')
   const { stateReaderOf } = await import('../test/state-tests/world.ts')
-  const block: BlockEnv = {
-    number: 1n, timestamp: 1000n, coinbase: 0xc0ffeen, gasLimit: 100_000_000n, baseFee: 1n, difficulty: 0n, prevRandao: 0n,
-    blobBaseFee: 1n, maxBlobGasPerBlock: 786432n, chainId: 1n, blockHash: () => 0n,
-  }
+  const block: BlockEnv = blockEnvWith({ timestamp: 1000n, coinbase: 0xc0ffeen, gasLimit: 100_000_000n, baseFee: 1n })
   const TX_GAS = 5_000_000n
   for (const [name, source] of Object.entries(PROGRAMS)) {
     const pre = new Map([

@@ -7,6 +7,7 @@
  */
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { rulesFor } from '../src/evm/fork.ts'
+import { blockEnvWith } from '../src/evm/test-kit.ts'
 import { executeTransaction } from '../src/evm/transaction.ts'
 import { Status, type BlockEnv, type TxInput } from '../src/evm/types.ts'
 import { WorldState } from '../src/evm/world-state.ts'
@@ -22,10 +23,7 @@ const base: StateReader = {
   getCode: () => new Uint8Array(0),
 }
 const rules = rulesFor('prague')
-const block: BlockEnv = {
-  number: 1n, timestamp: 1n, coinbase: 0xc0b0n, gasLimit: 2n ** 40n, baseFee: 7n, difficulty: 0n, prevRandao: 0n,
-  blobBaseFee: 1n, maxBlobGasPerBlock: 786432n, chainId: 1n, blockHash: () => 0n,
-}
+const block: BlockEnv = blockEnvWith({ coinbase: 0xc0b0n, gasLimit: 2n ** 40n, baseFee: 7n })
 const txs: TxInput[] = Array.from({ length: N }, (_, i) => ({
   type: 2, from: (0x11n << 152n) | BigInt(i + 1), nonce: 0n, gasLimit: 21000n, to: (0x22n << 152n) | BigInt(i + 1), value: 1000n,
   data: new Uint8Array(0), maxFeePerGas: 100n, maxPriorityFeePerGas: 1n, accessList: [],

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { executeTransaction } from './transaction.ts'
 import { rulesFor } from './fork.ts'
-import { assemble } from './test-kit.ts'
+import { assemble, blockEnvWith } from './test-kit.ts'
 import { Status, type BlockEnv, type Host, type Message, type TxInput } from './types.ts'
 import { chargeFromReserve, Frame, totalGas } from './frame-state.ts'
 import { forkGasFor } from './gas-rules.ts'
@@ -37,19 +37,7 @@ function worldWith(codes: Map<bigint, Uint8Array>): WorldState {
 
 const GAS_LIMIT = (1n << 62n) + 12345n
 
-const block: BlockEnv = {
-  number: 1n,
-  timestamp: 1n,
-  coinbase: 0xc0b0n,
-  gasLimit: 1n << 63n,
-  baseFee: 0n,
-  difficulty: 0n,
-  prevRandao: 0n,
-  blobBaseFee: 1n,
-  maxBlobGasPerBlock: 786432n,
-  chainId: 1n,
-  blockHash: () => 0n,
-}
+const block: BlockEnv = blockEnvWith({ coinbase: 0xc0b0n, gasLimit: 1n << 63n })
 
 const tx: TxInput = { type: 0, from: SENDER, nonce: 0n, gasLimit: GAS_LIMIT, to: A, value: 0n, data: new Uint8Array(0), gasPrice: 0n }
 

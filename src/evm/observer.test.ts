@@ -6,7 +6,7 @@ import { keccak256 } from '../primitives/keccak.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import { rulesFor } from './fork.ts'
 import type { FrameObserver } from './observer.ts'
-import { assemble } from './test-kit.ts'
+import { assemble, blockEnvWith } from './test-kit.ts'
 import { executeTransaction } from './transaction.ts'
 import { Status, type BlockEnv, type Precompile, type TxInput } from './types.ts'
 import { WorldState } from './world-state.ts'
@@ -30,10 +30,7 @@ function world(accounts: ReadonlyMap<bigint, { balance: bigint; code?: Uint8Arra
   return new WorldState(base)
 }
 
-const block: BlockEnv = {
-  number: 1n, timestamp: 1n, coinbase: 0xc0b0n, gasLimit: 30_000_000n, baseFee: 0n, difficulty: 0n, prevRandao: 0n,
-  blobBaseFee: 1n, maxBlobGasPerBlock: 786432n, chainId: 1n, blockHash: () => 0n,
-}
+const block: BlockEnv = blockEnvWith({ coinbase: 0xc0b0n })
 const tx = (to: bigint): TxInput => ({ type: 2, from: SENDER, nonce: 0n, gasLimit: 200_000n, to, value: 0n, data: new Uint8Array(0), maxFeePerGas: 0n, maxPriorityFeePerGas: 0n })
 
 test('the observer sees frames before their checks, exits with revert status, logs and self-destruct balance moves in order', () => {

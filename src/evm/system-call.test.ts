@@ -6,13 +6,11 @@ import { keccak256 } from '../primitives/keccak.ts'
 import { rulesFor } from './fork.ts'
 import { BEACON_ROOTS_ADDRESS, runSystemCall, SYSTEM_ADDRESS } from './system-call.ts'
 import type { BlockEnv } from './types.ts'
+import { blockEnvWith } from './test-kit.ts'
 import { WorldState } from './world-state.ts'
 import type { StateReader } from '../state/state-reader.ts'
 
-const block: BlockEnv = {
-  number: 1n, timestamp: 12n, coinbase: 0n, gasLimit: 30_000_000n, baseFee: 7n, difficulty: 0n, prevRandao: 0n,
-  blobBaseFee: 1n, maxBlobGasPerBlock: 786432n, chainId: 1n, blockHash: () => 0n,
-}
+const block: BlockEnv = blockEnvWith({ timestamp: 12n, baseFee: 7n })
 
 function reader(code: Uint8Array | undefined): StateReader {
   const hash = code === undefined ? undefined : keccak256(code)

@@ -49,6 +49,27 @@ export const TEST_BLOCK: BlockEnv = {
   blockHash: (n: bigint) => 0xb10c0000n + n,
 }
 
+/**
+ * A plain block environment for tests and micro-benchmarks: block 1 at time 1, coinbase 0, 30M gas limit, no
+ * base fee or difficulty, blob base fee 1, chain 1, every block hash 0; `fields` override what a test needs.
+ */
+export function blockEnvWith(fields: Partial<BlockEnv> = {}): BlockEnv {
+  return {
+    number: 1n,
+    timestamp: 1n,
+    coinbase: 0n,
+    gasLimit: 30_000_000n,
+    baseFee: 0n,
+    difficulty: 0n,
+    prevRandao: 0n,
+    blobBaseFee: 1n,
+    maxBlobGasPerBlock: 786432n,
+    chainId: 1n,
+    blockHash: () => 0n,
+    ...fields,
+  }
+}
+
 function cloneAccounts(accounts: Map<bigint, TestAccount>): Map<bigint, TestAccount> {
   const copy = new Map<bigint, TestAccount>()
   for (const [address, a] of accounts) copy.set(address, { nonce: a.nonce, balance: a.balance, code: a.code, storage: new Map(a.storage) })

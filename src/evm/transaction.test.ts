@@ -5,7 +5,7 @@ import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { authorizationSigningHash, executeTransaction, floorDataGas, intrinsicGas } from './transaction.ts'
 import { createAddress, delegationDesignator } from './frames.ts'
 import { rulesFor, type ForkName } from './fork.ts'
-import { assemble } from './test-kit.ts'
+import { assemble, blockEnvWith } from './test-kit.ts'
 import { ExecutionTimeout, InvalidTransaction, Status, type Authorization, type BlockEnv, type TxInput, type TxOptions } from './types.ts'
 import { WorldState } from './world-state.ts'
 import { bytesToBigInt, bytesToHex, hexToBytes } from '../primitives/hex.ts'
@@ -76,20 +76,7 @@ const COINBASE = 0xc0b0n
 const TO = 0xb0b0n
 
 function block(fields: Partial<BlockEnv> = {}): BlockEnv {
-  return {
-    number: 1n,
-    timestamp: 1n,
-    coinbase: COINBASE,
-    gasLimit: 30_000_000n,
-    baseFee: 7n,
-    difficulty: 0n,
-    prevRandao: 0n,
-    blobBaseFee: 1n,
-    maxBlobGasPerBlock: 786432n,
-    chainId: 1n,
-    blockHash: () => 0n,
-    ...fields,
-  }
+  return blockEnvWith({ coinbase: COINBASE, baseFee: 7n, ...fields })
 }
 
 function tx(fields: Partial<TxInput> = {}): TxInput {

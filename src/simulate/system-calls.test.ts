@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Account, KECCAK256_RLP } from '@ethereumjs/util'
 import { rulesFor } from '../evm/fork.ts'
-import { assemble } from '../evm/test-kit.ts'
+import { assemble, blockEnvWith } from '../evm/test-kit.ts'
 import type { BlockEnv } from '../evm/types.ts'
 import { WorldState } from '../evm/world-state.ts'
 import { bigIntToFixedBytes, bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
@@ -22,10 +22,7 @@ function world(codeAt: readonly bigint[]): WorldState {
   return new WorldState(base)
 }
 
-const block: BlockEnv = {
-  number: 5n, timestamp: 60n, coinbase: 0n, gasLimit: 30_000_000n, baseFee: 7n, difficulty: 0n, prevRandao: 0n,
-  blobBaseFee: 1n, maxBlobGasPerBlock: 786432n, chainId: 1n, blockHash: () => 0n,
-}
+const block: BlockEnv = blockEnvWith({ number: 5n, timestamp: 60n, baseFee: 7n })
 
 test('a system call runs from 0xff…fe without fee or nonce and keeps its writes; an absent contract changes nothing', () => {
   const w = world([0xabcn])

@@ -7,6 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { InvalidTransaction, Status, type BlockEnv, type TxInput } from '../../src/evm/types.ts'
+import { blockEnvWith } from '../../src/evm/test-kit.ts'
 import { bytesToHex } from '../../src/primitives/hex.ts'
 import { runWithLibrary } from './library-oracle.ts'
 import { accountState, stateRootOf, type WorldSnapshot } from '../state-tests/world.ts'
@@ -19,20 +20,7 @@ const COINBASE = 0xc0ffeen
 const ETHER = 10n ** 18n
 
 function block(overrides: Partial<BlockEnv> = {}): BlockEnv {
-  return {
-    number: 1n,
-    timestamp: 1000n,
-    coinbase: COINBASE,
-    gasLimit: 30_000_000n,
-    baseFee: 7n,
-    difficulty: 0n,
-    prevRandao: 0x1234n,
-    blobBaseFee: 1n,
-    maxBlobGasPerBlock: 786432n,
-    chainId: 1n,
-    blockHash: () => 0n,
-    ...overrides,
-  }
+  return blockEnvWith({ timestamp: 1000n, coinbase: COINBASE, baseFee: 7n, prevRandao: 0x1234n, ...overrides })
 }
 
 const pre: WorldSnapshot = new Map([[SENDER, accountState({ balance: ETHER })]])
