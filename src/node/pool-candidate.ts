@@ -46,6 +46,5 @@ function transferView(p: PooledTx): TransferTx | undefined {
     feeCap: p.feeCap,
     tipCap: p.tipCap,
     intrinsicGas: p.intrinsicGas,
-    floorDataGas: p.floorDataGas,
   }
 }
