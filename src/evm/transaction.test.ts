@@ -190,6 +190,21 @@ test('EIP-7623: a data-heavy transaction pays at least the floor from Prague', (
   assert.equal(executeTransaction(worldOf(pre), block(), rulesFor('cancun'), tx({ gasLimit: 30_000n, data })).gasUsed, 22600n)
 })
 
+test('EIP-7623: when the floor decides the gas used, no refund is given back', () => {
+  const code = assemble('PUSH1 0x00 PUSH1 0x00 SSTORE STOP') // clears slot 0: counter 4800
+  const pre = { [`0x${SENDER.toString(16)}`]: { balance: RICH }, [`0x${TO.toString(16)}`]: { code, storage: { '0': 1n } } }
+  const data = new Uint8Array(40).fill(1) // floor 21000 + 1600 = 22600; intrinsic 21000 + 640
+  const run = (fork: 'prague' | 'cancun') => executeTransaction(worldOf(pre), block(), rulesFor(fork), tx({ gasLimit: 100_000n, data }))
+  // execution 21640 + 6 + 5000 = 26646 before refunds; less 4800 is 21846, under the floor
+  const prague = run('prague')
+  assert.equal(prague.gasUsedBeforeRefund, 26646n)
+  assert.equal(prague.gasUsed, 22600n)
+  assert.equal(prague.refund, 0n)
+  const cancun = run('cancun')
+  assert.equal(cancun.refund, 4800n)
+  assert.equal(cancun.gasUsed, 26646n - 4800n)
+})
+
 test('a contract creation bumps the nonce once and deploys at keccak(rlp([sender, nonce]))', () => {
   const w = worldOf({ [`0x${SENDER.toString(16)}`]: { balance: RICH, nonce: 7n } })
   const initcode = assemble('PUSH1 0x01 PUSH1 0x00 MSTORE8 PUSH1 0x01 PUSH1 0x00 RETURN')

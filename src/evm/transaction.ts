@@ -340,10 +340,13 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
     let gasLeft = BigInt(result.gasLeft) + (result.gasReserve ?? 0n)
     let gasUsedBeforeRefund = tx.gasLimit - gasLeft
     const counter = world.refund > 0 ? BigInt(world.refund) : 0n
-    const refund = min(counter, gasUsedBeforeRefund / (rules.london ? 5n : 2n))
+    let refund = min(counter, gasUsedBeforeRefund / (rules.london ? 5n : 2n))
     gasLeft += refund
     if (rules.prague) {
-      if (tx.gasLimit - gasLeft < prepared.floor) gasLeft = tx.gasLimit - prepared.floor
+      if (tx.gasLimit - gasLeft < prepared.floor) {
+        gasLeft = tx.gasLimit - prepared.floor
+        refund = 0n
+      }
       if (gasUsedBeforeRefund < prepared.floor) gasUsedBeforeRefund = prepared.floor
     }
     const gasUsed = tx.gasLimit - gasLeft

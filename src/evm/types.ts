@@ -269,6 +269,7 @@ export interface TxResult {
   readonly gasUsed: bigint
   /** Gas used before refunds. */
   readonly gasUsedBeforeRefund: bigint
+  /** The refund given back: the counter, capped; 0 when the EIP-7623 floor decides the gas used (none is given back then). */
   readonly refund: bigint
   readonly output: Uint8Array
   readonly logs: readonly Log[]
