@@ -8,7 +8,7 @@
  * through the EVM library (@ethereumjs/vm, the test oracle), on a smaller budget, for a ratio measured under
  * the same machine load.
  * CPU time is the measure on a shared machine (wall time counts the waits for a core).
- * Run: `nice node --import tsx bench/evm-interpreter.ts [--library]`.
+ * Run: `nice node --import tsx bench/evm-interpreter.ts [--library]` (PROGRAM=tight|arith|mstore for one loop).
  */
 
 import { assemble, blockEnvWith, TestHost, CONTRACT, SENDER } from '../src/evm/test-kit.ts'
@@ -50,7 +50,9 @@ function measure(run: () => number | Promise<number>): Promise<{ gas: number; cp
 
 const rate = (gas: number, seconds: number): string => (gas / seconds / 1e6).toFixed(1).padStart(7)
 
+const only = process.env['PROGRAM']
 for (const [name, source] of Object.entries(PROGRAMS)) {
+  if (only !== undefined && name !== only) continue
   const code = assemble(source)
   for (let i = 0; i < 5; i++) runOnce(code)
   const rounds = 10

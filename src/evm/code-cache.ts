@@ -6,7 +6,7 @@
  *
  * Safe to share across blocks, snapshots and requests: code is content-addressed (a hash names one code for
  * ever). Bounded: by entries and by an estimate of what an entry keeps alive with its analysis (the code, its
- * padded copy, the jump-destination map and the PUSH-value table: ~12 bytes per code byte).
+ * padded copy, the jump-destination map, the PUSH-value table and the gas-block sums: ~24 bytes per code byte).
  */
 
 import { bytesToBigInt } from '../primitives/hex.ts'
@@ -14,7 +14,7 @@ import { keccak256 } from '../primitives/keccak.ts'
 import { SizedLru } from '../primitives/lru.ts'
 
 /** Bytes kept alive per byte of cached code, its analysis included (an estimate). */
-const BYTES_PER_CODE_BYTE = 12
+const BYTES_PER_CODE_BYTE = 24
 
 const cache = new SizedLru<bigint, Uint8Array>({ maxEntries: 4096, maxBytes: 48 * 1024 * 1024 }, (code) => 64 + code.length * BYTES_PER_CODE_BYTE)
 

@@ -17,6 +17,7 @@
 
 import { analyse, decodePush } from './code-analysis.ts'
 import { Frame, chargeFromReserve, ended, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
+import { blocksFor } from './gas-blocks.ts'
 import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
 import { expansionCost, forgetWords, MAX_MEMORY_END, memoryEnd, releaseMemory, takeMemory } from './memory.ts'
 import { callOp, createOp } from './opcodes-calls.ts'
@@ -78,6 +79,10 @@ function run(f: Frame): FrameResult | null {
   const code = analysis.padded
   const jumpdests = analysis.jumpdests
   const pushValues = analysis.pushValues
+  const runs = blocksFor(analysis, staticGas)
+  const runGas = runs.gas
+  const runLow = runs.low
+  const runHigh = runs.high
   const codeLength = f.code.length
   const codeLengthBig = BigInt(codeLength)
   const s = f.stack
@@ -93,16 +98,28 @@ function run(f: Frame): FrameResult | null {
   // the last valid jump destination, as a word and as a pc: a loop's jump skips the bigint → number conversion
   let lastDestination = -1n
   let lastDestinationPc = 0
+  // false while the current straight-line run's static gas is paid and its stack bounds checked (gas-blocks.ts)
+  let careful = true
 
   for (;;) {
     const op = code[pc]!
-    const cost = staticGas[op]!
-    if (cost < 0) return halt(invalidOpcodeReason(op))
-    if (sp < minStack[op]! || sp > maxStack[op]!) return halt(stackError(sp, minStack[op]!, maxStack[op]!))
-    if (gas < cost) {
-      if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, cost)) < 0) return halt(OUT_OF_GAS)
-    } else {
-      gas -= cost
+    if (careful) {
+      // at the start of a run (after a jump or an opcode that ends one) or going op by op: pay the whole run
+      // from here when gas and stack allow it, else this opcode alone
+      const need = runGas[pc]!
+      if (need <= gas && sp >= runLow[pc]! && sp <= runHigh[pc]!) {
+        gas -= need
+        careful = false
+      } else {
+        const cost = staticGas[op]!
+        if (cost < 0) return halt(invalidOpcodeReason(op))
+        if (sp < minStack[op]! || sp > maxStack[op]!) return halt(stackError(sp, minStack[op]!, maxStack[op]!))
+        if (gas < cost) {
+          if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, cost)) < 0) return halt(OUT_OF_GAS)
+        } else {
+          gas -= cost
+        }
+      }
     }
     switch (op) {
       case 0x00:
@@ -165,7 +182,12 @@ function run(f: Frame): FrameResult | null {
         const exponent = s[sp - 2]!
         const extra = f.forkGas.expByte * byteLength(exponent)
         if (gas < extra) {
-          if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+          if (!careful) {
+            gas += runGas[pc + 1]!
+            careful = true
+          }
+          if (gas >= extra) gas -= extra
+          else if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
         } else {
           gas -= extra
         }
@@ -255,6 +277,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x30:
         s[sp++] = f.address
@@ -269,6 +292,7 @@ function run(f: Frame): FrameResult | null {
           }
         }
         s[sp - 1] = host.balance(address)
+        careful = true
         break
       }
       case 0x32:
@@ -295,6 +319,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x38:
         s[sp++] = codeLengthBig
@@ -306,6 +331,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x3a:
         s[sp++] = ctx.tx.gasPrice
@@ -320,6 +346,7 @@ function run(f: Frame): FrameResult | null {
           }
         }
         s[sp - 1] = BigInt(host.code(address).length)
+        careful = true
         break
       }
       case 0x3c:
@@ -329,6 +356,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x3d:
         s[sp++] = BigInt(f.returnData.length)
@@ -340,6 +368,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x3f: {
         const address = BigInt.asUintN(160, s[sp - 1]!)
@@ -351,6 +380,7 @@ function run(f: Frame): FrameResult | null {
           }
         }
         s[sp - 1] = host.codeHash(address)
+        careful = true
         break
       }
       case 0x40: {
@@ -403,7 +433,12 @@ function run(f: Frame): FrameResult | null {
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
           if (gas < extra) {
-            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+            if (!careful) {
+              gas += runGas[pc + 1]!
+              careful = true
+            }
+            if (gas >= extra) gas -= extra
+            else if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
           } else {
             gas -= extra
           }
@@ -427,7 +462,12 @@ function run(f: Frame): FrameResult | null {
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
           if (gas < extra) {
-            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+            if (!careful) {
+              gas += runGas[pc + 1]!
+              careful = true
+            }
+            if (gas >= extra) gas -= extra
+            else if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
           } else {
             gas -= extra
           }
@@ -448,7 +488,12 @@ function run(f: Frame): FrameResult | null {
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
           if (gas < extra) {
-            if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
+            if (!careful) {
+              gas += runGas[pc + 1]!
+              careful = true
+            }
+            if (gas >= extra) gas -= extra
+            else if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, extra)) < 0) return halt(OUT_OF_GAS)
           } else {
             gas -= extra
           }
@@ -469,6 +514,7 @@ function run(f: Frame): FrameResult | null {
           }
         }
         s[sp - 1] = host.sload(f.address, slot)
+        careful = true
         break
       }
       case 0x55:
@@ -478,9 +524,11 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x56: {
         const destination = s[--sp]!
+        careful = true
         if (destination === lastDestination) {
           pc = lastDestinationPc
         } else {
@@ -499,6 +547,7 @@ function run(f: Frame): FrameResult | null {
         const destination = s[sp - 1]!
         const condition = s[sp - 2]!
         sp -= 2
+        careful = true
         if (condition !== 0n) {
           if (destination === lastDestination) {
             pc = lastDestinationPc
@@ -524,6 +573,7 @@ function run(f: Frame): FrameResult | null {
         break
       case 0x5a:
         s[sp++] = f.reserve === 0n ? BigInt(gas) : BigInt(gas) + f.reserve
+        careful = true
         break
       case 0x5b:
         break
@@ -534,6 +584,7 @@ function run(f: Frame): FrameResult | null {
         if (msg.isStatic) return halt(WRITE_PROTECTION)
         host.tstore(f.address, s[sp - 1]!, s[sp - 2]!)
         sp -= 2
+        careful = true
         break
       case 0x5e:
         f.sp = sp
@@ -542,6 +593,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0x5f:
         s[sp++] = 0n
@@ -584,6 +636,7 @@ function run(f: Frame): FrameResult | null {
         if (reason !== undefined) return halt(reason)
         sp = f.sp
         gas = f.gas
+        careful = true
         break
       case 0xf0: case 0xf5: case 0xf1: case 0xf2: case 0xf4: case 0xfa:
         f.pc = pc + 1
