@@ -2,8 +2,10 @@
  * The EVM interpreter: runs one frame's code for a message against a Host, Frontier to Osaka by the flags of
  * host.ctx.rules, and returns how the frame ended (types.ts FrameResult).
  *
- * One dispatch loop: before each opcode it reads the fork's static gas (-1: not active, an invalid opcode)
- * and the stack bounds from flat tables (gas-rules.ts), then a `switch` runs the opcode. Arithmetic, stack,
+ * One dispatch loop. At the start of a straight-line run (gas-blocks.ts) it pays the run's static gas and
+ * checks its stack bounds at once; where gas or stack would not allow the whole run, it goes op by op, reading
+ * each opcode's static gas (-1: not active, an invalid opcode) and stack bounds from flat tables
+ * (gas-rules.ts), until the next run it can pay. Then a `switch` runs the opcode. Arithmetic, stack,
  * control flow and the environment reads run inline on locals (pc, sp, gas); the opcodes that price or
  * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
  * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
