@@ -2,15 +2,32 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Lru, SizedLru } from './lru.ts'
 
-test('Lru keeps the most recently used entries up to its count', () => {
-  const lru = new Lru<string, number>(2)
-  lru.set('a', 1)
-  lru.set('b', 2)
-  assert.equal(lru.get('a'), 1) // a is now the most recent
-  lru.set('c', 3)
-  assert.equal(lru.get('b'), undefined)
-  assert.equal(lru.get('a'), 1)
-  assert.equal(lru.size, 2)
+test('Lru keeps at least the most recent half of its count and never more than its count', () => {
+  const lru = new Lru<number, number>(10)
+  for (let i = 0; i < 1000; i++) {
+    lru.set(i, i * 2)
+    assert.ok(lru.size <= 10, `${lru.size} entries after ${i + 1} insertions`)
+    for (let back = 0; back < 5 && back <= i; back++) assert.equal(lru.get(i - back), (i - back) * 2, `entry ${i - back} after inserting ${i}`)
+  }
+  assert.equal(lru.get(0), undefined)
+})
+
+test('Lru keeps an entry that is read while others come and go, and drops one that is not', () => {
+  const lru = new Lru<string, number>(4)
+  lru.set('hot', 1)
+  lru.set('cold', 2)
+  for (let i = 0; i < 100; i++) {
+    lru.set(`k${i}`, i)
+    assert.equal(lru.get('hot'), 1, `after ${i + 1} more`)
+  }
+  assert.equal(lru.get('cold'), undefined)
+  lru.set('hot', 5) // a new value replaces the old, wherever it was kept
+  lru.set('x', 0)
+  lru.set('y', 0)
+  assert.equal(lru.get('hot'), 5)
+  lru.clear()
+  assert.equal(lru.size, 0)
+  assert.equal(lru.get('hot'), undefined)
 })
 
 test('SizedLru evicts the least recently used until both its count and its byte budget hold', () => {

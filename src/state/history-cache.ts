@@ -9,7 +9,7 @@
  * only for blocks that exist in their own view of the database (the resolver, the builder's parent, a
  * worker's job target once its view holds it: execution/worker-main.ts), so an answer, once read, is the
  * answer forever. Entries are raw stored bytes; readers copy or decode them, so nothing shared is ever
- * handed out to be mutated. Bounded: least recently used entries go first.
+ * handed out to be mutated. Bounded: least recently used entries go first (primitives/lru.ts: in halves).
  */
 
 import { Lru, SizedLru } from '../primitives/lru.ts'
