@@ -54,3 +54,19 @@ test('SizedLru does not keep an entry heavier than its whole budget, and keeps t
   assert.equal(lru.get('small'), 'ab')
   assert.equal(lru.bytes, 2)
 })
+
+test('SizedLru holds its count and budget under churn, and keeps the newest entries and the ones read', () => {
+  const lru = new SizedLru<number, string>({ maxEntries: 8, maxBytes: 40 }, (v) => v.length)
+  lru.set(-1, 'hot')
+  for (let i = 0; i < 500; i++) {
+    lru.set(i, 'x'.repeat(1 + (i % 9)))
+    assert.ok(lru.size <= 8 && lru.bytes <= 40, `${lru.size} entries, ${lru.bytes} bytes after ${i + 1}`)
+    assert.equal(lru.get(i), 'x'.repeat(1 + (i % 9)))
+    assert.equal(lru.get(-1), 'hot', `the entry read every time, after ${i + 1}`)
+  }
+  lru.set(1000, 'y'.repeat(30)) // more than half the budget: kept, with what fits beside it
+  assert.equal(lru.get(1000), 'y'.repeat(30))
+  assert.ok(lru.bytes <= 40)
+  lru.delete(1000)
+  assert.equal(lru.get(1000), undefined)
+})

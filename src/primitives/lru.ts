@@ -13,7 +13,8 @@
  * `SizedLru` is bounded by entry count AND by a byte budget, each entry weighed once when it is set (by the
  * caller's `sizeOf`, an estimate of what the entry keeps alive): for caches whose entries range from bytes to
  * megabytes (a block's transactions, a call's return data). An entry heavier than the whole budget is not kept.
- * It keeps the exact order of use (its caches hold a few thousand entries at most).
+ * It drops in halves too: a generation closes at half the count or half the budget (the call-result cache, 10,000
+ * entries, paid ~12 µs a miss with the one-Map order on this machine).
  */
 
 export class Lru<K, V> {
@@ -68,51 +69,86 @@ export interface SizedLruLimits {
 }
 
 export class SizedLru<K, V> {
-  private readonly map = new Map<K, { readonly value: V; readonly bytes: number }>()
-  private total = 0
+  private young = new Generation<K, V>()
+  private old = new Generation<K, V>()
+  private readonly halfEntries: number
+  private readonly halfBytes: number
 
   constructor(
     readonly limits: SizedLruLimits,
     private readonly sizeOf: (value: V, key: K) => number,
-  ) {}
+  ) {
+    this.halfEntries = Math.max(1, Math.floor(limits.maxEntries / 2))
+    this.halfBytes = limits.maxBytes / 2
+  }
 
   get(key: K): V | undefined {
-    const entry = this.map.get(key)
-    if (entry === undefined) return undefined
-    this.map.delete(key)
-    this.map.set(key, entry)
-    return entry.value
+    const entry = this.young.map.get(key)
+    if (entry !== undefined) return entry.value
+    const aged = this.old.map.get(key)
+    if (aged === undefined) return undefined
+    this.old.remove(key, aged)
+    this.put(key, aged)
+    return aged.value
   }
 
   set(key: K, value: V): void {
     this.delete(key)
     const bytes = this.sizeOf(value, key)
     if (bytes > this.limits.maxBytes) return
-    this.map.set(key, { value, bytes })
-    this.total += bytes
-    while (this.map.size > this.limits.maxEntries || this.total > this.limits.maxBytes) {
-      this.delete(this.map.keys().next().value as K)
+    this.put(key, { value, bytes })
+  }
+
+  private put(key: K, entry: Weighed<V>): void {
+    const young = this.young
+    if (young.map.size > 0 && (young.map.size >= this.halfEntries || young.bytes + entry.bytes > this.halfBytes)) {
+      this.old = young
+      this.young = new Generation()
     }
+    this.young.add(key, entry)
+    // one entry may weigh more than half the budget: then the old generation goes too if both exceed it
+    if (this.young.bytes + this.old.bytes > this.limits.maxBytes) this.old = new Generation()
   }
 
   delete(key: K): void {
-    const entry = this.map.get(key)
-    if (entry === undefined) return
-    this.map.delete(key)
-    this.total -= entry.bytes
+    const y = this.young.map.get(key)
+    if (y !== undefined) this.young.remove(key, y)
+    const o = this.old.map.get(key)
+    if (o !== undefined) this.old.remove(key, o)
   }
 
   clear(): void {
-    this.map.clear()
-    this.total = 0
+    this.young = new Generation()
+    this.old = new Generation()
   }
 
   get size(): number {
-    return this.map.size
+    return this.young.map.size + this.old.map.size
   }
 
   /** The weight of the entries kept, in bytes. */
   get bytes(): number {
-    return this.total
+    return this.young.bytes + this.old.bytes
+  }
+}
+
+interface Weighed<V> {
+  readonly value: V
+  readonly bytes: number
+}
+
+/** One generation of a SizedLru: its entries and their weight. */
+class Generation<K, V> {
+  readonly map = new Map<K, Weighed<V>>()
+  bytes = 0
+
+  add(key: K, entry: Weighed<V>): void {
+    this.map.set(key, entry)
+    this.bytes += entry.bytes
+  }
+
+  remove(key: K, entry: Weighed<V>): void {
+    this.map.delete(key)
+    this.bytes -= entry.bytes
   }
 }
