@@ -16,6 +16,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../primitives/keccak.ts'
+import { Lru } from '../primitives/lru.ts'
 import { encodeRlp } from '../primitives/rlp-encode.ts'
 
 /** Where nodes live: by unprefixed-hex hash (trie-db.ts). */
@@ -102,18 +103,16 @@ function childFromRaw(raw: Raw): Ref | undefined {
 }
 
 /**
- * Decoded nodes by hash, most recently used last. A node's hash fixes its content, so an entry is right for
+ * Decoded nodes by hash, the least recently used dropped first (primitives/lru.ts). A node's hash fixes its content, so an entry is right for
  * every database and never goes stale; consecutive blocks share the top of the state trie and each block's
  * new nodes are the next one's base, so a seal mostly finds them here instead of reading and decoding them.
  * Raw nodes are never mutated (fromRaw builds new objects; byte strings are shared read-only).
  */
-const decoded = new Map<string, Raw>()
 const DECODED_MAX = 8_192
+const decoded = new Lru<string, Raw>(DECODED_MAX)
 
 function remember(hash: string, raw: Raw): void {
-  decoded.delete(hash)
   decoded.set(hash, raw)
-  if (decoded.size > DECODED_MAX) decoded.delete(decoded.keys().next().value!)
 }
 
 class BatchTrie {
