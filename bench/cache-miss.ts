@@ -9,7 +9,7 @@
  */
 
 import { Lru, SizedLru } from '../src/primitives/lru.ts'
-import { itemKey } from '../src/state/history-cache.ts'
+import { blockPrefix, itemKey } from '../src/state/history-cache.ts'
 
 const CAPACITY = 65_536 // the slots cache's count
 const READS = 300_000
@@ -20,7 +20,7 @@ function keyOf(i: number): string {
   const view = new DataView(slot.buffer)
   view.setUint32(28, i)
   address[0] = i & 0xff
-  return itemKey(123_456n, address, slot)
+  return itemKey(blockPrefix(123_456n), address, slot)
 }
 
 const keys = Array.from({ length: CAPACITY + READS }, (_, i) => keyOf(i))

@@ -4,7 +4,8 @@
  * back. An execution worker holds the newest one as its replica; `version` names the snapshot it came from.
  */
 
-import { createAccountFromRLP, type Account } from '@ethereumjs/util'
+import type { Account } from '@ethereumjs/util'
+import { decodeAccount } from '../state/account-rlp.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { decodeHeader } from '../execution/block-codec.ts'
 import type { StateDiff } from '../state/state-diff.ts'
@@ -43,7 +44,7 @@ export function snapshotToWire(s: PreconfirmedSnapshot, version: number): WireSn
 
 function diffFromWire(w: WireSnapshot): StateDiff {
   return {
-    accounts: new Map<string, Account | null>(w.accounts.map(([k, a]) => [k, a === null ? null : createAccountFromRLP(a)])),
+    accounts: new Map<string, Account | null>(w.accounts.map(([k, a]) => [k, a === null ? null : decodeAccount(a)])),
     storage: new Map(w.storage.map(([k, slots]) => [k, new Map(slots)])),
     wiped: new Set(w.wiped),
     codes: new Map(w.codes),

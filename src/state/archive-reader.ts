@@ -7,37 +7,40 @@
  * path: one ordered-key lookup per item.
  */
 
-import { createAccountFromRLP, KECCAK256_NULL, type Account } from '@ethereumjs/util'
+import { KECCAK256_NULL, type Account } from '@ethereumjs/util'
 import type { KvStore } from '../storage/db.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
-import { historyCacheOf, itemKey, latin1, type HistoryCache } from './history-cache.ts'
+import { decodeAccount } from './account-rlp.ts'
+import { blockPrefix, historyCacheOf, itemKey, latin1, type HistoryCache } from './history-cache.ts'
 import type { StateReader } from './state-reader.ts'
 
 const EMPTY = new Uint8Array(0)
 
 export class ArchiveReader implements StateReader {
   private readonly cache: HistoryCache
+  private readonly prefix: string
 
   constructor(
     private readonly store: KvStore,
     readonly blockNumber: bigint,
   ) {
     this.cache = historyCacheOf(store)
+    this.prefix = blockPrefix(blockNumber)
   }
 
   getAccount(address: Uint8Array): Account | undefined {
-    const key = itemKey(this.blockNumber, address)
+    const key = itemKey(this.prefix, address)
     let rlp = this.cache.accounts.get(key)
     if (rlp === undefined) {
       const hit = this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))
       rlp = hit === undefined || hit.value.length === 0 ? null : new Uint8Array(hit.value)
       this.cache.accounts.set(key, rlp)
     }
-    return rlp === null ? undefined : createAccountFromRLP(rlp)
+    return rlp === null ? undefined : decodeAccount(rlp)
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    const key = itemKey(this.blockNumber, address, slot)
+    const key = itemKey(this.prefix, address, slot)
     let value = this.cache.slots.get(key)
     if (value === undefined) {
       value = this.readSlot(address, slot)
@@ -57,7 +60,7 @@ export class ArchiveReader implements StateReader {
   /** The block of `address`'s newest storage wipe at or below this block (null: none), looked up once per
    * account and block rather than once per slot. */
   private wipedAt(address: Uint8Array): bigint | null {
-    const key = itemKey(this.blockNumber, address)
+    const key = itemKey(this.prefix, address)
     let at = this.cache.wipes.get(key)
     if (at === undefined) {
       const wipe = this.store.floor(keys.wipe(address, 0n), keys.wipe(address, this.blockNumber))

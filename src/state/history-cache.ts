@@ -53,11 +53,14 @@ export function historyCacheOf(store: KvStore): HistoryCache {
   return cache
 }
 
-/** The cache key of an item at a block: the block in base 36, then the item's bytes as latin1 characters. */
-export function itemKey(block: bigint, ...parts: Uint8Array[]): string {
-  let key = block.toString(36)
-  for (const part of parts) key += ':' + latin1(part)
-  return key
+/** The part of every cache key at a block that names the block (a reader makes it once). */
+export function blockPrefix(block: bigint): string {
+  return block.toString(36)
+}
+
+/** The cache key of an item at a block: the block's prefix, then the item's bytes as latin1 characters. */
+export function itemKey(prefix: string, address: Uint8Array, slot?: Uint8Array): string {
+  return slot === undefined ? prefix + ':' + latin1(address) : prefix + ':' + latin1(address) + ':' + latin1(slot)
 }
 
 export function latin1(bytes: Uint8Array): string {

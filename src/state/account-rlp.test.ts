@@ -1,0 +1,44 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Account, createAccountFromRLP, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { decodeAccount } from './account-rlp.ts'
+
+const MAX = (1n << 256n) - 1n
+
+function same(a: Account, b: Account, what: string): void {
+  assert.equal(a.nonce, b.nonce, what)
+  assert.equal(a.balance, b.balance, what)
+  assert.deepEqual(a.storageRoot, b.storageRoot, what)
+  assert.deepEqual(a.codeHash, b.codeHash, what)
+}
+
+test('decodes every stored account as the library does', () => {
+  const root = new Uint8Array(32).fill(0xab)
+  const code = new Uint8Array(32).fill(0xcd)
+  for (const nonce of [0n, 1n, 0x7fn, 0x80n, 255n, 256n, 2n ** 64n - 1n]) {
+    for (const balance of [0n, 1n, 0x7fn, 0x80n, 10n ** 18n, MAX]) {
+      for (const [storageRoot, codeHash] of [[KECCAK256_RLP, KECCAK256_NULL], [root, code]] as const) {
+        const rlp = new Account(nonce, balance, storageRoot, codeHash).serialize()
+        same(decodeAccount(rlp), createAccountFromRLP(rlp), `nonce ${nonce}, balance ${balance}`)
+      }
+    }
+  }
+})
+
+test('what is not an account body fails as the library fails', () => {
+  const wrong = [
+    RLP.encode([1, 2, 3]), // three items
+    RLP.encode('not a list'),
+    RLP.encode([1, 2, new Uint8Array(31), new Uint8Array(32)]), // a short storage root
+  ]
+  for (const rlp of wrong) {
+    assert.throws(() => createAccountFromRLP(rlp))
+    assert.throws(() => decodeAccount(rlp))
+  }
+  // a decoded copy is the caller's: changing it changes nothing stored
+  const rlp = new Account(1n, 2n).serialize()
+  const before = Uint8Array.from(rlp)
+  decodeAccount(rlp).codeHash.fill(0)
+  assert.deepEqual(rlp, before)
+})
