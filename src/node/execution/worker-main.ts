@@ -54,11 +54,17 @@ const chain = new ChainReader(store, rules)
 const service = new CallService(rules, store, init.settings)
 let pending: { version: number; target: TargetState } | undefined
 
+/** The newest block this thread's view was seen to hold: blocks are only ever appended, so it holds all below. */
+let held = -1n
+
 /** Makes this thread's view of the database hold block `number` (committed before the job was posted). */
 function holdBlock(number: bigint): void {
-  if (store.headerRlp(number) !== undefined) return
-  kv.refreshReads()
-  if (store.headerRlp(number) === undefined) throw new FlashnodeError('internal', `execution worker: block ${number} is not in the database`)
+  if (number <= held) return
+  if (store.headerRlp(number) === undefined) {
+    kv.refreshReads()
+    if (store.headerRlp(number) === undefined) throw new FlashnodeError('internal', `execution worker: block ${number} is not in the database`)
+  }
+  held = number
 }
 
 function targetState(t: WorkerTarget): TargetState {
