@@ -23,9 +23,10 @@ function diff(d: Partial<{ accounts: [string, Account | null][]; storage: [strin
   }
 }
 
+/** A diff as comparable data; an address with an empty storage map holds no slot, as one without. */
 const plain = (d: StateDiff) => ({
   accounts: [...d.accounts].map(([k, a]) => [k, a === null ? null : a.serialize()]).sort(),
-  storage: [...d.storage].map(([k, s]) => [k, [...s].sort()]).sort(),
+  storage: [...d.storage].filter(([, s]) => s.size > 0).map(([k, s]) => [k, [...s].sort()]).sort(),
   wiped: [...d.wiped].sort(),
   codes: [...d.codes].sort(),
 })
@@ -51,4 +52,34 @@ test('changedSince holds only what changed, and applied on the earlier diff give
   assert.deepEqual([...delta.codes.keys()], ['0xc0d2'])
   assert.deepEqual(plain(mergeDiffs(earlier, delta)), plain(later))
   assert.deepEqual(plain(changedSince(later, later)), plain(diff({})))
+})
+
+test('changedSince at the edges: accounts created, deleted and re-created, a nonce alone, a longer value, wipes with and without slots', () => {
+  const D = '0x00000000000000000000000000000000000000d4'
+  const E = '0x00000000000000000000000000000000000000e5'
+  const F = '0x00000000000000000000000000000000000000f6'
+  const G = '0x0000000000000000000000000000000000000017'
+  const earlier = diff({
+    accounts: [[A, new Account(1n, 100n)], [B, new Account(3n, 5n)], [E, null]],
+    storage: [[A, [[slot(1), v(1)]]]],
+    wiped: [G],
+  })
+  const later = diff({
+    // A deleted, B only its nonce, D created with storage, E re-created after its deletion
+    accounts: [[A, null], [B, new Account(4n, 5n)], [D, new Account(0n, 1n)], [E, new Account(1n, 2n)]],
+    // A's slot 1 → 256 (one byte to two); D's first slot; G (wiped before, and no slot then) gets a slot
+    storage: [[A, [[slot(1), Uint8Array.of(1, 0)]]], [D, [[slot(1), v(7)]]], [G, [[slot(5), v(5)]]]],
+    // F's storage cleared with nothing written after; G still wiped from before
+    wiped: [F, G],
+  })
+  const delta = changedSince(earlier, later)
+  assert.deepEqual([...delta.accounts.keys()].sort(), [A, B, D, E].sort())
+  assert.equal(delta.accounts.get(A), null)
+  assert.equal(delta.accounts.get(B)?.nonce, 4n)
+  assert.deepEqual(delta.storage.get(A)?.get(slot(1)), Uint8Array.of(1, 0))
+  assert.deepEqual(delta.storage.get(D)?.get(slot(1)), v(7))
+  assert.deepEqual([...delta.wiped].sort(), [F], 'F newly wiped; G wiped before and lost nothing since')
+  assert.equal(delta.storage.get(F)?.size, 0)
+  assert.deepEqual([...delta.storage.get(G)!], [[slot(5), v(5)]])
+  assert.deepEqual(plain(mergeDiffs(earlier, delta)), plain(later))
 })
