@@ -32,7 +32,7 @@ export interface GasBlocks {
 export const UNAFFORDABLE = Number.POSITIVE_INFINITY
 
 /** 1 for the opcodes a run continues past (see the module comment); every other opcode ends a run. */
-export const CONTINUES_BLOCK = new Uint8Array(256)
+const CONTINUES_BLOCK = new Uint8Array(256)
 for (let op = 0x01; op <= 0x0b; op++) CONTINUES_BLOCK[op] = 1
 for (let op = 0x10; op <= 0x1e; op++) CONTINUES_BLOCK[op] = 1
 for (const op of [0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x38, 0x3a, 0x3d]) CONTINUES_BLOCK[op] = 1

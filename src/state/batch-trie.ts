@@ -103,17 +103,14 @@ function childFromRaw(raw: Raw): Ref | undefined {
 }
 
 /**
- * Decoded nodes by hash, the least recently used dropped first (primitives/lru.ts). A node's hash fixes its content, so an entry is right for
- * every database and never goes stale; consecutive blocks share the top of the state trie and each block's
- * new nodes are the next one's base, so a seal mostly finds them here instead of reading and decoding them.
- * Raw nodes are never mutated (fromRaw builds new objects; byte strings are shared read-only).
+ * Decoded nodes by hash, the least recently used dropped first (primitives/lru.ts; a read keeps a node among the
+ * recent). A node's hash fixes its content, so an entry is right for every database and never goes stale;
+ * consecutive blocks share the top of the state trie and each block's new nodes are the next one's base, so a
+ * seal mostly finds them here instead of reading and decoding them. Raw nodes are never mutated (fromRaw builds
+ * new objects; byte strings are shared read-only).
  */
 const DECODED_MAX = 8_192
 const decoded = new Lru<string, Raw>(DECODED_MAX)
-
-function remember(hash: string, raw: Raw): void {
-  decoded.set(hash, raw)
-}
 
 class BatchTrie {
   constructor(private readonly store: NodeStore) {}
@@ -126,8 +123,8 @@ class BatchTrie {
       const encoded = await this.store.get(hash)
       if (encoded === undefined) throw new MissingTrieNode(ref)
       raw = RLP.decode(encoded) as Raw
+      decoded.set(hash, raw)
     }
-    remember(hash, raw)
     return fromRaw(raw)
   }
 
@@ -195,7 +192,7 @@ class BatchTrie {
     const hash = keccak256(encoded)
     const key = Buffer.from(hash).toString('hex')
     await this.store.put(key, encoded)
-    remember(key, raw)
+    decoded.set(key, raw)
     return hash
   }
 
@@ -217,7 +214,7 @@ class BatchTrie {
     const hash = keccak256(encoded)
     const key = Buffer.from(hash).toString('hex')
     await this.store.put(key, encoded)
-    remember(key, raw)
+    decoded.set(key, raw)
     return hash
   }
 }
