@@ -7,8 +7,8 @@
 
 import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, wordCount } from './frame-state.ts'
 import { copyIntoMemory, forgetWords, memoryEnd } from './memory.ts'
-import { keccak256 } from '../primitives/keccak.ts'
-import { bytesToWord } from './words.ts'
+import { DIGEST_OFFSET, digestView, keccak256Range } from '../primitives/keccak.ts'
+import { readWord } from './words.ts'
 
 export function keccakOp(f: Frame): string | undefined {
   const s = f.stack
@@ -20,8 +20,8 @@ export function keccakOp(f: Frame): string | undefined {
   const length = end === 0 ? 0 : Number(size)
   if (!chargeWithMemory(f, end, 6 * wordCount(length))) return OUT_OF_GAS
   const start = length === 0 ? 0 : Number(offset)
-  const digest = keccak256(f.memory.buffer.subarray(start, start + length))
-  s[sp - 2] = bytesToWord(digest, 0, 32, false)
+  keccak256Range(f.memory.buffer, start, length)
+  s[sp - 2] = readWord(digestView, DIGEST_OFFSET)
   f.sp = sp - 1
   return undefined
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex } from './hex.ts'
-import { keccak256 } from './keccak.ts'
+import { DIGEST_OFFSET, digestView, keccak256, keccak256Range } from './keccak.ts'
 import { Rng } from '../../test/support/rng.ts'
 
 test('keccak256 of the empty input is the well-known constant', () => {
@@ -29,4 +29,14 @@ test('keccak256 hashes the view it is given (a subarray of a larger buffer), and
   assert.notEqual(first.buffer, second.buffer)
   assert.equal(bytesToHex(first), bytesToHex(keccak_256(view)), 'an earlier answer is not overwritten by the next hash')
   assert.equal(bytesToHex(keccak256(Buffer.from(view))), bytesToHex(first), 'a Buffer hashes like its bytes')
+})
+
+test('keccak256Range hashes a range of a larger array in place and leaves the digest at DIGEST_OFFSET', () => {
+  const rng = new Rng(11)
+  const backing = rng.bytes(40_000)
+  for (const [start, length] of [[0, 0], [5, 1], [3, 64], [1, 65], [100, 136], [7, 137], [13, 16 * 1024], [2, 16 * 1024 + 1], [9, 39_000]] as const) {
+    keccak256Range(backing, start, length)
+    const got = new Uint8Array(digestView.buffer, digestView.byteOffset + DIGEST_OFFSET, 32).slice()
+    assert.equal(bytesToHex(got), bytesToHex(keccak_256(backing.subarray(start, start + length))), `range ${start}+${length}`)
+  }
 })
