@@ -129,6 +129,24 @@ test('original storage is the value at the start of the transaction, not of the 
   assert.equal(w.getOriginalStorage(A, 1n), 7n)
 })
 
+test('a wipe, and undoing it, change which storage the next read and write of that account go to', () => {
+  const w = world()
+  w.beginTransaction()
+  w.setStorage(A, 1n, 6n)
+  const mark = w.checkpoint()
+  w.deleteAccount(A)
+  assert.equal(w.getStorage(A, 1n), 0n, 'wiped')
+  w.setStorage(A, 2n, 9n)
+  w.setStorage(A, 1n, 3n)
+  w.revertTo(mark)
+  assert.equal(w.getStorage(A, 1n), 6n, 'the write before the wipe is back')
+  assert.equal(w.getStorage(A, 2n), 0n, 'the write into the wiped storage is gone')
+  w.setStorage(A, 1n, 4n)
+  w.revertTo(mark)
+  assert.equal(w.getStorage(A, 1n), 6n)
+  assert.equal(w.getOriginalStorage(A, 1n), 5n)
+})
+
 test('per-transaction parts are cleared between transactions; state stays', () => {
   const w = world()
   w.beginTransaction()
@@ -143,6 +161,7 @@ test('per-transaction parts are cleared between transactions; state stays', () =
   w.beginTransaction()
   assert.equal(w.isWarmAccount(C), false)
   assert.equal(w.isWarmSlot(A, 1n), false)
+  assert.equal(w.warmSlot(A, 1n), true, 'the first access of the new transaction is cold again')
   assert.equal(w.getTransient(A, 1n), 0n)
   assert.equal(w.refund, 0)
   assert.equal(w.isCreatedInTx(C), false)

@@ -16,6 +16,9 @@
  *   all but the original values are journaled (original values cannot change within a transaction).
  * - Storage is wiped only by deleting an account, which happens at the end of a transaction (self-destruct,
  *   EIP-161). A wiped account's storage object starts empty and never falls back to the base again.
+ * - An account's storage and its per-transaction slot record (warm slots, original values) are each found
+ *   through a one-entry cache by address before the Map: the cache is dropped wherever the object it holds
+ *   is replaced (a wipe, its undo, the start of a transaction).
  * - `diff()` is the net change against the base, as state-diff.ts defines it: accounts equal to their base
  *   value are left out, a deleted account that existed in the base is null with its storage wiped, a
  *   re-created one is a wipe plus the slots written since.
@@ -57,6 +60,13 @@ class AccountStorage {
   /** Slots written since this object was made (for diff; not journaled, diff compares values). */
   readonly written = new Set<bigint>()
   constructor(readonly wiped: boolean) {}
+}
+
+/** One account's slots within the current transaction: the warm ones (EIP-2929) and the values they had
+ * when it began (EIP-2200, set on the first write). */
+class TxSlots {
+  readonly warm = new Set<bigint>()
+  readonly originals = new Map<bigint, bigint>()
 }
 
 const enum Change {
@@ -112,14 +122,20 @@ export class WorldState {
   private warmAccounts = new Set<bigint>()
   /** Warm in every transaction (the fork's precompiles, EIP-2929), shared and never written: not journaled. */
   private alwaysWarm: ReadonlySet<bigint> = NONE
-  private warmSlots = new Map<bigint, Set<bigint>>()
+  private txSlots = new Map<bigint, TxSlots>()
   private transient = new Map<bigint, Map<bigint, bigint>>()
-  private originals = new Map<bigint, Map<bigint, bigint>>()
   private refundCounter = 0
   private txLogs: Log[] = []
   private selfDestructs = new Set<bigint>()
   private createdInTx = new Set<bigint>()
   private touched = new Set<bigint>()
+
+  // One-entry caches of the two storage maps by address: a frame's SLOADs and SSTOREs go to one account, and
+  // a Map lookup by a bigint key hashes its digits every time. Reset wherever the cached object is replaced.
+  private storageCursorAddress = -1n
+  private storageCursor: AccountStorage | undefined
+  private txSlotsCursorAddress = -1n
+  private txSlotsCursor: TxSlots | undefined
 
   constructor(private readonly base: StateReader) {}
 
@@ -260,18 +276,38 @@ export class WorldState {
   // --- storage ----------------------------------------------------------------------------------
 
   private storageOf(address: bigint): AccountStorage {
+    if (address === this.storageCursorAddress && this.storageCursor !== undefined) return this.storageCursor
     let s = this.storage.get(address)
     if (s === undefined) {
       s = new AccountStorage(false)
       this.storage.set(address, s)
     }
+    this.storageCursorAddress = address
+    this.storageCursor = s
     return s
+  }
+
+  private txSlotsOf(address: bigint): TxSlots {
+    if (address === this.txSlotsCursorAddress && this.txSlotsCursor !== undefined) return this.txSlotsCursor
+    let t = this.txSlots.get(address)
+    if (t === undefined) {
+      t = new TxSlots()
+      this.txSlots.set(address, t)
+    }
+    this.txSlotsCursorAddress = address
+    this.txSlotsCursor = t
+    return t
   }
 
   getStorage(address: bigint, slot: bigint): bigint {
     const s = this.storageOf(address)
     const hit = s.values.get(slot)
     if (hit !== undefined) return hit
+    return this.loadSlot(s, address, slot)
+  }
+
+  /** A slot not seen yet in `s`: zero in a wiped account, else read from the base and remembered. */
+  private loadSlot(s: AccountStorage, address: bigint, slot: bigint): bigint {
     if (s.wiped) return 0n
     const value = bytesToBigInt(this.base.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
     s.values.set(slot, value)
@@ -285,22 +321,21 @@ export class WorldState {
   }
 
   setStorage(address: bigint, slot: bigint, value: bigint): void {
-    const current = this.getStorage(address, slot)
-    let originals = this.originals.get(address)
-    if (originals === undefined) {
-      originals = new Map()
-      this.originals.set(address, originals)
-    }
-    if (!originals.has(slot)) originals.set(slot, current)
-    const s = this.storage.get(address)!
-    this.journal.push(new JournalEntry(Change.Storage, address, slot, current, 0, undefined))
+    const s = this.storageOf(address)
+    let current = s.values.get(slot)
+    if (current === undefined) current = this.loadSlot(s, address, slot)
+    const originals = this.txSlotsOf(address).originals
+    if (originals.get(slot) === undefined) originals.set(slot, current)
+    // the entry keeps the storage object written: when it is undone, every later entry (a wipe among them)
+    // has been undone already, so that object is again the account's
+    this.journal.push(new JournalEntry(Change.Storage, address, slot, current, 0, s))
     s.values.set(slot, value)
     s.written.add(slot)
   }
 
   /** EIP-2200: the slot's value when the transaction began. */
   getOriginalStorage(address: bigint, slot: bigint): bigint {
-    const hit = this.originals.get(address)?.get(slot)
+    const hit = this.txSlotsOf(address).originals.get(slot)
     return hit !== undefined ? hit : this.getStorage(address, slot)
   }
 
@@ -323,6 +358,7 @@ export class WorldState {
   private wipeStorage(address: bigint): void {
     this.journal.push(new JournalEntry(Change.Wipe, address, 0n, 0n, 0, this.storage.get(address)))
     this.storage.set(address, new AccountStorage(true))
+    this.storageCursor = undefined
   }
 
   // --- transient storage (EIP-1153) --------------------------------------------------------------
@@ -366,18 +402,15 @@ export class WorldState {
 
   /** Warms the slot; true when it was cold. */
   warmSlot(address: bigint, slot: bigint): boolean {
-    let slots = this.warmSlots.get(address)
-    if (slots === undefined) {
-      slots = new Set()
-      this.warmSlots.set(address, slots)
-    } else if (slots.has(slot)) return false
+    const slots = this.txSlotsOf(address).warm
+    if (slots.has(slot)) return false
     slots.add(slot)
     this.journal.push(new JournalEntry(Change.WarmSlot, address, slot, 0n, 0, undefined))
     return true
   }
 
   isWarmSlot(address: bigint, slot: bigint): boolean {
-    return this.warmSlots.get(address)?.has(slot) ?? false
+    return this.txSlots.get(address)?.warm.has(slot) ?? false
   }
 
   // --- refund, logs, self-destructs, creations, touches ------------------------------------------
@@ -464,11 +497,12 @@ export class WorldState {
         return
       }
       case Change.Storage:
-        this.storage.get(e.address)!.values.set(e.slot, e.prev)
+        ;(e.obj as AccountStorage).values.set(e.slot, e.prev)
         return
       case Change.Wipe:
         if (e.obj === undefined) this.storage.delete(e.address)
         else this.storage.set(e.address, e.obj as AccountStorage)
+        this.storageCursor = undefined
         return
       case Change.Transient:
         this.transient.get(e.address)!.set(e.slot, e.prev)
@@ -477,7 +511,7 @@ export class WorldState {
         this.warmAccounts.delete(e.address)
         return
       case Change.WarmSlot:
-        this.warmSlots.get(e.address)!.delete(e.slot)
+        this.txSlots.get(e.address)!.warm.delete(e.slot)
         return
       case Change.Refund:
         this.refundCounter = e.num
@@ -505,9 +539,9 @@ export class WorldState {
     if (this.journal.length > 0) this.journal = []
     if (this.warmAccounts.size > 0) this.warmAccounts.clear()
     this.alwaysWarm = NONE
-    if (this.warmSlots.size > 0) this.warmSlots.clear()
+    if (this.txSlots.size > 0) this.txSlots.clear()
+    this.txSlotsCursor = undefined
     if (this.transient.size > 0) this.transient.clear()
-    if (this.originals.size > 0) this.originals.clear()
     this.refundCounter = 0
     // The logs array is handed out by endTransaction: always a new one.
     this.txLogs = []
