@@ -134,7 +134,7 @@ function run(f: Frame): FrameResult | null {
       }
       case 0x02: {
         const r = s[sp - 1]! * s[sp - 2]!
-        s[sp - 2] = r > MAX_WORD ? BigInt.asUintN(256, r) : r
+        s[sp - 2] = r > MAX_WORD ? r & MAX_WORD : r
         sp--
         break
       }
@@ -249,7 +249,7 @@ function run(f: Frame): FrameResult | null {
         const shift = s[sp - 1]!
         if (shift < 256n) {
           const r = s[sp - 2]! << shift
-          s[sp - 2] = r > MAX_WORD ? BigInt.asUintN(256, r) : r
+          s[sp - 2] = r > MAX_WORD ? r & MAX_WORD : r
         } else {
           s[sp - 2] = 0n
         }
