@@ -16,3 +16,15 @@ test('a timestamp above 2^53 has the rules of the last fork, as any later timest
     assert.equal(rules.at(1n, t).hardfork(), last, `timestamp ${t}`)
   }
 })
+
+test('a proof-of-work block reward is 5 ether, 3 from Byzantium (EIP-649), 2 from Constantinople (EIP-1234)', () => {
+  const genesis = testGenesis()
+  const config = genesis.config as Record<string, unknown>
+  const { chainId } = config
+  for (const key of Object.keys(config)) delete config[key]
+  Object.assign(config, { chainId, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 10, constantinopleBlock: 20, petersburgBlock: 20 })
+  const rules = new ChainRules(genesis)
+  assert.equal(rules.at(5n, 0n).param('minerReward'), 5n * 10n ** 18n)
+  assert.equal(rules.at(15n, 0n).param('minerReward'), 3n * 10n ** 18n)
+  assert.equal(rules.at(25n, 0n).param('minerReward'), 2n * 10n ** 18n)
+})

@@ -17,13 +17,24 @@
 
 import { Common, createCommonFromGethGenesis, type GethGenesis } from '@ethereumjs/common'
 import { paramsBlock } from '@ethereumjs/block'
-import { paramsEVM } from '@ethereumjs/evm'
 import { paramsTx } from '@ethereumjs/tx'
-import { paramsVM } from '@ethereumjs/vm'
 import { lazyKzg, nativeEcrecover } from './crypto.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 
 export type { GethGenesis }
+
+/**
+ * The one parameter the node reads that the block and transaction libraries do not carry: the block reward
+ * of a proof-of-work block (eth_simulateV1 on a pre-merge fork), 5 ether, 3 from Byzantium (EIP-649, in
+ * its meta-EIP 609), 2 from Constantinople (EIP-1234, in 1013). Importing it from @ethereumjs/vm, with the
+ * EVM's parameters beside it, loaded the library's whole VM and EVM at every start and in every thread, for
+ * nothing else: our EVM has its own rules (evm/fork.ts).
+ */
+const paramsBlockReward = {
+  1: { minerReward: '5000000000000000000' },
+  609: { minerReward: '3000000000000000000' },
+  1013: { minerReward: '2000000000000000000' },
+}
 
 export class ChainRules {
   private readonly base: Common
@@ -46,7 +57,7 @@ export class ChainRules {
     })
     // Each library registers its own parameters on a Common when it first uses it; register them all up front
     // so that any helper (a header's blob gas price, say) works on any cached fork copy.
-    for (const params of [paramsBlock, paramsTx, paramsEVM, paramsVM]) this.base.updateParams(params)
+    for (const params of [paramsBlock, paramsTx, paramsBlockReward]) this.base.updateParams(params)
     // ...and since they are all there, the libraries' own calls (one per transaction and header built, each
     // a JSON deep copy plus a rebuild of the parameter cache: a third of a flashblock's time) have nothing
     // left to add: make them no-ops on this Common and every copy of it.
