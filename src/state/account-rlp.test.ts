@@ -42,3 +42,19 @@ test('what is not an account body fails as the library fails', () => {
   decodeAccount(rlp).codeHash.fill(0)
   assert.deepEqual(rlp, before)
 })
+
+test('bytes that only look like the four fields of an account fail as the library fails', () => {
+  const root = new Uint8Array(32).fill(0xab)
+  const code = new Uint8Array(32).fill(0xcd)
+  const field = (b: Uint8Array) => [0xa0, ...b]
+  // a string, not a list, whose payload reads as four fields
+  const payload = [0x44, 0x80, ...field(root), ...field(code)]
+  const asString = Uint8Array.from([0xb8, payload.length - 1, ...payload.slice(1)])
+  // a list with a two-byte length (non-canonical: a leading zero), whose length bytes read as fields
+  const twoByteLength = Uint8Array.from([0xf9, 0x00, 0x43, 0x80, ...field(root), ...field(code)])
+  const twoByteLengthAsFields = Uint8Array.from([0xf9, 0x05, 0x07, ...field(root), ...field(code)])
+  for (const rlp of [asString, twoByteLength, twoByteLengthAsFields]) {
+    assert.throws(() => createAccountFromRLP(rlp), undefined, 'the library refuses it')
+    assert.throws(() => decodeAccount(rlp), undefined, `refused too: ${Buffer.from(rlp).toString('hex').slice(0, 16)}…`)
+  }
+})

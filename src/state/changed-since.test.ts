@@ -52,6 +52,9 @@ test('changedSince holds only what changed, and applied on the earlier diff give
   assert.deepEqual([...delta.codes.keys()], ['0xc0d2'])
   assert.deepEqual(plain(mergeDiffs(earlier, delta)), plain(later))
   assert.deepEqual(plain(changedSince(later, later)), plain(diff({})))
+  // an address none of whose slots changed is left out, not carried with no slots (a stream message would
+  // name it for nothing)
+  assert.equal(changedSince(later, later).storage.size, 0)
 })
 
 test('changedSince at the edges: accounts created, deleted and re-created, a nonce alone, a longer value, wipes with and without slots', () => {
