@@ -83,3 +83,29 @@ test('the times the observer hears are the operations\' own: positive, and no lo
   await seq.flashblock()
   assert.equal(observer.gas.at(-1), 0, 'an empty flashblock: no gas')
 })
+
+test('the gas the observer hears for a flashblock is that of its own new transactions, not the block\'s so far', async (t) => {
+  const node = await devNode(t)
+  const txs = [0n, 1n].map((nonce) => signedTx(node, 0, nonce, { to: ACCOUNTS[3]!.address, value: 1n, gasLimit: 21_000n }))
+  let calls = 0
+  const pool: SequencerPool = {
+    ...EMPTY_POOL,
+    candidates: () => {
+      const tx = txs[calls++] // one transaction for each of the first two flashblocks
+      let offered = tx === undefined
+      return {
+        next: () => (offered ? undefined : ((offered = true), { tx: tx!, hash: tx!.hash(), sender: tx!.getSenderAddress().bytes })),
+        skipSender: () => undefined,
+      }
+    },
+  }
+  const observer = new Recorder()
+  const seq = sequencerFor(node, pool, new ManualScheduler(), SEQUENCER_TEST_SETTINGS, { observer })
+  await seq.start()
+  t.after(() => seq.stop())
+  await seq.flashblock()
+  await seq.flashblock()
+  await seq.flashblock()
+  assert.equal(seq.snapshot().transactions.length, 2, 'both transfers are in the open block')
+  assert.deepEqual(observer.gas, [21_000, 21_000, 0])
+})
