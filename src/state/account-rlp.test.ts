@@ -53,7 +53,9 @@ test('bytes that only look like the four fields of an account fail as the librar
   // a list with a two-byte length (non-canonical: a leading zero), whose length bytes read as fields
   const twoByteLength = Uint8Array.from([0xf9, 0x00, 0x43, 0x80, ...field(root), ...field(code)])
   const twoByteLengthAsFields = Uint8Array.from([0xf9, 0x05, 0x07, ...field(root), ...field(code)])
-  for (const rlp of [asString, twoByteLength, twoByteLengthAsFields]) {
+  // a whole account with one byte after it
+  const trailing = Uint8Array.from([...new Account(1n, 2n, root, code).serialize(), 0x00])
+  for (const rlp of [asString, twoByteLength, twoByteLengthAsFields, trailing]) {
     assert.throws(() => createAccountFromRLP(rlp), undefined, 'the library refuses it')
     assert.throws(() => decodeAccount(rlp), undefined, `refused too: ${Buffer.from(rlp).toString('hex').slice(0, 16)}…`)
   }
