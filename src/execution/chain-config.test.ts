@@ -19,7 +19,7 @@ test('a timestamp above 2^53 has the rules of the last fork, as any later timest
 
 test('a proof-of-work block reward is 5 ether, 3 from Byzantium (EIP-649), 2 from Constantinople (EIP-1234)', () => {
   const genesis = testGenesis()
-  const config = genesis.config as Record<string, unknown>
+  const config = genesis.config as unknown as Record<string, unknown>
   const { chainId } = config
   for (const key of Object.keys(config)) delete config[key]
   Object.assign(config, { chainId, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 10, constantinopleBlock: 20, petersburgBlock: 20 })

@@ -36,3 +36,26 @@ test('a receipt view is made for the transaction\'s place: the same transaction 
   assert.deepEqual(places(snapshot([created, plain, calls[1]!])), [[name(created), 0, 0], [name(plain), 1, 0], [name(calls[1]!), 2, 0]])
   assert.strictEqual(pendingReceipts(inOrder)[1], pendingReceipts(inOrder)[1], 'a snapshot\'s views are made once')
 })
+
+test('a receipt view carries exactly the optional fields of its record: a pre-Byzantium root instead of a status, a blob transaction\'s blob gas and price', async (t) => {
+  const node = await devNode(t)
+  const block = await openOnHead(node)
+  const tx = signedTx(node, 1, 0n, { to: `0x${'77'.repeat(20)}`, value: 1n, gasLimit: 21_000n })
+  const plain = await block.add(tx, tx.getSenderAddress().bytes, tx.hash())
+  const { status: _status, ...withoutStatus } = plain.receipt
+  const variants: IncludedTransaction[] = [
+    plain,
+    { ...plain, receipt: { ...withoutStatus, root: new Uint8Array(32).fill(7) } },
+    { ...plain, receipt: { ...plain.receipt, blobGasUsed: 131_072n, blobGasPrice: 3n } },
+  ]
+  const parent = node.chain.header(node.chain.head())!
+  const OPTIONAL = ['status', 'root', 'blobGasUsed', 'blobGasPrice'] as const
+  for (const variant of variants) {
+    const [view] = pendingReceipts(makeSnapshot(parent, block.header, 1, [variant], 0, block.diff(), 0n))
+    const record = variant.receipt as unknown as Record<string, unknown>
+    for (const field of OPTIONAL) {
+      assert.equal(field in view!, field in record, `${field}: in the view exactly when in the record`)
+      assert.deepEqual((view as unknown as Record<string, unknown>)[field], record[field], field)
+    }
+  }
+})

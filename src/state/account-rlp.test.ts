@@ -56,7 +56,7 @@ test('bytes that only look like the four fields of an account fail as the librar
   // a whole account with one byte after it
   const trailing = Uint8Array.from([...new Account(1n, 2n, root, code).serialize(), 0x00])
   for (const rlp of [asString, twoByteLength, twoByteLengthAsFields, trailing]) {
-    assert.throws(() => createAccountFromRLP(rlp), undefined, 'the library refuses it')
-    assert.throws(() => decodeAccount(rlp), undefined, `refused too: ${Buffer.from(rlp).toString('hex').slice(0, 16)}…`)
+    assert.throws(() => createAccountFromRLP(rlp), Error, 'the library refuses it')
+    assert.throws(() => decodeAccount(rlp), Error, `refused too: ${Buffer.from(rlp).toString('hex').slice(0, 16)}…`)
   }
 })
