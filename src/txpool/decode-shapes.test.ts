@@ -211,3 +211,15 @@ test('a signature whose r is the x of no curve point builds, but recovers no sen
     (e: unknown) => e instanceof FlashnodeError && e.kind === 'transactionRejected' && e.message === 'invalid sender: invalid transaction v, r, s values',
   )
 })
+
+test('the first byte picks the envelope as geth does: a byte-string prefix is undecodable, type 0 is not a supported type', () => {
+  const body = RLP.encode([0n, GWEI, 21_000n, to, 1n, empty, 37n, 1n, 1n])
+  for (const prefix of [0x80, 0x85, 0xbf]) undecodable(() => parseTx(Uint8Array.from([prefix, ...body])), `first byte 0x${prefix.toString(16)}`)
+  for (const type of [0, 5, 0x7f]) {
+    assert.throws(
+      () => parseTx(Uint8Array.from([type, ...body])),
+      (e: unknown) => e instanceof FlashnodeError && e.message === 'transaction type not supported',
+      `type ${type}`,
+    )
+  }
+})
