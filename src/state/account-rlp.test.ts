@@ -47,11 +47,12 @@ test('bytes that only look like the four fields of an account fail as the librar
   const root = new Uint8Array(32).fill(0xab)
   const code = new Uint8Array(32).fill(0xcd)
   const field = (b: Uint8Array) => [0xa0, ...b]
-  // a string, not a list, whose payload reads as four fields
-  const payload = [0x44, 0x80, ...field(root), ...field(code)]
-  const asString = Uint8Array.from([0xb8, payload.length - 1, ...payload.slice(1)])
-  // a list with a two-byte length (non-canonical: a leading zero), whose length bytes read as fields
-  const twoByteLength = Uint8Array.from([0xf9, 0x00, 0x43, 0x80, ...field(root), ...field(code)])
+  // three fields (an empty balance, the root, the code hash): 67 bytes, 0x43
+  const fields = [0x80, ...field(root), ...field(code)]
+  // a string, not a list, whose length byte reads as a fourth field (the nonce) in front of them
+  const asString = Uint8Array.from([0xb8, fields.length, ...fields])
+  // a list with a two-byte length (non-canonical: a leading zero), whose second length byte reads the same way
+  const twoByteLength = Uint8Array.from([0xf9, 0x00, fields.length, ...fields])
   const twoByteLengthAsFields = Uint8Array.from([0xf9, 0x05, 0x07, ...field(root), ...field(code)])
   // a whole account with one byte after it
   const trailing = Uint8Array.from([...new Account(1n, 2n, root, code).serialize(), 0x00])
