@@ -38,7 +38,10 @@ const word = (v: bigint): Uint8Array => bigIntToFixedBytes(v, 32)
 const address = (v: bigint): Uint8Array => bigIntToFixedBytes(v, 20)
 
 export class TransferTracer implements FrameObserver {
-  private frames: SimLog[][] = []
+  /** The transaction's logs so far, in execution order: a frame's logs are a tail of this list. */
+  private recorded: SimLog[] = []
+  /** For each open frame, where its logs start in `recorded`; the top frame is never popped. */
+  private starts: number[] = []
   /** Log index of the next log in this block. */
   private count = 0
 
@@ -46,30 +49,31 @@ export class TransferTracer implements FrameObserver {
 
   /** Starts a new transaction of the same block. */
   reset(): void {
-    this.frames = []
+    this.recorded = []
+    this.starts = []
   }
 
   /** A frame starts (FrameObserver). DELEGATECALL, CALLCODE and STATICCALL move no value of their own. */
   enter(msg: Message): void {
+    this.starts.push(this.recorded.length)
     const kind = msg.kind
     const moves = kind === MessageKind.Call || kind === MessageKind.Create || kind === MessageKind.Create2
-    this.enterFrame(address(msg.caller), address(msg.recipient), msg.value, moves)
+    // the addresses as bytes only for a transfer log: most frames move no value
+    if (moves && msg.value > 0n && this.traceTransfers) this.transfer(address(msg.caller), address(msg.recipient), msg.value)
   }
 
   /** A frame starts. `moves` is false for DELEGATECALL and CALLCODE, which move no value of their own. */
   enterFrame(from: Uint8Array, to: Uint8Array, value: bigint, moves: boolean): void {
-    this.frames.push([])
+    this.starts.push(this.recorded.length)
     if (moves && value > 0n) this.transfer(from, to, value)
   }
 
+  /** A frame ends: a reverted one drops the logs it and its children recorded (their indexes stay used). */
   exit(reverted: boolean): void {
-    if (this.frames.length === 0) return
-    if (this.frames.length === 1) {
-      if (reverted) this.frames[0] = []
-      return
-    }
-    const frame = this.frames.pop()!
-    if (!reverted) this.frames[this.frames.length - 1]!.push(...frame)
+    const depth = this.starts.length
+    if (depth === 0) return
+    const start = depth === 1 ? this.starts[0]! : this.starts.pop()!
+    if (reverted) this.recorded.length = start
   }
 
   /** A LOG opcode (FrameObserver). */
@@ -83,9 +87,8 @@ export class TransferTracer implements FrameObserver {
   }
 
   record(log: LogView): void {
-    const top = this.frames[this.frames.length - 1]
-    if (top === undefined) return
-    top.push({ log, logIndex: this.count++ })
+    if (this.starts.length === 0) return
+    this.recorded.push({ log, logIndex: this.count++ })
   }
 
   /** A value transfer inside the current frame (SELFDESTRUCT). */
@@ -93,7 +96,8 @@ export class TransferTracer implements FrameObserver {
     if (this.traceTransfers) this.record(transferLog(from, to, value))
   }
 
+  /** The transaction's logs: its top frame's (none once that frame reverted). */
   logs(): SimLog[] {
-    return this.frames[0] ?? []
+    return this.recorded
   }
 }
