@@ -11,7 +11,7 @@
  */
 
 import type { Account } from '@ethereumjs/util'
-import { bytesToHex } from '../primitives/hex.ts'
+import { bytesKey } from '../primitives/bytes-key.ts'
 import { Lru } from '../primitives/lru.ts'
 import { copyAccount } from '../state/overlay-reader.ts'
 import type { StateReader } from '../state/state-reader.ts'
@@ -20,7 +20,7 @@ const MAX_ITEMS = 50_000
 
 export class CachedReader implements StateReader {
   private readonly accounts = new Map<string, Account | undefined>()
-  /** Address (hex) -> slot (hex) -> value. */
+  /** Address -> slot -> value (keys: primitives/bytes-key.ts). */
   private readonly slots = new Map<string, Map<string, Uint8Array>>()
   private items = 0
 
@@ -30,7 +30,7 @@ export class CachedReader implements StateReader {
   ) {}
 
   getAccount(address: Uint8Array): Account | undefined {
-    const key = bytesToHex(address)
+    const key = bytesKey(address)
     let account: Account | undefined
     if (this.accounts.has(key)) {
       account = this.accounts.get(key)
@@ -45,8 +45,8 @@ export class CachedReader implements StateReader {
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    const addressKey = bytesToHex(address)
-    const slotKey = bytesToHex(slot)
+    const addressKey = bytesKey(address)
+    const slotKey = bytesKey(slot)
     let slots = this.slots.get(addressKey)
     let value = slots?.get(slotKey)
     if (value === undefined) {
@@ -64,7 +64,7 @@ export class CachedReader implements StateReader {
   }
 
   getCode(codeHash: Uint8Array): Uint8Array {
-    const key = bytesToHex(codeHash)
+    const key = bytesKey(codeHash)
     let code = this.codes.get(key)
     if (code === undefined) {
       code = this.base.getCode(codeHash)

@@ -9,9 +9,10 @@
 
 import { KECCAK256_NULL, type Account } from '@ethereumjs/util'
 import type { KvStore } from '../storage/db.ts'
+import { bytesKey } from '../primitives/bytes-key.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
 import { decodeAccount } from './account-rlp.ts'
-import { blockPrefix, historyCacheOf, itemKey, latin1, type HistoryCache } from './history-cache.ts'
+import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
 import type { StateReader } from './state-reader.ts'
 
 const EMPTY = new Uint8Array(0)
@@ -72,7 +73,7 @@ export class ArchiveReader implements StateReader {
 
   getCode(codeHash: Uint8Array): Uint8Array {
     if (equalsNullHash(codeHash)) return EMPTY
-    const key = latin1(codeHash)
+    const key = bytesKey(codeHash)
     let code = this.cache.codes.get(key)
     if (code === undefined) {
       const stored = this.store.get(keys.code(codeHash))

@@ -12,6 +12,7 @@
  * handed out to be mutated. Bounded: least recently used entries go first (primitives/lru.ts: in halves).
  */
 
+import { bytesKey } from '../primitives/bytes-key.ts'
 import { Lru, SizedLru } from '../primitives/lru.ts'
 import type { KvStore } from '../storage/db.ts'
 
@@ -33,7 +34,7 @@ export interface HistoryCache {
   readonly slots: Lru<string, Remembered>
   /** The block of an account's newest storage wipe at or below the key's block; null: none. */
   readonly wipes: Lru<string, bigint | null>
-  /** Contract code by code hash (latin1 key), at most CODE_BYTES of it. */
+  /** Contract code by code hash (bytesKey), at most CODE_BYTES of it. */
   readonly codes: SizedLru<string, Uint8Array>
 }
 
@@ -58,11 +59,8 @@ export function blockPrefix(block: bigint): string {
   return block.toString(36)
 }
 
-/** The cache key of an item at a block: the block's prefix, then the item's bytes as latin1 characters. */
+/** The cache key of an item at a block: the block's prefix, then the item's bytes (primitives/bytes-key.ts;
+ * an address is always 20 bytes and a slot 32, so the parts never run into each other). */
 export function itemKey(prefix: string, address: Uint8Array, slot?: Uint8Array): string {
-  return slot === undefined ? prefix + ':' + latin1(address) : prefix + ':' + latin1(address) + ':' + latin1(slot)
-}
-
-export function latin1(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+  return slot === undefined ? prefix + ':' + bytesKey(address) : prefix + ':' + bytesKey(address) + ':' + bytesKey(slot)
 }
