@@ -4,7 +4,7 @@ import { createBlockHeader } from '@ethereumjs/block'
 import { createTx } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { ChainRules } from './chain-config.ts'
-import { blockEnvOf, rulesOf, txInputOf } from './evm-env.ts'
+import { blobGasPrice, blockEnvFrom, blockEnvOf, rulesOf, txInputOf } from './evm-env.ts'
 import { readFileSync } from 'node:fs'
 import { RPC_COMPAT_DIR } from '../../test/support/shared.ts'
 import { FORK_NAMES } from '../evm/fork.ts'
@@ -49,6 +49,34 @@ test('a header reads as the EVM environment of its block', () => {
   assert.equal(env.blockHash(3n), 6n)
   assert.equal(blockEnvOf(header, { blockHash: () => 0n, zeroBaseFee: true, blobBaseFee: 99n }).baseFee, 0n)
   assert.equal(blockEnvOf(header, { blockHash: () => 0n, blobBaseFee: 99n }).blobBaseFee, 99n)
+})
+
+test('a block\'s fields read as the same environment as the header built from them', () => {
+  const common = rules.at(50n, 1_000n)
+  const fields = { number: 50n, timestamp: 1_000n, gasLimit: 30_000_000n, coinbase: new Uint8Array(20).fill(0x11), mixHash: new Uint8Array(32).fill(9), difficulty: 0n, baseFeePerGas: 7n, excessBlobGas: 50_000_000n }
+  const header = createBlockHeader({ ...fields, blobGasUsed: 0n, parentBeaconBlockRoot: new Uint8Array(32) }, { common })
+  const options = { blockHash: (n: bigint) => n * 2n }
+  const { blockHash: _a, ...fromFields } = blockEnvFrom(fields, common, options)
+  const { blockHash: _b, ...fromHeader } = blockEnvOf(header, options)
+  assert.deepEqual(fromFields, fromHeader)
+  assert.ok(fromFields.blobBaseFee > 1n, 'the excess gives a price above the minimum')
+  assert.throws(() => blockEnvFrom({ ...fields, excessBlobGas: undefined }, common, options), /excessBlobGas/)
+})
+
+test('the blob gas price is the library header\'s for every blob fork, from no excess to a price far above the minimum', () => {
+  const common = rules.mutableCopy()
+  let forks = 0
+  for (const hf of common.hardforks()) {
+    common.setHardfork(hf.name)
+    if (!common.isActivatedEIP(4844) || hf.name === 'amsterdam') continue
+    forks++
+    const fraction = common.param('blobGasPriceUpdateFraction')
+    for (const excess of [0n, 1n, 131_071n, fraction - 1n, fraction, 3n * fraction + 12_345n, 40n * fraction, 123_456_789n]) {
+      const header = createBlockHeader({ excessBlobGas: excess, blobGasUsed: 0n, parentBeaconBlockRoot: new Uint8Array(32), baseFeePerGas: 1n }, { common })
+      assert.equal(blobGasPrice(excess, common), header.getBlobGasPrice(), `${hf.name}, excess ${excess}`)
+    }
+  }
+  assert.ok(forks >= 3, `blob forks checked: ${forks}`)
 })
 
 test('each transaction type reads as a TxInput with its own fields', () => {

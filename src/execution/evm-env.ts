@@ -63,23 +63,67 @@ export interface BlockEnvOptions {
   readonly zeroBaseFee?: boolean
 }
 
+/** A block's fields that the EVM reads: a header's, or those of a block not yet finished (a simulated one). */
+export interface BlockEnvFields {
+  readonly number: bigint
+  readonly timestamp: bigint
+  readonly coinbase: Uint8Array
+  readonly gasLimit: bigint
+  readonly baseFeePerGas?: bigint
+  readonly difficulty: bigint
+  readonly mixHash: Uint8Array
+  readonly excessBlobGas?: bigint
+}
+
 /** The environment a transaction in the block of `header` runs in. */
 export function blockEnvOf(header: BlockHeader, options: BlockEnvOptions): BlockEnv {
-  const common = header.common
+  return blockEnvFrom(
+    {
+      number: header.number,
+      timestamp: header.timestamp,
+      coinbase: header.coinbase.bytes,
+      gasLimit: header.gasLimit,
+      ...(header.baseFeePerGas !== undefined ? { baseFeePerGas: header.baseFeePerGas } : {}),
+      difficulty: header.difficulty,
+      mixHash: header.mixHash,
+      ...(header.excessBlobGas !== undefined ? { excessBlobGas: header.excessBlobGas } : {}),
+    },
+    header.common,
+    options,
+  )
+}
+
+/** The environment of a block with these fields under `common`'s fork, without building a library header. */
+export function blockEnvFrom(fields: BlockEnvFields, common: Common, options: BlockEnvOptions): BlockEnv {
   const blobs = common.isActivatedEIP(4844)
   return {
-    number: header.number,
-    timestamp: header.timestamp,
-    coinbase: bytesToBigInt(header.coinbase.bytes),
-    gasLimit: header.gasLimit,
-    baseFee: options.zeroBaseFee === true ? 0n : (header.baseFeePerGas ?? 0n),
-    difficulty: header.difficulty,
-    prevRandao: bytesToBigInt(header.mixHash),
-    blobBaseFee: options.blobBaseFee ?? (blobs ? header.getBlobGasPrice() : 0n),
+    number: fields.number,
+    timestamp: fields.timestamp,
+    coinbase: bytesToBigInt(fields.coinbase),
+    gasLimit: fields.gasLimit,
+    baseFee: options.zeroBaseFee === true ? 0n : (fields.baseFeePerGas ?? 0n),
+    difficulty: fields.difficulty,
+    prevRandao: bytesToBigInt(fields.mixHash),
+    blobBaseFee: options.blobBaseFee ?? (blobs ? blobGasPrice(fields.excessBlobGas, common) : 0n),
     maxBlobGasPerBlock: blobs ? common.getBlobGasSchedule().maxBlobGasPerBlock : 0n,
     chainId: common.chainId(),
     blockHash: options.blockHash,
   }
+}
+
+/** EIP-4844's blob gas price of a block with this excess blob gas, under the fork's minimum and update
+ * fraction (the fake exponential: factor · e^(numerator / denominator), summed as a Taylor series). */
+export function blobGasPrice(excessBlobGas: bigint | undefined, common: Common): bigint {
+  if (excessBlobGas === undefined) throw new Error('a block of a blob fork without excessBlobGas')
+  const factor = common.param('minBlobGas')
+  const denominator = common.param('blobGasPriceUpdateFraction')
+  let output = 0n
+  let term = factor * denominator
+  for (let i = 1n; term > 0n; i++) {
+    output += term
+    term = (term * excessBlobGas) / (denominator * i)
+  }
+  return output / denominator
 }
 
 /** BLOCKHASH from the chain store (a hash is the keccak of the header's bytes), `extra` first (e.g. simulated blocks). */

@@ -12,10 +12,11 @@
  * from the parent when the parent is a Cancun block, else 0.
  */
 
-import type { BlockHeader, HeaderData } from '@ethereumjs/block'
+import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { WithdrawalView } from '../chain/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
+import type { BlockEnvFields } from '../execution/evm-env.ts'
 import type { PlannedBlock } from './chain-plan.ts'
 
 export interface HeaderTemplate {
@@ -30,6 +31,14 @@ export interface HeaderTemplate {
   readonly parentBeaconBlockRoot: Uint8Array | undefined
   /** Present exactly when the block is a Shanghai block. */
   readonly withdrawals: readonly WithdrawalView[] | undefined
+}
+
+/** A simulated block's header fields before it is built: what its EVM environment reads, and the rest. */
+export interface SimHeaderData extends BlockEnvFields {
+  readonly parentHash: Uint8Array
+  readonly extraData: Uint8Array
+  readonly nonce: Uint8Array
+  readonly parentBeaconBlockRoot?: Uint8Array
 }
 
 const ZERO32 = new Uint8Array(32)
@@ -69,7 +78,7 @@ function nextBaseFee(parent: BlockHeader, common: Common): bigint {
 }
 
 /** The header data of a simulated block whose parent is final (roots and gas used come from building it). */
-export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean): HeaderData {
+export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean): SimHeaderData {
   const london = common.isActivatedEIP(1559)
   const cancun = common.isActivatedEIP(4844)
   const baseFee = london ? (t.baseFeeOverride ?? (validation ? nextBaseFee(parent, common) : 0n)) : undefined

@@ -17,11 +17,11 @@
  * a call's logs come out in execution order with the transfer logs interleaved when traced.
  */
 
-import { createBlockHeader, type BlockHeader, type HeaderData } from '@ethereumjs/block'
+import { createBlockHeader, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { blockEnvOf, rulesOf } from '../execution/evm-env.ts'
+import { blockEnvFrom, rulesOf } from '../execution/evm-env.ts'
 import type { EvmMeter } from '../execution/evm-meter.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
@@ -39,7 +39,7 @@ import type { StateReader } from '../state/state-reader.ts'
 import { buildTransaction, resolveCall, type ResolvedCall } from './call-args.ts'
 import { blobGasOf, checkBeforeExecution, checkGas, paysNoBlobFee, type CheckContext } from './call-checks.ts'
 import { SIM_CODES, simError } from './errors.ts'
-import type { HeaderTemplate } from './headers.ts'
+import type { HeaderTemplate, SimHeaderData } from './headers.ts'
 import { SimState } from './sim-state.ts'
 import { blockRequests, openBlock, requestsHash } from './system-calls.ts'
 import { TransferTracer } from './transfer-tracer.ts'
@@ -56,7 +56,7 @@ export interface SimBlockOptions {
   readonly state: StateReader
   /** BLOCKHASH: canonical blocks, the base, the blocks simulated so far. */
   readonly blockHash: (n: bigint) => bigint
-  readonly header: HeaderData
+  readonly header: SimHeaderData
   readonly template: HeaderTemplate
   readonly stateOverrides: ReadonlyMap<string, AccountOverride> | undefined
   readonly traceTransfers: boolean
@@ -113,9 +113,9 @@ export class SimBlock {
     const { common } = opts
     const rules = rulesOf(common)
     const state = await SimState.open(opts.state, opts.stateOverrides, rules)
-    const header = createBlockHeader(opts.header, { common, skipConsensusFormatValidation: true })
-    const env = blockEnvOf(header, { blockHash: opts.blockHash, blobBaseFee: opts.template.blobBaseFeeOverride })
-    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, header.parentHash)
+    // the environment from the header's fields: the library's header is built once, at the end (finish)
+    const env = blockEnvFrom(opts.header, common, { blockHash: opts.blockHash, blobBaseFee: opts.template.blobBaseFeeOverride })
+    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, opts.header.parentHash)
     const blobBaseFee = common.isActivatedEIP(4844) ? env.blobBaseFee : undefined
     return new SimBlock(opts, rules, state, env, new TransferTracer(opts.traceTransfers), blobBaseFee)
   }
@@ -135,7 +135,7 @@ export class SimBlock {
     const from = call.from ?? ZERO_ADDRESS
     const sender = bytesToBigInt(from)
     const nonce = world.getNonce(sender)
-    const baseFee = this.opts.header.baseFeePerGas as bigint | undefined
+    const baseFee = this.opts.header.baseFeePerGas
     const resolved = resolveCall(call, nonce, { blockGasLeft: this.gasLeft, budgetLeft, baseFee, chainId: common.chainId() })
     const ctx: CheckContext = { common, validation, baseFee, blobBaseFee: this.blobBaseFee, senderNonce: nonce, senderBalance: world.getBalance(sender) }
     checkBeforeExecution(resolved, ctx)
