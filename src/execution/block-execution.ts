@@ -155,8 +155,12 @@ export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beac
   if (rules.prague) runSystemCall(world, block, rules, HISTORY_STORAGE_ADDRESS, parentHash)
 }
 
+/** sha256 of nothing: the requests hash of a block whose requests are all empty (most blocks). */
+const NO_REQUESTS_HASH = new Uint8Array(createHash('sha256').digest())
+
 /** EIP-7685: sha256 of the sha256 of each non-empty request. */
 export function requestsHash(requests: readonly Uint8Array[]): Uint8Array {
+  if (requests.every((r) => r.length <= 1)) return NO_REQUESTS_HASH.slice()
   const outer = createHash('sha256')
   for (const r of requests) if (r.length > 1) outer.update(createHash('sha256').update(r).digest())
   return new Uint8Array(outer.digest())
