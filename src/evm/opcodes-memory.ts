@@ -7,7 +7,7 @@
 
 import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, wordCount } from './frame-state.ts'
 import { copyIntoMemory, forgetWords, memoryEnd } from './memory.ts'
-import { DIGEST_OFFSET, digestView, keccak256Range } from '../primitives/keccak.ts'
+import { DIGEST_OFFSET, digestView, keccak256View } from '../primitives/keccak.ts'
 import { readWord } from './words.ts'
 
 export function keccakOp(f: Frame): string | undefined {
@@ -20,7 +20,7 @@ export function keccakOp(f: Frame): string | undefined {
   const length = end === 0 ? 0 : Number(size)
   if (!chargeWithMemory(f, end, 6 * wordCount(length))) return OUT_OF_GAS
   const start = length === 0 ? 0 : Number(offset)
-  keccak256Range(f.memory.buffer, start, length)
+  keccak256View(f.memory.view, start, length)
   s[sp - 2] = readWord(digestView, DIGEST_OFFSET)
   f.sp = sp - 1
   return undefined

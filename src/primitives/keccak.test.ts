@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex } from './hex.ts'
-import { DIGEST_OFFSET, digestView, keccak256, keccak256Range } from './keccak.ts'
+import { DIGEST_OFFSET, digestView, keccak256, keccak256Range, keccak256View } from './keccak.ts'
 import { Rng } from '../../test/support/rng.ts'
 
 test('keccak256 of the empty input is the well-known constant', () => {
@@ -38,5 +38,29 @@ test('keccak256Range hashes a range of a larger array in place and leaves the di
     keccak256Range(backing, start, length)
     const got = new Uint8Array(digestView.buffer, digestView.byteOffset + DIGEST_OFFSET, 32).slice()
     assert.equal(bytesToHex(got), bytesToHex(keccak_256(backing.subarray(start, start + length))), `range ${start}+${length}`)
+  }
+})
+
+test('keccak256View hashes a range read through a DataView, at every alignment and tail length, past the chunk too', () => {
+  const rng = new Rng(12)
+  const backing = rng.bytes(40_000)
+  const view = new DataView(backing.buffer, backing.byteOffset, backing.byteLength)
+  const cases: [number, number][] = [[0, 0], [39_999, 1], [9, 39_000], [0, 16 * 1024], [6, 16 * 1024 + 1]]
+  for (let start = 0; start < 4; start++) for (let length = 0; length <= 140; length++) cases.push([start + 32 * length, length])
+  for (const [start, length] of cases) {
+    keccak256View(view, start, length)
+    const got = new Uint8Array(digestView.buffer, digestView.byteOffset + DIGEST_OFFSET, 32).slice()
+    assert.equal(bytesToHex(got), bytesToHex(keccak_256(backing.subarray(start, start + length))), `range ${start}+${length}`)
+  }
+})
+
+test('keccak256View reads the view\'s own bytes when it starts inside a larger buffer', () => {
+  const rng = new Rng(13)
+  const backing = rng.bytes(1_000)
+  const view = new DataView(backing.buffer, 37, 500)
+  for (const [start, length] of [[0, 64], [3, 33], [100, 400]] as const) {
+    keccak256View(view, start, length)
+    const got = new Uint8Array(digestView.buffer, digestView.byteOffset + DIGEST_OFFSET, 32).slice()
+    assert.equal(bytesToHex(got), bytesToHex(keccak_256(backing.subarray(37 + start, 37 + start + length))), `range ${start}+${length}`)
   }
 })
