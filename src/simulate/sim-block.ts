@@ -19,7 +19,6 @@
 
 import { createBlockHeader, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { blockEnvFrom, rulesOf } from '../execution/evm-env.ts'
 import type { EvmMeter } from '../execution/evm-meter.ts'
@@ -72,7 +71,8 @@ export interface SimBlockOptions {
 
 /** A call as it went into the block. */
 export interface IncludedCall {
-  readonly tx: TypedTransaction
+  /** The call with every field decided: the transaction it is (call-args.ts). */
+  readonly call: ResolvedCall
   readonly serialized: Uint8Array
   readonly hash: Uint8Array
   readonly sender: Uint8Array
@@ -139,13 +139,7 @@ export class SimBlock {
     const resolved = resolveCall(call, nonce, { blockGasLeft: this.gasLeft, budgetLeft, baseFee, chainId: common.chainId() })
     const ctx: CheckContext = { common, validation, baseFee, blobBaseFee: this.blobBaseFee, senderNonce: nonce, senderBalance: world.getBalance(sender) }
     checkBeforeExecution(resolved, ctx)
-    let built
-    try {
-      built = buildTransaction(resolved, common)
-    } catch (e) {
-      throw unexpected(e)
-    }
-    const { tx, serialized, hash } = built
+    const built = buildTransaction(resolved)
     const input = txInputOf(resolved, sender)
     const blobGas = blobGasOf(resolved, common)
     const zeroBlob = blobGas > 0n && paysNoBlobFee(resolved, validation)
@@ -180,8 +174,8 @@ export class SimBlock {
     // geth's nonce is a uint64 that wraps when a call runs without nonce checks.
     const after = world.getNonce(sender)
     if (after > MAX_UINT64) world.setNonce(sender, after & MAX_UINT64)
-    this.append(tx.type, result, blobGas)
-    const included = { tx, serialized, hash, sender: from, result: this.callResult(resolved.gasCapped, result) }
+    this.append(resolved.type, result, blobGas)
+    const included = { call: resolved, serialized: built.serialized, hash: built.hash, sender: from, result: this.callResult(resolved.gasCapped, result) }
     this.included.push(included)
     return included
   }

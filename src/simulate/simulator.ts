@@ -18,16 +18,14 @@
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
-import type { TypedTransaction } from '@ethereumjs/tx'
 import type { ChainStore } from '../chain/chain-store.ts'
-import type { BlockView, TransactionView } from '../chain/types.ts'
+import type { BlockView } from '../chain/types.ts'
 import { chainBlockHash } from '../execution/evm-env.ts'
 import type { EvmMeter } from '../execution/evm-meter.ts'
 import { ExecutionTimeout } from '../evm/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
-import { headerView, transactionView } from '../execution/views.ts'
+import { headerView } from '../execution/views.ts'
 import { FlashnodeError } from '../errors/errors.ts'
-import { hexToBytes } from '../primitives/hex.ts'
 import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
 import { BaseReaders } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
@@ -39,6 +37,7 @@ import type { SimulationBase } from './base.ts'
 import { checkLimits, planChain } from './chain-plan.ts'
 import { SIM_CODES, simError } from './errors.ts'
 import { headerFields, headerTemplates, type HeaderTemplate } from './headers.ts'
+import { callTransactionView } from './call-args.ts'
 import { SimBlock, type IncludedCall } from './sim-block.ts'
 import { blockSize } from './block-size.ts'
 import type { SimulatedBlock, SimulatePayload, SimulateSettings } from './types.ts'
@@ -144,22 +143,7 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`
 }
 
-/**
- * An unsigned legacy transaction (v = 0) is not replay-protected: it shows no chain id, as in geth. The
- * library keeps blob hashes as hex strings, which transactionView passes through as if they were bytes.
- */
-function simTransactionView(tx: TypedTransaction, sender: Uint8Array, hash: Uint8Array, serialized: Uint8Array): TransactionView {
-  // the bytes buildTransaction serialized: serializing the library's transaction again costs ~10 µs a call
-  const view = transactionView(tx, sender, hash, serialized)
-  if (tx.type === 3) {
-    const hashes = (tx as TypedTransaction & { blobVersionedHashes: readonly (string | Uint8Array)[] }).blobVersionedHashes
-    return { ...view, blobVersionedHashes: hashes.map((h) => (typeof h === 'string' ? hexToBytes(h) : h)) }
-  }
-  if (tx.type !== 0) return view
-  const { chainId: _unprotected, ...legacy } = view
-  return legacy
-}
-
+/** The view of a simulated block: its header, its calls as unsigned transactions (call-args.ts), its size. */
 function blockView(
   header: BlockHeader,
   withdrawals: readonly Uint8Array[] | undefined,
@@ -170,9 +154,9 @@ function blockView(
 ): BlockView {
   return {
     header: headerView(header, hash),
-    transactions: included.map((c) => simTransactionView(c.tx, c.sender, c.hash, c.serialized)),
+    transactions: included.map((c) => callTransactionView(c.call, c.sender, c)),
     uncleHashes: [],
     ...(template.withdrawals !== undefined ? { withdrawals: template.withdrawals } : {}),
-    size: blockSize(headerRlp, included.map((c) => ({ type: c.tx.type, serialized: c.serialized })), withdrawals),
+    size: blockSize(headerRlp, included.map((c) => ({ type: c.call.type, serialized: c.serialized })), withdrawals),
   }
 }
