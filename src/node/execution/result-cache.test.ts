@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ResultCache } from './result-cache.ts'
+import { cacheKey, ResultCache } from './result-cache.ts'
 import { FlashnodeError } from '../../errors/errors.ts'
 import type { ExecutionJob, ExecutionTarget, JobResult } from './jobs.ts'
 
@@ -52,4 +52,24 @@ test('overrides are part of the key', async () => {
   await cache.through('t', withOther, executing(run), TARGET)
   await cache.through('t', withOverride, executing(run), TARGET)
   assert.equal(runs, 3)
+})
+
+test('calls with kilobytes of calldata are keyed by a digest: the same long call hits, one byte apart misses, the key stays short', async () => {
+  const cache = new ResultCache(100)
+  let runs = 0
+  const run = async () => Uint8Array.of(++runs)
+  const long = (last: number): ExecutionJob => {
+    const data = new Uint8Array(10_000).fill(0xab)
+    data[data.length - 1] = last
+    return { kind: 'call', request: { to: new Uint8Array(20), data, gas: 100n } }
+  }
+  assert.deepEqual(await cache.through('t', long(1), executing(run), TARGET), Uint8Array.of(1))
+  assert.deepEqual(await cache.through('t', long(1), executing(run), TARGET), Uint8Array.of(1))
+  assert.deepEqual(await cache.through('t', long(2), executing(run), TARGET), Uint8Array.of(2))
+  assert.deepEqual(await cache.through('u', long(1), executing(run), TARGET), Uint8Array.of(3), 'another target is another key')
+  assert.equal(runs, 3)
+  assert.ok(cacheKey('t', 'x'.repeat(20_000)).length < 64, 'a long text becomes a short key')
+  // U+0101 and U+0001 share their low byte: a latin1 digest would see the same bytes
+  assert.notEqual(cacheKey('t', `${'x'.repeat(20_000)}\u0101`), cacheKey('t', `${'x'.repeat(20_000)}\u0001`), 'texts beyond latin1 stay distinct')
+  assert.equal(cacheKey('t', 'short'), 't|short')
 })
