@@ -51,6 +51,23 @@ function withTag(tag: number, ...parts: Uint8Array[]): Uint8Array {
   return out
 }
 
+/**
+ * A history key: tag, the item's bytes, the block number (8 bytes, big-endian). Built as a Buffer of its own
+ * (not from the shared pool: a key may be kept or sent to another thread), which the database takes as it is,
+ * with the number written in place: every state read at a block builds two of these, and the generic path
+ * (an 8-byte array, a DataView, then a Buffer view for the database) cost ~6% of a worker's eth_call.
+ */
+function historyKey(tag: number, item: Uint8Array, slot: Uint8Array | undefined, num: bigint): Uint8Array {
+  const itemEnd = 1 + item.length
+  const blockAt = slot === undefined ? itemEnd : itemEnd + slot.length
+  const out = Buffer.allocUnsafeSlow(blockAt + 8)
+  out[0] = tag
+  out.set(item, 1)
+  if (slot !== undefined) out.set(slot, itemEnd)
+  out.writeBigUInt64BE(num, blockAt)
+  return out
+}
+
 export function u64(n: bigint): Uint8Array {
   const out = new Uint8Array(8)
   new DataView(out.buffer).setBigUint64(0, n)
@@ -81,9 +98,9 @@ export const keys = {
   receipts: (num: bigint) => withTag(TAG.receipts, u64(num)),
   hashIndex: (hash: Uint8Array) => withTag(TAG.hashIndex, hash),
   txIndex: (hash: Uint8Array) => withTag(TAG.txIndex, hash),
-  account: (address: Uint8Array, num: bigint) => withTag(TAG.account, address, u64(num)),
-  storage: (address: Uint8Array, slot: Uint8Array, num: bigint) => withTag(TAG.storage, address, slot, u64(num)),
-  wipe: (address: Uint8Array, num: bigint) => withTag(TAG.wipe, address, u64(num)),
+  account: (address: Uint8Array, num: bigint) => historyKey(TAG.account, address, undefined, num),
+  storage: (address: Uint8Array, slot: Uint8Array, num: bigint) => historyKey(TAG.storage, address, slot, num),
+  wipe: (address: Uint8Array, num: bigint) => historyKey(TAG.wipe, address, undefined, num),
   code: (codeHash: Uint8Array) => withTag(TAG.code, codeHash),
   trie: (nodeHash: Uint8Array) => withTag(TAG.trie, nodeHash),
   journal: (...parts: Uint8Array[]) => withTag(TAG.journal, ...parts),
