@@ -17,7 +17,6 @@
  * a call's logs come out in execution order with the transfer logs interleaved when traced.
  */
 
-import { createBlockHeader, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { blockEnvFrom, rulesOf } from '../execution/evm-env.ts'
@@ -39,6 +38,7 @@ import { buildTransaction, resolveCall, type ResolvedCall } from './call-args.ts
 import { blobGasOf, checkBeforeExecution, checkGas, paysNoBlobFee, type CheckContext } from './call-checks.ts'
 import { SIM_CODES, simError } from './errors.ts'
 import type { HeaderTemplate, SimHeaderData } from './headers.ts'
+import { finishHeader, type FinishedHeader } from './sim-header.ts'
 import { SimState } from './sim-state.ts'
 import { blockRequests, openBlock, requestsHash } from './system-calls.ts'
 import { TransferTracer } from './transfer-tracer.ts'
@@ -81,7 +81,7 @@ export interface IncludedCall {
 
 /** The finished block: its header and the state it changed. */
 export interface FinishedBlock {
-  readonly header: BlockHeader
+  readonly header: FinishedHeader
   /** What the block changed (overrides included); taken only when asked. */
   diff(): StateDiff
   /** The withdrawals' RLP encodings, when the block has a list. */
@@ -222,19 +222,19 @@ export class SimBlock {
     const withdrawals = t.withdrawals?.map((w) =>
       encodeRlp([bigIntToMinimalBytes(w.index), bigIntToMinimalBytes(w.validatorIndex), w.address, bigIntToMinimalBytes(w.amount)]),
     )
-    // Object.assign, not `{ ...header, more }`: on this runtime that spread costs microseconds a block.
-    const header = createBlockHeader(
-      Object.assign({}, this.opts.header, {
+    const header = finishHeader(
+      this.opts.header,
+      {
         stateRoot,
         transactionsTrie: orderedTrieRoot(this.included.map((c) => c.serialized)),
         receiptTrie: orderedTrieRoot(this.receipts),
         logsBloom: this.bloom,
         gasUsed: this.gasUsedSoFar,
-        ...(common.isActivatedEIP(4844) ? { blobGasUsed: this.blobGasUsed } : {}),
-        ...(withdrawals !== undefined ? { withdrawalsRoot: withdrawals.length === 0 ? KECCAK256_RLP : orderedTrieRoot(withdrawals) } : {}),
-        ...(requests !== undefined ? { requestsHash: requestsHash(requests) } : {}),
-      }),
-      { common, skipConsensusFormatValidation: true },
+        blobGasUsed: this.blobGasUsed,
+        withdrawalsRoot: withdrawals === undefined ? undefined : withdrawals.length === 0 ? KECCAK256_RLP : orderedTrieRoot(withdrawals),
+        requestsHash: requests === undefined ? undefined : requestsHash(requests),
+      },
+      common,
     )
     return { header, diff: () => state.diff(), withdrawals }
   }

@@ -24,13 +24,11 @@ import { chainBlockHash } from '../execution/evm-env.ts'
 import type { EvmMeter } from '../execution/evm-meter.ts'
 import { ExecutionTimeout } from '../evm/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
-import { headerView } from '../execution/views.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
 import { BaseReaders } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
-import { keccak256 } from '../primitives/keccak.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
 import type { StateRootResult } from '../state/state-root.ts'
 import type { SimulationBase } from './base.ts'
@@ -38,6 +36,7 @@ import { checkLimits, planChain } from './chain-plan.ts'
 import { SIM_CODES, simError } from './errors.ts'
 import { headerFields, headerTemplates, type HeaderTemplate } from './headers.ts'
 import { callTransactionView } from './call-args.ts'
+import type { FinishedHeader } from './sim-header.ts'
 import { SimBlock, type IncludedCall } from './sim-block.ts'
 import { blockSize } from './block-size.ts'
 import type { SimulatedBlock, SimulatePayload, SimulateSettings } from './types.ts'
@@ -121,11 +120,10 @@ export class Simulator {
         const built = await block.finish()
         if (root !== undefined) roots?.advance(root)
         if (i < plan.length - 1) changes = mergeDiffs(changes, built.diff())
-        const headerRlp = built.header.serialize()
-        const hash = keccak256(headerRlp)
+        const { hash } = built.header
         simulated.set(p.number, hash)
-        results.push({ block: blockView(built.header, built.withdrawals, templates[i]!, headerRlp, block.included, hash), calls: block.included.map((c) => c.result) })
-        parent = built.header
+        results.push({ block: blockView(built.header, built.withdrawals, templates[i]!, block.included), calls: block.included.map((c) => c.result) })
+        if (i < plan.length - 1) parent = built.header.libraryHeader()
         parentHash = hash
       }
     } catch (e) {
@@ -144,19 +142,12 @@ function formatSeconds(ms: number): string {
 }
 
 /** The view of a simulated block: its header, its calls as unsigned transactions (call-args.ts), its size. */
-function blockView(
-  header: BlockHeader,
-  withdrawals: readonly Uint8Array[] | undefined,
-  template: HeaderTemplate,
-  headerRlp: Uint8Array,
-  included: readonly IncludedCall[],
-  hash: Uint8Array,
-): BlockView {
+function blockView(header: FinishedHeader, withdrawals: readonly Uint8Array[] | undefined, template: HeaderTemplate, included: readonly IncludedCall[]): BlockView {
   return {
-    header: headerView(header, hash),
+    header: { hash: header.hash, ...header.fields },
     transactions: included.map((c) => callTransactionView(c.call, c.sender, c)),
     uncleHashes: [],
     ...(template.withdrawals !== undefined ? { withdrawals: template.withdrawals } : {}),
-    size: blockSize(headerRlp, included.map((c) => ({ type: c.call.type, serialized: c.serialized })), withdrawals),
+    size: blockSize(header.rlp, included.map((c) => ({ type: c.call.type, serialized: c.serialized })), withdrawals),
   }
 }
