@@ -86,6 +86,6 @@ export function finishHeader(data: SimHeaderData, parts: BuiltParts, common: Com
     fields,
     rlp,
     hash: keccak256(rlp),
-    libraryHeader: () => (library ??= createBlockHeader({ ...fields, coinbase: fields.coinbase }, { common, skipConsensusFormatValidation: true })),
+    libraryHeader: () => (library ??= createBlockHeader(fields, { common, skipConsensusFormatValidation: true })),
   }
 }
