@@ -154,6 +154,7 @@ test('a relay that drops, duplicates, delays and reorders stream messages causes
     await rpc(sequencer.url, 'flashnode_flashblock')
     if (round % 4 === 3) await rpc(sequencer.url, 'evm_mine')
   }
+  relay.calm()
   await rpc(sequencer.url, 'flashnode_flashblock')
   const last = await head(sequencer.url)
   await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined), 60_000)
@@ -164,7 +165,7 @@ test('a relay that drops, duplicates, delays and reorders stream messages causes
     return JSON.stringify(theirs) === JSON.stringify(pending) ? true : undefined
   }, 60_000)
   t.diagnostic(`relay: ${JSON.stringify(relay.done)}`)
-  assert.ok(relay.done.dropped > 0 && relay.done.duplicated > 0 && relay.done.reordered > 0, 'the faults happened')
+  assert.ok(relay.done.dropped > 0 && relay.done.duplicated > 0 && relay.done.reordered > 0 && relay.done.delayed > 0, `the faults happened (seed ${seed}): ${JSON.stringify(relay.done)}`)
   assert.ok(relay.done.subscriptions > 1, 'the follower resumed after gaps')
 
   // Its metrics tell the same story.

@@ -3,7 +3,10 @@
  * are passed through untouched; each flashblock stream subscription (`/flashblocks?…`) is relayed from a
  * subscription of its own to the sequencer with the same query, and each message, by a seeded generator,
  * is dropped, sent twice, held back behind the next one (reordered), or delayed a few milliseconds.
- * Counts what it did, so a test can show the faults happened.
+ * Chance alone can leave a kind of fault out of a run, or put it where the follower never sees it as that
+ * kind (a duplicate of a message that itself opened a gap), so the first messages follow a fixed schedule:
+ * one fault of each kind in a stream otherwise in step, then the seeded generator takes over. Every run
+ * thus shows a duplicate ignored and a gap resumed. Counts what it did, so a test can show the faults happened.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -22,10 +25,24 @@ export interface FaultRates {
 export interface FaultRelay {
   readonly url: string
   readonly done: { relayed: number; dropped: number; duplicated: number; reordered: number; delayed: number; subscriptions: number }
+  /**
+   * Ends the faults: a message held back is sent now and every later one passes as it comes. A follower
+   * learns of a message lost at the very end only from the next one, as it would from the sequencer's next
+   * flashblock, so a test calms the relay and then has the sequencer publish once more.
+   */
+  calm(): void
 }
+
+type Fault = 'drop' | 'duplicate' | 'reorder' | 'delay'
+
+/** The relayed messages (counted over the relay's life, from 1) that carry a scheduled fault; none other up to the last. */
+const SCHEDULE: ReadonlyMap<number, Fault> = new Map([[3, 'duplicate'], [6, 'delay'], [9, 'reorder'], [12, 'drop']])
+const SCHEDULED = 12
 
 export async function startFaultRelay(t: TestContext, upstream: string, rng: Rng, rates: FaultRates): Promise<FaultRelay> {
   const done = { relayed: 0, dropped: 0, duplicated: 0, reordered: 0, delayed: 0, subscriptions: 0 }
+  let calmed = false
+  const releases = new Set<() => void>()
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -50,18 +67,32 @@ export async function startFaultRelay(t: TestContext, upstream: string, rng: Rng
       const send = (data: Buffer): void => {
         if (down.readyState === WebSocket.OPEN) down.send(data, { binary: false })
       }
+      const release = (): void => {
+        if (held !== undefined) send(held)
+        held = undefined
+      }
+      releases.add(release)
+      const pick = (): Fault | undefined => {
+        if (calmed) return undefined
+        if (done.relayed <= SCHEDULED) return SCHEDULE.get(done.relayed)
+        if (rng.chance(rates.drop)) return 'drop'
+        if (held === undefined && rng.chance(rates.reorder)) return 'reorder'
+        if (rng.chance(rates.delay)) return 'delay'
+        return rng.chance(rates.duplicate) ? 'duplicate' : undefined
+      }
       up.on('message', (data: Buffer) => {
         done.relayed++
-        if (rng.chance(rates.drop)) {
+        const fault = pick()
+        if (fault === 'drop') {
           done.dropped++
           return
         }
-        if (held === undefined && rng.chance(rates.reorder)) {
+        if (fault === 'reorder') {
           done.reordered++
           held = data
           return
         }
-        if (rng.chance(rates.delay)) {
+        if (fault === 'delay') {
           done.delayed++
           const later = held
           held = undefined
@@ -72,20 +103,20 @@ export async function startFaultRelay(t: TestContext, upstream: string, rng: Rng
           return
         }
         send(data)
-        if (rng.chance(rates.duplicate)) {
+        if (fault === 'duplicate') {
           done.duplicated++
           send(data)
         }
-        if (held !== undefined) {
-          send(held)
-          held = undefined
-        }
+        release()
       })
       up.on('close', (code, reason) => {
         if (down.readyState === WebSocket.OPEN) down.close(code >= 4000 && code < 5000 ? code : 1001, reason.toString())
       })
       up.on('error', () => down.terminate())
-      down.on('close', () => up.terminate())
+      down.on('close', () => {
+        releases.delete(release)
+        up.terminate()
+      })
       down.on('error', () => up.terminate())
     })
   })
@@ -95,5 +126,9 @@ export async function startFaultRelay(t: TestContext, upstream: string, rng: Rng
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, done }
+  const calm = (): void => {
+    calmed = true
+    for (const release of releases) release()
+  }
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, done, calm }
 }
