@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bytesToHex } from '../../primitives/hex.ts'
 import { reason } from './test-kit.ts'
+import { Rng } from '../../../test/support/rng.ts'
 import { decodeHex, decodeUint64, parseAddress, parseBytes, parseHash, parseQuantity, parseUint, parseUint64 } from './hex.ts'
 
 test('address: 20 bytes, geth wording for every failure', () => {
@@ -30,6 +31,20 @@ test('bytes: even-length 0x data; "" and "0x" are empty', () => {
   assert.equal(reason(() => parseBytes('0xf')), 'hex string of odd length')
   assert.equal(reason(() => parseBytes('0xgg')), 'invalid hex string')
   assert.equal(reason(() => parseBytes(1)), 'json: cannot unmarshal non-string into Go value of type hexutil.Bytes')
+})
+
+test('bytes of every length up to 300: mixed-case digits decode, and one foreign character anywhere is refused', () => {
+  const rng = new Rng(0x6865)
+  const foreign = ['g', 'G', 'x', ' ', '-', '"', '\u00e9', '\u0660', '\u{1F600}'.slice(0, 1)]
+  for (let n = 0; n <= 300; n++) {
+    const bytes = rng.bytes(n)
+    const digits = [...bytesToHex(bytes).slice(2)].map((c) => (rng.chance(0.5) ? c.toUpperCase() : c)).join('')
+    assert.deepEqual(parseBytes(`0x${digits}`), bytes, `${n} bytes`)
+    if (n === 0) continue
+    const at = rng.int(digits.length)
+    const bad = digits.slice(0, at) + rng.pick(foreign) + digits.slice(at + 1)
+    assert.equal(reason(() => parseBytes(`0x${bad}`)), 'invalid hex string', `${n} bytes, a foreign character at ${at}`)
+  }
 })
 
 test('quantity: geth hexutil.Big rules up to 256 bits', () => {

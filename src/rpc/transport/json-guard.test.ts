@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { exceedsJsonDepth } from './json-guard.ts'
+import { Rng } from '../../../test/support/rng.ts'
 
 const nested = (n: number, open = '[', close = ']'): string => open.repeat(n) + close.repeat(n)
 
@@ -47,4 +48,30 @@ test('scalars and empty input pass', () => {
 test('a huge flat body is scanned linearly', () => {
   const text = JSON.stringify(['x'.repeat(5_000_000)])
   assert.equal(exceedsJsonDepth(text, 1), false)
+})
+
+/** The nesting depth of a parsed value: the guard's answer must agree with it at every limit. */
+function depthOf(value: unknown): number {
+  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(depthOf))
+  if (value !== null && typeof value === 'object') return 1 + Math.max(0, ...Object.values(value).map(depthOf))
+  return 0
+}
+
+test('random JSON with strings full of quotes, backslashes and brackets: the guard agrees with the parsed depth', () => {
+  const rng = new Rng(0x6a73)
+  const pieces = ['"', '\\', '[', ']', '{', '}', 'a', '0x', '\u005b', '\n']
+  const text = (): string => Array.from({ length: rng.int(12) }, () => rng.pick(pieces)).join('')
+  const value = (depth: number): unknown => {
+    if (depth === 0 || rng.chance(0.3)) return rng.chance(0.5) ? text() : rng.int(1000)
+    const n = rng.int(4)
+    if (rng.chance(0.5)) return Array.from({ length: n }, () => value(depth - 1))
+    return Object.fromEntries(Array.from({ length: n }, (_, i) => [`${text()}${i}`, value(depth - 1)]))
+  }
+  for (let i = 0; i < 2_000; i++) {
+    const v = value(1 + rng.int(8))
+    const json = JSON.stringify(v)
+    const depth = depthOf(JSON.parse(json))
+    assert.equal(exceedsJsonDepth(json, depth), false, json)
+    if (depth > 0) assert.equal(exceedsJsonDepth(json, depth - 1), true, json)
+  }
 })
