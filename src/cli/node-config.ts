@@ -68,6 +68,17 @@ function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
   }
 }
 
+/**
+ * The execution pool: N workers when told; by default one per core beyond the first (the main thread keeps
+ * a core for HTTP and JSON), and one more for the main thread's core while long executions leave it idle
+ * (node/execution/spare-core-gate.ts).
+ */
+function executionWorkers(option: number): { executionWorkers: number; extraExecutionWorkers: number } {
+  if (option >= 0) return { executionWorkers: option, extraExecutionWorkers: 0 }
+  const base = Math.max(1, availableParallelism() - 1)
+  return { executionWorkers: base, extraExecutionWorkers: Math.max(0, availableParallelism() - base) }
+}
+
 export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import', log?: Logger): Promise<{ node: FlashNode; created: boolean }> {
   const existing = holdsChain(options.datadir)
   const genesis = !existing || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
@@ -78,7 +89,7 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     gasCap: options['rpc-gas-cap'],
     evmTimeoutMs: options['evm-timeout'],
     callCacheEntries: options['call-cache'],
-    executionWorkers: options['execution-workers'] >= 0 ? options['execution-workers'] : Math.max(1, availableParallelism() - 1),
+    ...executionWorkers(options['execution-workers']),
     recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? (options.follow !== undefined ? 1 : 2) : 0,
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
     ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),

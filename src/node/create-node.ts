@@ -44,7 +44,8 @@ import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
-import { WorkerExecutor } from './execution/worker-executor.ts'
+import { WorkerExecutor, type WorkerExecutorOptions } from './execution/worker-executor.ts'
+import { DEFAULT_SPARE_CORE, SpareCoreGate } from './execution/spare-core-gate.ts'
 import type { Executor } from './execution/jobs.ts'
 import { ResultCache } from './execution/result-cache.ts'
 import { DEFAULT_SIMULATE_SETTINGS, type SimulateSettings } from '../simulate/types.ts'
@@ -80,8 +81,10 @@ export interface NodeConfig {
   readonly maxLogResults: number
   /** eth_call results kept per immutable block or snapshot (0: no cache). */
   readonly callCacheEntries: number
-  /** Threads running eth_call / estimate / access lists off the main thread (0: run them inline). */
+  /** Threads running eth_call / estimate / access lists / simulations off the main thread (0: run them inline). */
   readonly executionWorkers: number
+  /** Workers more, used only while long executions leave the main thread idle (execution/spare-core-gate.ts). */
+  readonly extraExecutionWorkers?: number
   /** Threads recovering the senders of submitted transactions (0: inline). Only used when sequencing. */
   readonly recoveryWorkers?: number
   /** Hash each sealed block's transactions and receipts roots on a worker thread (default: on the main thread). */
@@ -209,6 +212,15 @@ async function chainGenesis(kv: LmdbStore, store: ChainStore, config: NodeConfig
   return genesis
 }
 
+/** The extra execution workers and the gate that lets them in, sampled on a timer (logged when it turns). */
+function extraWorkers(workers: number, log: Logger | undefined): Pick<WorkerExecutorOptions, 'extra'> {
+  if (workers <= 0) return {}
+  const gate = new SpareCoreGate(DEFAULT_SPARE_CORE, (open, utilization) =>
+    log?.debug({ open, mainThreadUtilization: Number(utilization.toFixed(2)) }, open ? 'long executions: extra execution workers in use' : 'extra execution workers idle again'),
+  )
+  return { extra: { workers, gate, sampleEveryMs: DEFAULT_SPARE_CORE.intervalMs } }
+}
+
 /** The NATS side, loaded only by a node given a broker: the client costs ~50 ms and ~13 MB at every start. */
 async function loadJetStream() {
   const [source, publisher] = await Promise.all([import('../follower/jetstream-source.ts'), import('../stream/jetstream-publisher.ts')])
@@ -269,6 +281,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
             graceMs: 1_000,
             maxQueued: 1_000,
             maxInFlight: 4,
+            ...extraWorkers(config.extraExecutionWorkers ?? 0, config.log),
           },
           metrics,
         )

@@ -1,7 +1,7 @@
 /**
  * eth_simulateV1 on the execution workers: the same answers as on the main thread (at `latest` and at a
  * pre-confirmed `pending`), its own time limit and code when a simulation never yields, and the jobs that
- * shared the stopped worker answered all the same.
+ * shared the stopped worker answered all the same; the extra workers taking jobs only while their gate is open.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -13,7 +13,10 @@ import { LATEST, PENDING } from '../../primitives/block-id.ts'
 import { ManualScheduler } from '../../sequencer/scheduler.ts'
 import { ACCOUNTS, signedTx, testGenesis } from '../../../test/support/dev-chain.ts'
 import { tempDir } from '../../../test/support/temp-dir.ts'
-import type { SimulatePayload } from '../../simulate/types.ts'
+import { DEFAULT_SIMULATE_SETTINGS, type SimulatePayload } from '../../simulate/types.ts'
+import { WorkerExecutor } from './worker-executor.ts'
+import { SpareCoreGate } from './spare-core-gate.ts'
+import type { ExecutionJob } from './jobs.ts'
 
 const FUNDED = hexToBytes(ACCOUNTS[1]!.address)
 const RECEIVER = hexToBytes('0x00000000000000000000000000000000000000aa')
@@ -145,4 +148,41 @@ test('closing while a worker is still loading with a job on it: the job is refus
   await new Promise((resolve) => setImmediate(resolve))
   await new Promise((resolve) => setTimeout(resolve, 0))
   assert.deepEqual(unhandled.map(String), [])
+})
+
+test('an extra worker takes jobs only while its gate is open, started the first time it is let in', async (t) => {
+  const dataDir = tempDir(t)
+  const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
+  t.after(() => inline.close())
+  const gate = new SpareCoreGate()
+  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
+  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate } })
+  t.after(() => executor.close())
+  // BLAKE2F with a few thousand rounds, each job its own input
+  const request = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00001000${i.toString(16).padStart(2, '0').repeat(208)}01`) })
+  const job = (i: number): ExecutionJob => ({ kind: 'call', request: request(i) })
+  const sealed = { kind: 'sealed', number: 0n } as const
+  const batch = async (from: number) => {
+    const ids = [from, from + 1, from + 2, from + 3]
+    const answers = await Promise.all(ids.map((i) => executor.run(job(i), sealed)))
+    for (const [k, i] of ids.entries()) assert.deepEqual(answers[k], await inline.api.call(request(i), LATEST), `job ${i} answers what the main thread answers`)
+  }
+
+  await batch(0)
+  gate.sample(0.9, true)
+  await batch(4)
+  assert.deepEqual(executor.stats().jobsPerWorker, [8], 'a closed gate: every job on the one worker, no other started')
+
+  gate.sample(0.1, true)
+  gate.sample(0.1, true)
+  assert.equal(gate.open, true)
+  await batch(8)
+  const [first, extra] = executor.stats().jobsPerWorker
+  assert.ok(extra !== undefined && extra > 0, 'the extra worker started and took jobs')
+  assert.equal(first! + extra, 12)
+
+  gate.sample(0.9, true)
+  await batch(12)
+  assert.equal(executor.stats().jobsPerWorker[1], extra, 'closed again: the extra worker takes no more jobs')
 })

@@ -2,7 +2,9 @@
  * Runs execution jobs on a pool of worker threads (worker-main.ts), queued in arrival order up to a bound.
  * A worker takes up to `maxInFlight` jobs at once (they interleave there at their state reads, so a long
  * one does not hold up the others, and the next job is already waiting when one ends); a job goes to the
- * least busy worker.
+ * least busy worker. Beyond the `workers` started at once, `extra` workers take jobs only while its gate
+ * (spare-core-gate.ts) is open: jobs wait and the main thread idles, the load of long executions. Each is
+ * started the first time it is let in, and kept.
  *
  * Time limits: each job has the cooperative deadline inside the worker; if a job has not been answered by
  * its limit plus a grace period from when its worker was ready (a loop that touches no state never
@@ -21,6 +23,8 @@ import type { WorkerInit, WorkerRequest, WorkerTarget } from './worker-main.ts'
 import { snapshotToWire } from '../../preconf/wire.ts'
 import { errorFromWire, type WireError } from './wire.ts'
 import { WorkerLane } from '../worker-lane.ts'
+import type { SpareCoreGate } from './spare-core-gate.ts'
+import { performance } from 'node:perf_hooks'
 import { threadEntry } from '../thread-entry.ts'
 
 interface Queued {
@@ -51,6 +55,8 @@ class Slot {
   lane!: WorkerLane<Reply>
   readonly running = new Map<number, Running>()
   snapshotVersion: number | undefined
+  /** Jobs handed to this place so far. */
+  dispatched = 0
 }
 
 export interface WorkerExecutorOptions {
@@ -64,6 +70,11 @@ export interface WorkerExecutorOptions {
   readonly maxQueued: number
   /** Jobs one worker runs at once. */
   readonly maxInFlight: number
+  /**
+   * Workers beyond `workers`, let in by the gate. With `sampleEveryMs` the executor samples the main
+   * thread's event-loop utilization into the gate on a timer; without it, whoever made the gate samples it.
+   */
+  readonly extra?: { readonly workers: number; readonly gate: SpareCoreGate; readonly sampleEveryMs?: number }
 }
 
 /** From the sources, a small JS entry registers tsx in the worker's thread, then loads it; built, its bundle. */
@@ -80,17 +91,44 @@ export class WorkerExecutor implements Executor {
   private closed = false
   private killed = 0
   private stoppedAtLimit = 0
+  private readonly sampler: NodeJS.Timeout | undefined
 
   constructor(
     private readonly init: WorkerInit,
     private readonly opts: WorkerExecutorOptions,
     private readonly observer?: ExecutionObserver,
   ) {
-    for (let i = 0; i < opts.workers; i++) {
-      const slot = new Slot()
-      this.start(slot)
-      this.slots.push(slot)
+    for (let i = 0; i < opts.workers; i++) this.addSlot()
+    const extra = opts.extra
+    if (extra !== undefined && extra.workers > 0 && extra.sampleEveryMs !== undefined) {
+      let last = performance.eventLoopUtilization()
+      this.sampler = setInterval(() => {
+        const now = performance.eventLoopUtilization()
+        extra.gate.sample(performance.eventLoopUtilization(now, last).utilization, this.jobsWaiting())
+        last = now
+        if (extra.gate.open) this.pump()
+      }, extra.sampleEveryMs)
+      this.sampler.unref()
     }
+  }
+
+  private addSlot(): void {
+    const slot = new Slot()
+    this.start(slot)
+    this.slots.push(slot)
+  }
+
+  /** A job waits for a worker: in the queue, or behind another job on a worker. */
+  private jobsWaiting(): boolean {
+    return this.queue.length > 0 || this.slots.some((s) => s.running.size > 1)
+  }
+
+  /** The workers jobs may go to now: the base ones, and the extra ones while the gate is open. */
+  private usableSlots(): number {
+    const extra = this.opts.extra
+    const usable = extra !== undefined && extra.gate.open ? this.opts.workers + extra.workers : this.opts.workers
+    while (this.slots.length < usable && !this.closed) this.addSlot()
+    return Math.min(usable, this.slots.length)
   }
 
   /** Gives `slot` a fresh worker; messages and errors of that worker are handled for that slot. */
@@ -116,8 +154,9 @@ export class WorkerExecutor implements Executor {
     slot.snapshotVersion = undefined
   }
 
-  stats(): { queued: number; killed: number; stoppedAtLimit: number } {
-    return { queued: this.queue.length, killed: this.killed, stoppedAtLimit: this.stoppedAtLimit }
+  /** Besides the Executor's: the jobs handed to each worker place so far (its length: the workers started). */
+  stats(): { queued: number; killed: number; stoppedAtLimit: number; jobsPerWorker: number[] } {
+    return { queued: this.queue.length, killed: this.killed, stoppedAtLimit: this.stoppedAtLimit, jobsPerWorker: this.slots.map((s) => s.dispatched) }
   }
 
   run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult> {
@@ -132,9 +171,11 @@ export class WorkerExecutor implements Executor {
   }
 
   private pump(): void {
+    const usable = this.queue.length > 0 ? this.usableSlots() : 0
     while (this.queue.length > 0) {
       let best: Slot | undefined
-      for (const slot of this.slots) {
+      for (let i = 0; i < usable; i++) {
+        const slot = this.slots[i]!
         if (slot.running.size < this.opts.maxInFlight && (best === undefined || slot.running.size < best.running.size)) best = slot
       }
       if (best === undefined) return
@@ -169,6 +210,7 @@ export class WorkerExecutor implements Executor {
     const request: WorkerRequest = { id: this.nextId++, job: q.job, target }
     const running: Running = { q, timer: undefined }
     slot.running.set(request.id, running)
+    slot.dispatched++
     const lane = slot.lane
     lane.worker.ref() // while it holds jobs, the process waits for it
     // A lane that fails or is terminated before it loads has already handed its jobs on (or rejected them).
@@ -226,6 +268,7 @@ export class WorkerExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closed = true
+    clearInterval(this.sampler)
     for (const q of this.queue.splice(0)) q.reject(new FlashnodeError('internal', 'node is shutting down'))
     for (const slot of this.slots) {
       for (const r of slot.running.values()) {
