@@ -196,14 +196,22 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
     this.admissions.inc({ result })
   }
 
-  /** Reads the execution workers' queue and kills at scrape time. */
-  watchExecution(stats: () => { queued: number; killed: number; stoppedAtLimit?: number }): void {
+  /** Reads the execution workers' queue, kills and (with workers) how many are started, at scrape time. */
+  watchExecution(stats: () => { queued: number; killed: number; stoppedAtLimit?: number; jobsPerWorker?: readonly number[] }): void {
     new Gauge({
       name: 'flashnode_execution_queue_depth',
       help: 'EVM jobs (eth_call, estimates, simulations) waiting for an execution worker',
       registers: [this.registry],
       collect() {
         this.set(stats().queued)
+      },
+    })
+    new Gauge({
+      name: 'flashnode_execution_workers',
+      help: 'Execution worker threads started (0: executions run on the main thread); the extra one starts with the first long executions',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().jobsPerWorker?.length ?? 0)
       },
     })
     let counted = 0
