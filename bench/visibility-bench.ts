@@ -45,7 +45,7 @@ const FLASHBLOCK_MS = 200
 const ANVIL_BLOCK_S = 2
 
 /** Poisson arrival times over `windowMs` (a small LCG: the same schedule every run). */
-function schedule(windowMs: number, seed: number): number[] {
+export function schedule(windowMs: number, seed: number): number[] {
   let x = seed >>> 0
   const rand = (): number => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) + 0.5) / 2 ** 32
   const at: number[] = []
@@ -53,7 +53,7 @@ function schedule(windowMs: number, seed: number): number[] {
   return at
 }
 
-function runProbe(cfg: VisibilityConfig, timeoutMs: number): Promise<VisibilityResult> {
+export function runProbe(cfg: VisibilityConfig, timeoutMs: number): Promise<VisibilityResult> {
   return startProbe<VisibilityResult>(PROBE, cfg, timeoutMs).result
 }
 
