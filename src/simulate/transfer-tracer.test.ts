@@ -6,8 +6,10 @@ import { TRANSFER_LOG_ADDRESS, TRANSFER_TOPIC, TransferTracer, transferLog } fro
 
 const A = new Uint8Array(20).fill(0xa)
 const B = new Uint8Array(20).fill(0xb)
-const C = new Uint8Array(20).fill(0xc)
-const log = (n: number) => ({ address: C, topics: [new Uint8Array(32).fill(n)], data: new Uint8Array([n]) })
+/** Our EVM's view of a frame entered with `value` (the tracer reads its kind, parties and value). */
+const frame = (kind: MessageKind, value: bigint, caller = 0xan, recipient = 0xbn) => ({ kind, caller, recipient, codeAddress: recipient, value, transfersValue: true, input: new Uint8Array(0), gas: 0, depth: 0, isStatic: false })
+/** A contract log whose data byte is `n`, as the LOG opcode reports it. */
+const log = (t: TransferTracer, n: number): void => t.log(0xcn, [BigInt(n)], new Uint8Array([n]))
 const summary = (t: TransferTracer) =>
   t.logs().map((l) => `${l.logIndex}:${bytesToHex(l.log.address) === bytesToHex(TRANSFER_LOG_ADDRESS) ? 'T' : `L${l.log.data[0]}`}`)
 
@@ -25,14 +27,14 @@ test('a transfer log is an ERC-20 Transfer from the ERC-7528 address with padded
 test('logs and transfers come out in execution order; DELEGATECALL/CALLCODE and zero values move nothing', () => {
   const t = new TransferTracer(true)
   t.reset()
-  t.enterFrame(A, B, 5n, true) // the transaction itself
-  t.record(log(1))
-  t.enterFrame(B, C, 0n, true) // call without value
-  t.record(log(2))
+  t.enter(frame(MessageKind.Call, 5n)) // the transaction itself
+  log(t, 1)
+  t.enter(frame(MessageKind.Call, 0n, 0xbn, 0xcn)) // call without value
+  log(t, 2)
   t.exit(false)
-  t.enterFrame(B, B, 7n, false) // delegatecall carrying the apparent value
+  t.enter(frame(MessageKind.DelegateCall, 7n, 0xbn, 0xbn)) // delegatecall carrying the apparent value
   t.exit(false)
-  t.enterFrame(B, C, 3n, true)
+  t.enter(frame(MessageKind.Call, 3n, 0xbn, 0xcn))
   t.exit(false)
   t.exit(false)
   assert.deepEqual(summary(t), ['0:T', '1:L1', '2:L2', '3:T'])
@@ -41,11 +43,11 @@ test('logs and transfers come out in execution order; DELEGATECALL/CALLCODE and 
 test('a failing frame drops its logs and its children\'s, but their indexes stay used', () => {
   const t = new TransferTracer(true)
   t.reset()
-  t.enterFrame(A, B, 1n, true)
-  t.enterFrame(B, C, 2n, true)
-  t.record(log(1))
+  t.enter(frame(MessageKind.Call, 1n))
+  t.enter(frame(MessageKind.Call, 2n, 0xbn, 0xcn))
+  log(t, 1)
   t.exit(true) // reverted
-  t.record(log(2))
+  log(t, 2)
   t.exit(false)
   assert.deepEqual(summary(t), ['0:T', '3:L2'])
 })
@@ -53,13 +55,13 @@ test('a failing frame drops its logs and its children\'s, but their indexes stay
 test('a failed transaction has no logs; the index keeps counting across the block\'s transactions', () => {
   const t = new TransferTracer(false)
   t.reset()
-  t.enterFrame(A, B, 1n, true)
-  t.record(log(1))
+  t.enter(frame(MessageKind.Call, 1n))
+  log(t, 1)
   t.exit(true)
   assert.deepEqual(t.logs(), [])
   t.reset()
-  t.enterFrame(A, B, 1n, true)
-  t.record(log(2))
+  t.enter(frame(MessageKind.Call, 1n))
+  log(t, 2)
   t.exit(false)
   assert.deepEqual(summary(t), ['1:L2'])
 })
@@ -67,18 +69,18 @@ test('a failed transaction has no logs; the index keeps counting across the bloc
 test('without traceTransfers only contract logs are recorded; a frame that fails its checks drops its transfer but used its index', () => {
   const quiet = new TransferTracer(false)
   quiet.reset()
-  quiet.enterFrame(A, B, 9n, true)
-  quiet.transfer(B, C, 3n)
-  quiet.record(log(1))
+  quiet.enter(frame(MessageKind.Call, 9n))
+  quiet.selfDestruct(0xbn, 0xcn, 3n)
+  log(quiet, 1)
   quiet.exit(false)
   assert.deepEqual(summary(quiet), ['0:L1'])
 
   const traced = new TransferTracer(true)
   traced.reset()
-  traced.enterFrame(A, B, 0n, true)
-  traced.enterFrame(B, C, 4n, true) // a CALL with value the caller cannot pay: entered, then left reverted
+  traced.enter(frame(MessageKind.Call, 0n))
+  traced.enter(frame(MessageKind.Call, 4n, 0xbn, 0xcn)) // a CALL with value the caller cannot pay: entered, then left reverted
   traced.exit(true)
-  traced.record(log(1))
+  log(traced, 1)
   traced.exit(false)
   assert.deepEqual(summary(traced), ['1:L1'])
 })
@@ -86,11 +88,10 @@ test('without traceTransfers only contract logs are recorded; a frame that fails
 test('as our EVM\'s observer: frames by kind, logs and self-destructs in bigint', () => {
   const t = new TransferTracer(true)
   t.reset()
-  const msg = (kind: MessageKind, value: bigint) => ({ kind, caller: 0xan, recipient: 0xbn, codeAddress: 0xbn, value, transfersValue: true, input: new Uint8Array(0), gas: 0, depth: 0, isStatic: false })
-  t.enter(msg(MessageKind.Call, 5n))
-  t.enter(msg(MessageKind.DelegateCall, 5n))
+  t.enter(frame(MessageKind.Call, 5n))
+  t.enter(frame(MessageKind.DelegateCall, 5n))
   t.exit(false)
-  t.enter(msg(MessageKind.CallCode, 5n))
+  t.enter(frame(MessageKind.CallCode, 5n))
   t.exit(false)
   t.log(0xcn, [1n], new Uint8Array([7]))
   t.selfDestruct(0xbn, 0xcn, 2n)

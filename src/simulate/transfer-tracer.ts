@@ -62,12 +62,6 @@ export class TransferTracer implements FrameObserver {
     if (moves && msg.value > 0n && this.traceTransfers) this.transfer(address(msg.caller), address(msg.recipient), msg.value)
   }
 
-  /** A frame starts. `moves` is false for DELEGATECALL and CALLCODE, which move no value of their own. */
-  enterFrame(from: Uint8Array, to: Uint8Array, value: bigint, moves: boolean): void {
-    this.starts.push(this.recorded.length)
-    if (moves && value > 0n) this.transfer(from, to, value)
-  }
-
   /** A frame ends: a reverted one drops the logs it and its children recorded (their indexes stay used). */
   exit(reverted: boolean): void {
     const depth = this.starts.length
@@ -86,13 +80,13 @@ export class TransferTracer implements FrameObserver {
     this.transfer(address(from), address(beneficiary), balance)
   }
 
-  record(log: LogView): void {
+  private record(log: LogView): void {
     if (this.starts.length === 0) return
     this.recorded.push({ log, logIndex: this.count++ })
   }
 
-  /** A value transfer inside the current frame (SELFDESTRUCT). */
-  transfer(from: Uint8Array, to: Uint8Array, value: bigint): void {
+  /** A value transfer inside the current frame. */
+  private transfer(from: Uint8Array, to: Uint8Array, value: bigint): void {
     if (this.traceTransfers) this.record(transferLog(from, to, value))
   }
 
