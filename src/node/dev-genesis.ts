@@ -10,7 +10,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../primitives/keccak.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { GethGenesis } from '../execution/chain-config.ts'
-import { SYSTEM_CONTRACTS } from './system-contracts.ts'
+import { SYSTEM_CONTRACTS } from '../evm/system-contracts.ts'
 
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk'
 
