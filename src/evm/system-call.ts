@@ -12,6 +12,7 @@
 import type { Rules } from './fork.ts'
 import { TransactionHost } from './frames.ts'
 import { MessageKind, Status, type BlockEnv, type ExecutionContext, type Log } from './types.ts'
+import type { SystemCallMemo } from './system-call-memo.ts'
 import type { WorldState } from './world-state.ts'
 
 export const SYSTEM_ADDRESS = 0xfffffffffffffffffffffffffffffffffffffffen
@@ -30,8 +31,17 @@ export interface SystemCallResult {
   readonly hasCode: boolean
 }
 
-/** One call from the system address to `to` with `data`; its changes stay when it succeeds. */
-export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint, data: Uint8Array): SystemCallResult {
+/**
+ * One call from the system address to `to` with `data`; its changes stay when it succeeds. With a memo
+ * (system-call-memo.ts: one per base state, and `world` must read that base), a call it remembers is applied
+ * without running, and one it may remember is recorded.
+ */
+export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint, data: Uint8Array, memo?: SystemCallMemo): SystemCallResult {
+  const key = memo?.keyOf(world, block, to, data)
+  if (key !== undefined) {
+    const remembered = memo!.apply(world, rules, to, key)
+    if (remembered !== undefined) return remembered
+  }
   const hasCode = world.getCode(to).length > 0
   world.beginTransaction()
   try {
@@ -52,8 +62,10 @@ export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, 
       depth: 0,
       isStatic: false,
     })
+    const ok = result.status === Status.Success
+    if (key !== undefined) memo!.record(world, to, key, { ok, output: result.output, logs: world.logs, hasCode })
     const logs = world.endTransaction(rules.spuriousDragon)
-    return { ok: result.status === Status.Success, output: result.output, logs, hasCode }
+    return { ok, output: result.output, logs, hasCode }
   } catch (e) {
     world.discardTransaction()
     throw e

@@ -310,6 +310,12 @@ export class WorldState {
   private loadSlot(s: AccountStorage, address: bigint, slot: bigint): bigint {
     if (s.wiped) return 0n
     const value = bytesToBigInt(this.base.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+    this.seedSlot(s, address, slot, value)
+    return value
+  }
+
+  /** Remembers `value` as the base's value of a slot (and its current one). */
+  private seedSlot(s: AccountStorage, address: bigint, slot: bigint, value: bigint): void {
     s.values.set(slot, value)
     let bases = this.baseSlots.get(address)
     if (bases === undefined) {
@@ -317,7 +323,6 @@ export class WorldState {
       this.baseSlots.set(address, bases)
     }
     bases.set(slot, value)
-    return value
   }
 
   setStorage(address: bigint, slot: bigint, value: bigint): void {
@@ -331,6 +336,17 @@ export class WorldState {
     this.journal.push(new JournalEntry(Change.Storage, address, slot, current, 0, s))
     s.values.set(slot, value)
     s.written.add(slot)
+  }
+
+  /**
+   * setStorage of a slot whose base value the caller already knows (read from this WorldState's base
+   * before): when this WorldState has not read the slot yet, `baseValue` is taken as read, so no read of
+   * the base is made. The caller answers for `baseValue` being the base's.
+   */
+  setStorageOverBase(address: bigint, slot: bigint, baseValue: bigint, value: bigint): void {
+    const s = this.storageOf(address)
+    if (!s.wiped && !s.values.has(slot)) this.seedSlot(s, address, slot, baseValue)
+    this.setStorage(address, slot, value)
   }
 
   /** EIP-2200: the slot's value when the transaction began. */
@@ -463,6 +479,44 @@ export class WorldState {
     if (this.touched.has(address)) return
     this.touched.add(address)
     this.journal.push(new JournalEntry(Change.Touch, address, 0n, 0n, 0, undefined))
+  }
+
+  // --- what changed -------------------------------------------------------------------------------
+
+  /** Nothing run on this WorldState has changed `address` (its record, code or storage) from the base. */
+  unchangedFromBase(address: bigint): boolean {
+    if (this.dirtyAccounts.has(address)) return false
+    const s = this.storage.get(address)
+    return s === undefined || (!s.wiped && s.written.size === 0)
+  }
+
+  /**
+   * The slots of `address` the current transaction wrote, each once with its value before the
+   * transaction, when those writes are all it changed apart from its own bookkeeping (warm sets, refund
+   * counter, transient storage, a touch of `address` while it is not empty, which EIP-161 leaves alone);
+   * undefined when it changed anything else (another account, a balance, code, a log, another touch).
+   */
+  transactionWroteOnlyStorageOf(address: bigint): Map<bigint, bigint> | undefined {
+    const before = new Map<bigint, bigint>()
+    for (const e of this.journal) {
+      switch (e.kind) {
+        case Change.Storage:
+          if (e.address !== address) return undefined
+          if (!before.has(e.slot)) before.set(e.slot, e.prev)
+          break
+        case Change.Touch:
+          if (e.address !== address || this.isEmpty(address)) return undefined
+          break
+        case Change.WarmAccount:
+        case Change.WarmSlot:
+        case Change.Refund:
+        case Change.Transient:
+          break
+        default:
+          return undefined
+      }
+    }
+    return before
   }
 
   // --- journal ----------------------------------------------------------------------------------

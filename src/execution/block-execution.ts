@@ -27,6 +27,7 @@ import {
   runSystemCall,
   WITHDRAWAL_QUEUE_ADDRESS,
 } from '../evm/system-call.ts'
+import type { SystemCallMemo } from '../evm/system-call-memo.ts'
 import { executeTransaction } from '../evm/transaction.ts'
 import { Status, type BlockEnv, type Log, type TxInput, type TxResult } from '../evm/types.ts'
 import { WorldState } from '../evm/world-state.ts'
@@ -150,9 +151,9 @@ export class BlockExecution {
 const hex = (a: bigint): string => '0x' + a.toString(16).padStart(40, '0')
 
 /** A block's opening system calls (a block built, imported or simulated): beacon root (Cancun), parent hash (Prague). */
-export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beaconRoot: Uint8Array | undefined, parentHash: Uint8Array): void {
-  if (rules.cancun && beaconRoot !== undefined) runSystemCall(world, block, rules, BEACON_ROOTS_ADDRESS, beaconRoot)
-  if (rules.prague) runSystemCall(world, block, rules, HISTORY_STORAGE_ADDRESS, parentHash)
+export function openBlock(world: WorldState, block: BlockEnv, rules: Rules, beaconRoot: Uint8Array | undefined, parentHash: Uint8Array, memo?: SystemCallMemo): void {
+  if (rules.cancun && beaconRoot !== undefined) runSystemCall(world, block, rules, BEACON_ROOTS_ADDRESS, beaconRoot, memo)
+  if (rules.prague) runSystemCall(world, block, rules, HISTORY_STORAGE_ADDRESS, parentHash, memo)
 }
 
 /** sha256 of nothing: the requests hash of a block whose requests are all empty (most blocks). */

@@ -24,6 +24,7 @@ import type { EvmMeter } from '../execution/evm-meter.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import type { Rules } from '../evm/fork.ts'
+import type { SystemCallMemo } from '../evm/system-call-memo.ts'
 import { executeTransaction, intrinsicGas } from '../evm/transaction.ts'
 import { ExecutionTimeout, InvalidTransaction, Status, type BlockEnv, type Log, type TxInput, type TxResult } from '../evm/types.ts'
 import { FlashnodeError } from '../errors/errors.ts'
@@ -67,6 +68,11 @@ export interface SimBlockOptions {
   readonly stateRoot?: (diff: StateDiff) => Promise<Uint8Array>
   /** Adds each call's gas and EVM time (the node's gas-per-second metrics). */
   readonly meter?: EvmMeter
+  /**
+   * The remembered system calls of `state`, given only when the block's WorldState reads `state` itself (no
+   * state overrides): evm/system-call-memo.ts.
+   */
+  readonly systemCalls?: SystemCallMemo
 }
 
 /** A call as it went into the block. */
@@ -115,7 +121,7 @@ export class SimBlock {
     const state = await SimState.open(opts.state, opts.stateOverrides, rules)
     // the environment from the header's fields: the library's header is built once, at the end (finish)
     const env = blockEnvFrom(opts.header, common, { blockHash: opts.blockHash, blobBaseFee: opts.template.blobBaseFeeOverride })
-    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, opts.header.parentHash)
+    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, opts.header.parentHash, state.overridden ? undefined : opts.systemCalls)
     const blobBaseFee = common.isActivatedEIP(4844) ? env.blobBaseFee : undefined
     return new SimBlock(opts, rules, state, env, new TransferTracer(opts.traceTransfers), blobBaseFee)
   }
@@ -216,7 +222,7 @@ export class SimBlock {
     } else if (t.withdrawals !== undefined) {
       for (const w of t.withdrawals) if (w.amount > 0n) world.addBalance(bytesToBigInt(w.address), w.amount * GWEI)
     }
-    const requests = blockRequests(world, this.env, this.rules, common, this.logs)
+    const requests = blockRequests(world, this.env, this.rules, common, this.logs, this.state.overridden ? undefined : this.opts.systemCalls)
     const state = this.state
     const stateRoot = this.opts.stateRoot === undefined ? new Uint8Array(32) : await this.opts.stateRoot(state.diff())
     const withdrawals = t.withdrawals?.map((w) =>

@@ -25,7 +25,7 @@ export class SimState {
   private constructor(
     readonly world: WorldState,
     /** The overrides' changes, when the block has overrides. */
-    private readonly overridden: StateDiff | undefined,
+    private readonly overrides: StateDiff | undefined,
     /** The block's precompiles when the overrides moved or removed any (else the fork's). */
     readonly precompiles: PrecompileTable | undefined,
   ) {}
@@ -38,9 +38,14 @@ export class SimState {
     return new SimState(new WorldState(new OverlayReader(base, overridden)), overridden, precompiles)
   }
 
+  /** Whether the block has state overrides (its WorldState reads them, not the simulation's state). */
+  get overridden(): boolean {
+    return this.overrides !== undefined
+  }
+
   /** Everything the block changed so far, overrides included, against the simulation's state before it. */
   diff(): StateDiff {
     const ran = this.world.diff()
-    return this.overridden === undefined ? ran : mergeDiffs(this.overridden, ran)
+    return this.overrides === undefined ? ran : mergeDiffs(this.overrides, ran)
   }
 }

@@ -29,6 +29,8 @@ import { ExecutionDeadlineExceeded } from '../state/journaled-state.ts'
 import { BaseReaders } from './read-cache.ts'
 import { StateRoots } from './state-roots.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
+import type { StateReader } from '../state/state-reader.ts'
+import { SystemCallMemo } from '../evm/system-call-memo.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
 import type { StateRootResult } from '../state/state-root.ts'
 import type { SimulationBase } from './base.ts'
@@ -54,6 +56,8 @@ export interface SimulatorDeps {
 export class Simulator {
   /** Reads of the newest bases, shared by the simulations on them (read-cache.ts). */
   private readonly bases = new BaseReaders(4)
+  /** The system calls remembered on each of those bases (evm/system-call-memo.ts). */
+  private readonly systemCalls = new WeakMap<StateReader, SystemCallMemo>()
 
   constructor(private readonly deps: SimulatorDeps) {}
 
@@ -82,6 +86,8 @@ export class Simulator {
         const common = this.deps.rules.at(p.number, p.time)
         let root: StateRootResult | undefined
         const reader = changes === EMPTY_DIFF ? baseState : new OverlayReader(baseState, changes)
+        // The first block reads the base itself, so its system calls may be the ones remembered there.
+        const systemCalls = reader === baseState ? this.memoOf(baseState) : undefined
         const block = await SimBlock.open({
           common,
           state: reader,
@@ -102,6 +108,7 @@ export class Simulator {
           validation: payload.validation,
           revertCode: settings.revertCode,
           ...(meter !== undefined ? { meter } : {}),
+          ...(systemCalls !== undefined ? { systemCalls } : {}),
         })
         for (const call of p.calls) {
           const now = Date.now()
@@ -134,6 +141,15 @@ export class Simulator {
       throw new FlashnodeError('internal', `simulation failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
     }
     return results
+  }
+
+  private memoOf(base: StateReader): SystemCallMemo {
+    let memo = this.systemCalls.get(base)
+    if (memo === undefined) {
+      memo = new SystemCallMemo()
+      this.systemCalls.set(base, memo)
+    }
+    return memo
   }
 }
 

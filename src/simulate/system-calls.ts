@@ -13,6 +13,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { Rules } from '../evm/fork.ts'
 import { CONSOLIDATION_QUEUE_ADDRESS, runSystemCall, WITHDRAWAL_QUEUE_ADDRESS } from '../evm/system-call.ts'
+import type { SystemCallMemo } from '../evm/system-call-memo.ts'
 import type { BlockEnv, Log } from '../evm/types.ts'
 import type { WorldState } from '../evm/world-state.ts'
 import { depositRequests, withType } from '../execution/deposit-requests.ts'
@@ -24,18 +25,18 @@ export { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, runSystemCall, SYSTEM_AD
 const EMPTY = new Uint8Array(0)
 
 /** The block's EIP-7685 requests (type byte ‖ data, empty ones included), or undefined before Prague. */
-export function blockRequests(world: WorldState, block: BlockEnv, rules: Rules, common: Common, logs: readonly Log[]): Uint8Array[] | undefined {
+export function blockRequests(world: WorldState, block: BlockEnv, rules: Rules, common: Common, logs: readonly Log[], memo?: SystemCallMemo): Uint8Array[] | undefined {
   if (!rules.prague) return undefined
   const requests: Uint8Array[] = []
   requests.push(depositRequests(common, logs))
-  requests.push(withType(1, queueCall(world, block, rules, WITHDRAWAL_QUEUE_ADDRESS)))
-  requests.push(withType(2, queueCall(world, block, rules, CONSOLIDATION_QUEUE_ADDRESS)))
+  requests.push(withType(1, queueCall(world, block, rules, WITHDRAWAL_QUEUE_ADDRESS, memo)))
+  requests.push(withType(2, queueCall(world, block, rules, CONSOLIDATION_QUEUE_ADDRESS, memo)))
   return requests
 }
 
-function queueCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint): Uint8Array {
+function queueCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint, memo: SystemCallMemo | undefined): Uint8Array {
   if (!world.exists(to)) return EMPTY
-  const r = runSystemCall(world, block, rules, to, EMPTY)
+  const r = runSystemCall(world, block, rules, to, EMPTY, memo)
   return r.ok ? r.output : EMPTY
 }
 
