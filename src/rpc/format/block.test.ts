@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import type { BlockView, HeaderView, TransactionView } from '../../chain/types.ts'
 import { hexToBytes } from '../../primitives/hex.ts'
-import { formatBlock } from './block.ts'
+import { formatBlock, formatHeader } from './block.ts'
 
 type J = Record<string, unknown>
 
@@ -107,11 +107,17 @@ test('blocks encode exactly as geth recorded them in the eth_simulateV1 fixtures
   }
 })
 
-test('no totalDifficulty; keys sorted as geth prints the map', () => {
-  const { block, full } = recordedBlocks()[0]!
-  const out = formatBlock(viewOf(block, full), full)
-  assert.ok(!('totalDifficulty' in out))
-  assert.deepEqual(Object.keys(out), Object.keys(out).sort())
+test('no totalDifficulty; keys sorted as geth prints the map, with and without every optional field', () => {
+  const sorted = (o: object, what: string): void => assert.deepEqual(Object.keys(o), Object.keys(o).sort(), what)
+  for (const { name, block, full } of recordedBlocks()) {
+    const view = viewOf(block, full)
+    const out = formatBlock(view, full)
+    assert.ok(!('totalDifficulty' in out))
+    sorted(out, name)
+    sorted(formatBlock({ ...view, withdrawals: [{ index: 1n, validatorIndex: 2n, address: new Uint8Array(20), amount: 3n }] }, full), `${name} with withdrawals`)
+    sorted(formatBlock({ ...view, pending: true }, full), `${name} pending`)
+    sorted(formatHeader(view.header), `${name} header`)
+  }
 })
 
 test('fork fields appear only when the header has them; withdrawals only when the block has a list', () => {
