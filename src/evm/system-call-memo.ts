@@ -18,9 +18,8 @@
  * call runs as usual. Bounded: at most `maxEntries` effects per memo (block overrides make new keys).
  */
 
-import { bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
+import { bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
-import { hexToBytes } from '../primitives/hex.ts'
 import type { Rules } from './fork.ts'
 import { SYSTEM_CONTRACTS } from './system-contracts.ts'
 import type { SystemCallResult } from './system-call.ts'
@@ -44,8 +43,23 @@ interface Effect {
   readonly writes: readonly Write[]
 }
 
+/** What a remembered call is known by (compared field by field: no string is built per call). */
+export interface CallKey {
+  readonly to: bigint
+  readonly number: bigint
+  readonly timestamp: bigint
+  readonly data: Uint8Array
+}
+
+function sameCall(a: CallKey, b: CallKey): boolean {
+  if (a.to !== b.to || a.number !== b.number || a.timestamp !== b.timestamp || a.data.length !== b.data.length) return false
+  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) return false
+  return true
+}
+
 export class SystemCallMemo {
-  private readonly effects = new Map<string, Effect>()
+  /** Few (four calls per block shape), so a scan beats hashing a key. */
+  private readonly effects: { readonly key: CallKey; readonly effect: Effect }[] = []
   /** Whether the base holds the published code at a system address (read once per memo: per base). */
   private readonly published = new Map<bigint, boolean>()
   /** Calls answered from a remembered effect (tests and measurements look). */
@@ -57,21 +71,21 @@ export class SystemCallMemo {
    * The key of a call whose effect may be remembered or applied on `world`, or undefined when the call
    * must run (not a published contract, or its account changed on this WorldState).
    */
-  keyOf(world: WorldState, block: BlockEnv, to: bigint, data: Uint8Array): string | undefined {
+  keyOf(world: WorldState, block: BlockEnv, to: bigint, data: Uint8Array): CallKey | undefined {
     if (!PUBLISHED.has(to) || !world.unchangedFromBase(to)) return undefined
     // unchanged here, so the world's code hash is the base's
     let published = this.published.get(to)
     if (published === undefined) this.published.set(to, (published = world.getCodeHash(to) === PUBLISHED.get(to)))
-    return published ? `${to}|${block.number}|${block.timestamp}|${bytesToHex(data)}` : undefined
+    return published ? { to, number: block.number, timestamp: block.timestamp, data } : undefined
   }
 
   /** Applies the remembered effect of `key` to `world`, or returns undefined when there is none. */
-  apply(world: WorldState, rules: Rules, to: bigint, key: string): SystemCallResult | undefined {
-    const effect = this.effects.get(key)
+  apply(world: WorldState, rules: Rules, key: CallKey): SystemCallResult | undefined {
+    const effect = this.effects.find((e) => sameCall(e.key, key))?.effect
     if (effect === undefined) return undefined
     world.beginTransaction()
     // the contract is unchanged on this world (keyOf), so the base values recorded are this world's too
-    for (const w of effect.writes) world.setStorageOverBase(to, w.slot, w.base, w.value)
+    for (const w of effect.writes) world.setStorageOverBase(key.to, w.slot, w.base, w.value)
     world.endTransaction(rules.spuriousDragon)
     this.hits++
     return { ok: effect.ok, output: effect.output.slice(), logs: [], hasCode: effect.hasCode }
@@ -81,12 +95,13 @@ export class SystemCallMemo {
    * Called inside the system call's transaction, after the contract ran and before the transaction ends:
    * remembers its effect under `key` when it changed only the contract's storage.
    */
-  record(world: WorldState, to: bigint, key: string, result: SystemCallResult): void {
-    if (this.effects.size >= this.maxEntries || result.logs.length > 0) return
-    const before = world.transactionWroteOnlyStorageOf(to)
+  record(world: WorldState, key: CallKey, result: SystemCallResult): void {
+    if (this.effects.length >= this.maxEntries || result.logs.length > 0) return
+    const before = world.transactionWroteOnlyStorageOf(key.to)
     if (before === undefined) return
     // the contract was unchanged before this transaction (keyOf), so a slot's value before it is the base's
-    const writes = [...before].map(([slot, base]) => ({ slot, base, value: world.getStorage(to, slot) }))
-    this.effects.set(key, { ok: result.ok, output: result.output.slice(), hasCode: result.hasCode, writes })
+    const writes = [...before].map(([slot, base]) => ({ slot, base, value: world.getStorage(key.to, slot) }))
+    const effect = { ok: result.ok, output: result.output.slice(), hasCode: result.hasCode, writes }
+    this.effects.push({ key: { ...key, data: key.data.slice() }, effect })
   }
 }

@@ -39,7 +39,7 @@ export interface SystemCallResult {
 export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, to: bigint, data: Uint8Array, memo?: SystemCallMemo): SystemCallResult {
   const key = memo?.keyOf(world, block, to, data)
   if (key !== undefined) {
-    const remembered = memo!.apply(world, rules, to, key)
+    const remembered = memo!.apply(world, rules, key)
     if (remembered !== undefined) return remembered
   }
   const hasCode = world.getCode(to).length > 0
@@ -63,7 +63,7 @@ export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, 
       isStatic: false,
     })
     const ok = result.status === Status.Success
-    if (key !== undefined) memo!.record(world, to, key, { ok, output: result.output, logs: world.logs, hasCode })
+    if (key !== undefined) memo!.record(world, key, { ok, output: result.output, logs: world.logs, hasCode })
     const logs = world.endTransaction(rules.spuriousDragon)
     return { ok, output: result.output, logs, hasCode }
   } catch (e) {
