@@ -39,6 +39,7 @@ import { ActivityLog, allObservers } from './activity-log.ts'
 import { LiveStatus } from './live-status.ts'
 import { nodeStatus, type NodeStatus } from './node-status.ts'
 import type { Logger } from '../primitives/logger.ts'
+import { buildLatestState } from '../state/latest-state.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
@@ -180,6 +181,16 @@ export function holdsChain(dataDir: string): boolean {
   }
 }
 
+/**
+ * Before anything reads state: a database written before the latest-state tables existed gets them
+ * (state/latest-state.ts; once, logged), a new one is marked as having them.
+ */
+function completeLatestState(kv: LmdbStore, log: Logger | undefined): void {
+  const started = performance.now()
+  const items = buildLatestState(kv)
+  if (items > 0) log?.info({ items, ms: Math.round(performance.now() - started) }, 'latest-state tables built from the state history')
+}
+
 /** The stored genesis without its accounts (chainGenesis). */
 const RUNTIME_GENESIS = 'genesis-rules'
 
@@ -234,6 +245,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const store = new ChainStore(kv, { soleWriter: true })
   let genesis: GethGenesis
   try {
+    completeLatestState(kv, config.log)
     genesis = await chainGenesis(kv, store, config)
   } catch (e) {
     await kv.close()

@@ -4,7 +4,8 @@
  * The value of an item at block N is the newest history entry at or below N. A storage slot reads as zero
  * when its account's storage was wiped at a block newer than the slot's last write (a wipe and writes in the
  * same block mean the writes came after it: the diff keeps only post-wipe writes). No trie walk on the read
- * path: one ordered-key lookup per item.
+ * path: one ordered-key lookup per item, or one point lookup where the latest-state tables answer
+ * (latest-state.ts: the item's newest entry is at or below this block, or it was never written).
  */
 
 import { KECCAK256_NULL, type Account } from '@ethereumjs/util'
@@ -13,13 +14,19 @@ import { bytesKey } from '../primitives/bytes-key.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
 import { decodeAccount } from './account-rlp.ts'
 import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
+import { hasLatestState, latestBlock, latestValue } from './latest-state.ts'
 import type { StateReader } from './state-reader.ts'
 
 const EMPTY = new Uint8Array(0)
+/** The value of an item never written (no latest-state entry): absent at every block. */
+const ABSENT = new Uint8Array(0)
+const NEVER_WRITTEN = { block: 0n, value: ABSENT }
 
 export class ArchiveReader implements StateReader {
   private readonly cache: HistoryCache
   private readonly prefix: string
+  /** The latest-state tables are complete here (latest-state.ts). */
+  private readonly latest: boolean
 
   constructor(
     private readonly store: KvStore,
@@ -27,17 +34,35 @@ export class ArchiveReader implements StateReader {
   ) {
     this.cache = historyCacheOf(store)
     this.prefix = blockPrefix(blockNumber)
+    this.latest = hasLatestState(store)
   }
 
   getAccount(address: Uint8Array): Account | undefined {
     const key = itemKey(this.prefix, address)
     let rlp = this.cache.accounts.get(key)
     if (rlp === undefined) {
-      const hit = this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))
-      rlp = hit === undefined || hit.value.length === 0 ? null : new Uint8Array(hit.value)
+      const value = this.newest(keys.latestAccount, address, undefined)?.value ?? this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))?.value
+      rlp = value === undefined || value === ABSENT || value.length === 0 ? null : new Uint8Array(value)
       this.cache.accounts.set(key, rlp)
     }
     return rlp === null ? undefined : decodeAccount(rlp)
+  }
+
+  /**
+   * The item's newest entry at or below this block from the latest-state tables (latest-state.ts): its
+   * block and value; `{ value: ABSENT }` when the item was never written; undefined when the tables cannot
+   * answer (not complete in this database, or the item changed after this block: read the floor).
+   */
+  private newest(
+    keyOf: (address: Uint8Array, slot: Uint8Array) => Uint8Array,
+    address: Uint8Array,
+    slot: Uint8Array | undefined,
+  ): { block: bigint; value: Uint8Array } | undefined {
+    if (!this.latest) return undefined
+    const entry = this.store.get(keyOf(address, slot!))
+    if (entry === undefined) return NEVER_WRITTEN
+    const block = latestBlock(entry)
+    return block <= this.blockNumber ? { block, value: latestValue(entry) } : undefined
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
@@ -51,10 +76,14 @@ export class ArchiveReader implements StateReader {
   }
 
   private readSlot(address: Uint8Array, slot: Uint8Array): Uint8Array | null {
-    const write = this.store.floor(keys.storage(address, slot, 0n), keys.storage(address, slot, this.blockNumber))
-    if (write === undefined) return null
+    let write = this.newest(keys.latestStorage, address, slot)
+    if (write === undefined) {
+      const hit = this.store.floor(keys.storage(address, slot, 0n), keys.storage(address, slot, this.blockNumber))
+      if (hit !== undefined) write = { block: historyKeyBlock(hit.key), value: hit.value }
+    }
+    if (write === undefined || write.value === ABSENT) return null
     const wiped = this.wipedAt(address)
-    if (wiped !== null && wiped > historyKeyBlock(write.key)) return null
+    if (wiped !== null && wiped > write.block) return null
     return new Uint8Array(write.value)
   }
 
@@ -64,8 +93,12 @@ export class ArchiveReader implements StateReader {
     const key = itemKey(this.prefix, address)
     let at = this.cache.wipes.get(key)
     if (at === undefined) {
-      const wipe = this.store.floor(keys.wipe(address, 0n), keys.wipe(address, this.blockNumber))
-      at = wipe === undefined ? null : historyKeyBlock(wipe.key)
+      const newest = this.newest(keys.latestWipe, address, undefined)
+      if (newest !== undefined) at = newest.value === ABSENT ? null : newest.block
+      else {
+        const wipe = this.store.floor(keys.wipe(address, 0n), keys.wipe(address, this.blockNumber))
+        at = wipe === undefined ? null : historyKeyBlock(wipe.key)
+      }
       this.cache.wipes.set(key, at)
     }
     return at

@@ -1,5 +1,6 @@
 /**
- * Writes a block's state changes into the flat history tables (the archive that ArchiveReader reads).
+ * Writes a block's state changes into the flat history tables (the archive that ArchiveReader reads), and
+ * each entry's copy in the latest-state tables (latest-state.ts).
  *
  * Called with the block's diff and the state-root result (whose accounts carry their final storage roots),
  * inside the same batch as the block itself.
@@ -10,18 +11,31 @@ import type { WriteBatch } from '../storage/db.ts'
 import { keys } from '../storage/keys.ts'
 import type { StateDiff } from './state-diff.ts'
 import type { StateRootResult } from './state-root.ts'
+import { writeLatest } from './latest-state.ts'
 
 const EMPTY = new Uint8Array(0)
 
 export function writeStateHistory(batch: WriteBatch, blockNumber: bigint, diff: StateDiff, result: StateRootResult): void {
   for (const [addrHex, account] of result.accounts) {
-    batch.put(keys.account(hexToBytes(addrHex), blockNumber), account === null ? EMPTY : account.serialize())
+    const address = hexToBytes(addrHex)
+    const rlp = account === null ? EMPTY : account.serialize()
+    batch.put(keys.account(address, blockNumber), rlp)
+    writeLatest(batch, keys.latestAccount(address), blockNumber, rlp)
   }
-  for (const addrHex of diff.wiped) batch.put(keys.wipe(hexToBytes(addrHex), blockNumber), EMPTY)
+  for (const addrHex of diff.wiped) {
+    const address = hexToBytes(addrHex)
+    batch.put(keys.wipe(address, blockNumber), EMPTY)
+    writeLatest(batch, keys.latestWipe(address), blockNumber, EMPTY)
+  }
   for (const [addrHex, slots] of diff.storage) {
     const address = hexToBytes(addrHex)
-    for (const [slotHex, value] of slots) batch.put(keys.storage(address, hexToBytes(slotHex), blockNumber), value)
+    for (const [slotHex, value] of slots) {
+      const slot = hexToBytes(slotHex)
+      batch.put(keys.storage(address, slot, blockNumber), value)
+      writeLatest(batch, keys.latestStorage(address, slot), blockNumber, value)
+    }
   }
   for (const [hashHex, code] of diff.codes) batch.put(keys.code(hexToBytes(hashHex)), code)
   result.trieDb.flushInto(batch)
 }
+

@@ -15,6 +15,11 @@
  *   account   'a' address num                -> account RLP at that block; empty = absent
  *   storage   's' address slot num           -> slot value (minimal bytes; empty = zero)
  *   wipe      'w' address num                -> empty: storage cleared (self-destruct / re-creation)
+ *   latest    'A' address                    -> num ++ account RLP: the newest entry of the account table
+ *             'S' address slot               -> num ++ slot value: the newest entry of the storage table
+ *             'W' address                    -> num: the newest entry of the wipe table
+ *             (a read at block N >= num is one point lookup instead of an ordered-key floor; written in
+ *             the same batch as the history entry it mirrors; present once meta 'latestState' is set)
  *   code      'c' codeHash                   -> code
  *   trie      't' nodeHash                   -> Merkle-Patricia node (state roots; never pruned: archive)
  *   journal   'j' num index                  -> pre-confirmation journal (sequencer/journal.ts)
@@ -32,6 +37,9 @@ const TAG = {
   account: 0x61,
   storage: 0x73,
   wipe: 0x77,
+  latestAccount: 0x41,
+  latestStorage: 0x53,
+  latestWipe: 0x57,
   code: 0x63,
   trie: 0x74,
   journal: 0x6a,
@@ -68,6 +76,15 @@ function historyKey(tag: number, item: Uint8Array, slot: Uint8Array | undefined,
   return out
 }
 
+/** A latest-state key: tag, address, slot when given. A Buffer of its own, as historyKey's (read per state read). */
+function latestKey(tag: number, address: Uint8Array, slot: Uint8Array | undefined): Uint8Array {
+  const out = Buffer.allocUnsafeSlow(1 + address.length + (slot === undefined ? 0 : slot.length))
+  out[0] = tag
+  out.set(address, 1)
+  if (slot !== undefined) out.set(slot, 1 + address.length)
+  return out
+}
+
 export function u64(n: bigint): Uint8Array {
   const out = new Uint8Array(8)
   new DataView(out.buffer).setBigUint64(0, n)
@@ -101,6 +118,11 @@ export const keys = {
   account: (address: Uint8Array, num: bigint) => historyKey(TAG.account, address, undefined, num),
   storage: (address: Uint8Array, slot: Uint8Array, num: bigint) => historyKey(TAG.storage, address, slot, num),
   wipe: (address: Uint8Array, num: bigint) => historyKey(TAG.wipe, address, undefined, num),
+  latestAccount: (address: Uint8Array) => latestKey(TAG.latestAccount, address, undefined),
+  latestStorage: (address: Uint8Array, slot: Uint8Array) => latestKey(TAG.latestStorage, address, slot),
+  latestWipe: (address: Uint8Array) => latestKey(TAG.latestWipe, address, undefined),
+  /** The first key of a history table (account, storage, wipe) and the first key after it. */
+  historyTable: (table: 'account' | 'storage' | 'wipe') => ({ start: withTag(TAG[table]), end: withTag(TAG[table] + 1) }),
   code: (codeHash: Uint8Array) => withTag(TAG.code, codeHash),
   trie: (nodeHash: Uint8Array) => withTag(TAG.trie, nodeHash),
   journal: (...parts: Uint8Array[]) => withTag(TAG.journal, ...parts),

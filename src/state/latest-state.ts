@@ -1,0 +1,95 @@
+/**
+ * The latest-state tables: for every account, storage slot and wipe, a copy of its newest history entry
+ * under a key without a block number (storage/keys.ts: latestAccount, latestStorage, latestWipe), holding
+ * that entry's block number and value.
+ *
+ * Why: a state read at block N is "the newest history entry at or below N", an ordered-key floor in LMDB
+ * (~6 µs through lmdb-js's range iterator). Nearly every read is at the head or the block under the open
+ * one, where the newest entry of the item is the answer: one point lookup (~2 µs). A read at an older block
+ * whose item changed since falls back to the floor. An item without a latest entry was never written: the
+ * answer is "absent" at every block, without a floor either.
+ *
+ * Invariants: written by writeStateHistory in the same batch as the history entry it mirrors (blocks are
+ * only appended, so the newest entry only moves forward); complete once meta 'latestState' is set, which a
+ * database gets from `buildLatestState` at open: at once when it holds no state yet (its genesis writes the
+ * tables), else after every item's newest entry was copied, in the same commit. Readers use the tables only when the flag is set (archive-reader.ts); without
+ * it they read floors, which are always right.
+ */
+
+import type { KvStore, WriteBatch } from '../storage/db.ts'
+import { historyKeyBlock, keys, readU64, u64 } from '../storage/keys.ts'
+
+const FLAG = keys.meta('latestState')
+const SET = Uint8Array.of(1)
+
+/** A latest-state value: the entry's block number, then its value. */
+export function latestEntry(block: bigint, value: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + value.length)
+  out.set(u64(block))
+  out.set(value, 8)
+  return out
+}
+
+/** The block number of a latest-state value. */
+export const latestBlock = (entry: Uint8Array): bigint => readU64(entry, 0)
+
+/** The value of a latest-state value (a view). */
+export const latestValue = (entry: Uint8Array): Uint8Array => entry.subarray(8)
+
+const known = new WeakMap<KvStore, boolean>()
+
+/** Whether `store`'s latest-state tables are complete (read once per store: the flag is never unset). */
+export function hasLatestState(store: KvStore): boolean {
+  let has = known.get(store)
+  if (has === undefined) known.set(store, (has = store.get(FLAG) !== undefined))
+  return has
+}
+
+/**
+ * Makes the latest-state tables complete: a database without the flag gets every item's newest history
+ * entry copied (one scan of the three history tables) and the flag, in one commit; a database that has it
+ * is left alone. Returns the number of items copied. Called once at open, before anything reads state.
+ */
+export function buildLatestState(store: KvStore): number {
+  if (store.get(FLAG) !== undefined) return 0
+  const batch = store.batch()
+  let items = 0
+  for (const table of ['account', 'storage', 'wipe'] as const) {
+    const { start, end } = keys.historyTable(table)
+    // Keys sort by item, then block: an item's newest entry is the last before the next item begins.
+    let previous: { key: Uint8Array; value: Uint8Array } | undefined
+    const flush = (): void => {
+      if (previous === undefined) return
+      writeLatest(batch, latestKeyOf(table, previous.key), historyKeyBlock(previous.key), previous.value)
+      items++
+    }
+    for (const entry of store.range(start, end)) {
+      if (previous !== undefined && !sameItem(previous.key, entry.key)) flush()
+      previous = { key: new Uint8Array(entry.key), value: new Uint8Array(entry.value) }
+    }
+    flush()
+  }
+  batch.put(FLAG, SET)
+  store.commit(batch)
+  known.delete(store)
+  return items
+}
+
+/** Puts the latest-state entry `key` (keys.latestAccount / latestStorage / latestWipe): `value` as of `block`. */
+export function writeLatest(batch: WriteBatch, key: Uint8Array, block: bigint, value: Uint8Array): void {
+  batch.put(key, latestEntry(block, value))
+}
+
+/** The latest-state key of a history key of `table`. */
+function latestKeyOf(table: 'account' | 'storage' | 'wipe', historyKey: Uint8Array): Uint8Array {
+  const address = historyKey.subarray(1, 21)
+  if (table === 'account') return keys.latestAccount(address)
+  if (table === 'wipe') return keys.latestWipe(address)
+  return keys.latestStorage(address, historyKey.subarray(21, historyKey.length - 8))
+}
+
+function sameItem(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length - 8; i++) if (a[i] !== b[i]) return false
+  return true
+}
