@@ -182,12 +182,13 @@ export function holdsChain(dataDir: string): boolean {
 }
 
 /**
- * Before anything reads state: a database written before the latest-state tables existed gets them
- * (state/latest-state.ts; once, logged), a new one is marked as having them.
+ * Before anything reads state: a database whose latest-state tables do not mirror its history through the
+ * head (written before they existed, or by an older version since) gets them rebuilt (state/latest-state.ts;
+ * logged).
  */
-function completeLatestState(kv: LmdbStore, log: Logger | undefined): void {
+function completeLatestState(kv: LmdbStore, head: bigint | undefined, log: Logger | undefined): void {
   const started = performance.now()
-  const items = buildLatestState(kv)
+  const items = buildLatestState(kv, head)
   if (items > 0) log?.info({ items, ms: Math.round(performance.now() - started) }, 'latest-state tables built from the state history')
 }
 
@@ -245,7 +246,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const store = new ChainStore(kv, { soleWriter: true })
   let genesis: GethGenesis
   try {
-    completeLatestState(kv, config.log)
+    completeLatestState(kv, store.pointer('head'), config.log)
     genesis = await chainGenesis(kv, store, config)
   } catch (e) {
     await kv.close()

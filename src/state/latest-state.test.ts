@@ -46,13 +46,28 @@ function writeBlock(kv: LmdbStore, n: bigint, diff: Partial<StateDiff>): void {
   kv.commit(batch)
 }
 
-function chain(t: TestContext, withTables: boolean): LmdbStore {
+const HEAD = BigInt(BLOCKS.length)
+const LATEST_TAGS = [0x41, 0x53, 0x57]
+
+/** The blocks above, written as the node writes blocks (history with its latest-state entries). */
+function chain(t: TestContext): LmdbStore {
   const kv = new LmdbStore(tempDir(t))
   t.after(() => kv.close())
-  if (withTables) buildLatestState(kv)
   BLOCKS.forEach((diff, i) => writeBlock(kv, BigInt(i + 1), diff))
   return kv
 }
+
+/** What a database from before the tables holds: the history only, no latest-state entries, no flag. */
+function historyOnly(t: TestContext): LmdbStore {
+  const kv = chain(t)
+  const batch = kv.batch()
+  for (const tag of LATEST_TAGS) for (const e of kv.range(Uint8Array.of(tag), Uint8Array.of(tag + 1))) batch.del(e.key)
+  batch.del(keys.meta('latestState'))
+  kv.commit(batch)
+  return kv
+}
+
+const latestEntries = (kv: KvStore) => LATEST_TAGS.flatMap((tag) => [...kv.range(Uint8Array.of(tag), Uint8Array.of(tag + 1))].map((e) => [h(e.key), h(e.value)]))
 
 /** Everything a reader at `block` says about every item of the blocks above. */
 function readAll(kv: KvStore, block: bigint): unknown {
@@ -77,20 +92,20 @@ function counting(kv: KvStore): KvStore & { floors: number } {
 }
 
 test('reads through the latest-state tables equal the history floors at every block', (t) => {
-  const tables = chain(t, true)
-  const floors = chain(t, false)
+  const tables = chain(t)
+  const floors = historyOnly(t)
   assert.equal(hasLatestState(tables), true)
   assert.equal(hasLatestState(floors), false)
-  for (let b = 0n; b <= BigInt(BLOCKS.length + 1); b++) assert.deepEqual(readAll(tables, b), readAll(floors, b), `block ${b}`)
+  for (let b = 0n; b <= HEAD + 1n; b++) assert.deepEqual(readAll(tables, b), readAll(floors, b), `block ${b}`)
   // the scenario is not trivial: deletion, re-creation after a wipe, a slot zeroed
   assert.deepEqual(readAll(floors, 3n), { accounts: [null, ['1', '20'].map(BigInt), null, null], slots: ['0x', '0x', '0x', '0x', '0x', '0x03', '0x', '0x', '0x'] })
   assert.deepEqual((readAll(floors, 6n) as { slots: string[] }).slots, ['0x', '0x22', '0x', '0x', '0x', '0x', '0x', '0x', '0x'])
 })
 
 test('reads at the head take one point lookup; an older block reads the floor only for items written since', (t) => {
-  const kv = chain(t, true)
+  const kv = chain(t)
   const atHead = counting(kv)
-  readAll(atHead, BigInt(BLOCKS.length))
+  readAll(atHead, HEAD)
   assert.equal(atHead.floors, 0, 'nothing at the head needs a floor')
   // a fresh wrapper: its own history cache, so every read below reaches the store
   const older = counting(kv)
@@ -109,19 +124,31 @@ test('reads at the head take one point lookup; an older block reads the floor on
 })
 
 test('an older database gets the same tables from its history as one that wrote them block by block', (t) => {
-  const written = chain(t, true)
-  const older = chain(t, false)
-  // what a database from before the tables holds: history only
-  const batch = older.batch()
-  for (const tag of [0x41, 0x53, 0x57]) for (const e of older.range(Uint8Array.of(tag), Uint8Array.of(tag + 1))) batch.del(e.key)
-  older.commit(batch)
-  const entries = (kv: KvStore) => [0x41, 0x53, 0x57].flatMap((tag) => [...kv.range(Uint8Array.of(tag), Uint8Array.of(tag + 1))].map((e) => [h(e.key), h(e.value)]))
-  assert.equal(entries(older).length, 0)
-  const items = buildLatestState(older)
-  assert.equal(items, entries(written).length)
-  assert.deepEqual(entries(older), entries(written))
+  const written = chain(t)
+  const older = historyOnly(t)
+  assert.equal(latestEntries(older).length, 0)
+  assert.equal(buildLatestState(older, undefined), 0, 'no chain yet: nothing to build')
+  const items = buildLatestState(older, HEAD)
+  assert.equal(items, latestEntries(written).length)
+  assert.deepEqual(latestEntries(older), latestEntries(written))
   assert.equal(hasLatestState(older), true)
-  assert.equal(buildLatestState(older), 0, 'built once')
-  for (let b = 0n; b <= BigInt(BLOCKS.length + 1); b++) assert.deepEqual(readAll(older, b), readAll(written, b), `block ${b}`)
-  assert.ok(older.get(keys.meta('latestState')) !== undefined)
+  assert.equal(buildLatestState(older, HEAD), 0, 'built once')
+  assert.equal(buildLatestState(written, HEAD), 0, 'a database that wrote them through its head is left alone')
+  for (let b = 0n; b <= HEAD + 1n; b++) assert.deepEqual(readAll(older, b), readAll(written, b), `block ${b}`)
+})
+
+test('tables that do not reach the head (an older version sealed blocks since) are rebuilt at open', (t) => {
+  const kv = chain(t)
+  // block 7 as a version without the tables writes it: history only, the flag left at block 6
+  const batch = kv.batch()
+  batch.put(keys.account(A, HEAD + 1n), new Account(3n, 1n).serialize())
+  batch.put(keys.storage(B, S1, HEAD + 1n), Uint8Array.of(0x77))
+  kv.commit(batch)
+  const stale = new ArchiveReader(counting(kv), HEAD + 1n).getAccount(A)
+  assert.equal(stale?.balance, 5n, 'the stale table answers the old value: what a rebuild prevents')
+  assert.ok(buildLatestState(kv, HEAD + 1n) > 0)
+  const fresh = counting(kv)
+  assert.equal(new ArchiveReader(fresh, HEAD + 1n).getAccount(A)?.balance, 1n)
+  assert.deepEqual(new ArchiveReader(fresh, HEAD + 1n).getStorage(B, S1), Uint8Array.of(0x77))
+  assert.equal(fresh.floors, 0)
 })

@@ -10,17 +10,17 @@
  * answer is "absent" at every block, without a floor either.
  *
  * Invariants: written by writeStateHistory in the same batch as the history entry it mirrors (blocks are
- * only appended, so the newest entry only moves forward); complete once meta 'latestState' is set, which a
- * database gets from `buildLatestState` at open: at once when it holds no state yet (its genesis writes the
- * tables), else after every item's newest entry was copied, in the same commit. Readers use the tables only when the flag is set (archive-reader.ts); without
- * it they read floors, which are always right.
+ * only appended, so the newest entry only moves forward), with meta 'latestState' = the number of the block
+ * whose history the tables mirror through. At open (`buildLatestState`), tables that do not mirror through
+ * the head (a database from before the tables, or one an older version of the node sealed blocks in since)
+ * are rebuilt from the history in one commit. Readers use the tables only when the flag is set
+ * (archive-reader.ts); without it they read floors, which are always right.
  */
 
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import { historyKeyBlock, keys, readU64, u64 } from '../storage/keys.ts'
 
 const FLAG = keys.meta('latestState')
-const SET = Uint8Array.of(1)
 
 /** A latest-state value: the entry's block number, then its value. */
 export function latestEntry(block: bigint, value: Uint8Array): Uint8Array {
@@ -38,20 +38,28 @@ export const latestValue = (entry: Uint8Array): Uint8Array => entry.subarray(8)
 
 const known = new WeakMap<KvStore, boolean>()
 
-/** Whether `store`'s latest-state tables are complete (read once per store: the flag is never unset). */
+/** Whether `store` has the latest-state tables (read once per store: the flag is never unset). */
 export function hasLatestState(store: KvStore): boolean {
   let has = known.get(store)
   if (has === undefined) known.set(store, (has = store.get(FLAG) !== undefined))
   return has
 }
 
+/** Records, in a block's batch, that the tables mirror the history through `block`. */
+export function markLatestThrough(batch: WriteBatch, block: bigint): void {
+  batch.put(FLAG, u64(block))
+}
+
 /**
- * Makes the latest-state tables complete: a database without the flag gets every item's newest history
- * entry copied (one scan of the three history tables) and the flag, in one commit; a database that has it
- * is left alone. Returns the number of items copied. Called once at open, before anything reads state.
+ * Makes the latest-state tables mirror the history through `head` (the chain's head block; undefined: no
+ * chain yet, and its genesis will write them): when they do not, every item's newest history entry is
+ * copied (one scan of the three history tables) with the flag, in one commit. Returns the number of items
+ * copied. Called once at open, before anything reads state.
  */
-export function buildLatestState(store: KvStore): number {
-  if (store.get(FLAG) !== undefined) return 0
+export function buildLatestState(store: KvStore, head: bigint | undefined): number {
+  if (head === undefined) return 0
+  const flag = store.get(FLAG)
+  if (flag !== undefined && readU64(flag) === head) return 0
   const batch = store.batch()
   let items = 0
   for (const table of ['account', 'storage', 'wipe'] as const) {
@@ -69,7 +77,7 @@ export function buildLatestState(store: KvStore): number {
     }
     flush()
   }
-  batch.put(FLAG, SET)
+  markLatestThrough(batch, head)
   store.commit(batch)
   known.delete(store)
   return items

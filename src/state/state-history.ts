@@ -11,7 +11,7 @@ import type { WriteBatch } from '../storage/db.ts'
 import { keys } from '../storage/keys.ts'
 import type { StateDiff } from './state-diff.ts'
 import type { StateRootResult } from './state-root.ts'
-import { writeLatest } from './latest-state.ts'
+import { markLatestThrough, writeLatest } from './latest-state.ts'
 
 const EMPTY = new Uint8Array(0)
 
@@ -35,6 +35,7 @@ export function writeStateHistory(batch: WriteBatch, blockNumber: bigint, diff: 
       writeLatest(batch, keys.latestStorage(address, slot), blockNumber, value)
     }
   }
+  markLatestThrough(batch, blockNumber)
   for (const [hashHex, code] of diff.codes) batch.put(keys.code(hexToBytes(hashHex)), code)
   result.trieDb.flushInto(batch)
 }
