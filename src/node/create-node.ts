@@ -39,7 +39,7 @@ import { ActivityLog, allObservers } from './activity-log.ts'
 import { LiveStatus } from './live-status.ts'
 import { nodeStatus, type NodeStatus } from './node-status.ts'
 import type { Logger } from '../primitives/logger.ts'
-import { buildLatestState } from '../state/latest-state.ts'
+import { buildLatestState, latestStateReaches } from '../state/latest-state.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { NodeEvents } from './node-events.ts'
@@ -187,9 +187,11 @@ export function holdsChain(dataDir: string): boolean {
  * logged).
  */
 function completeLatestState(kv: LmdbStore, head: bigint | undefined, log: Logger | undefined): void {
+  if (latestStateReaches(kv, head)) return
+  log?.info({ head: Number(head) }, 'latest-state tables: building them from the state history (once; the node listens after)')
   const started = performance.now()
   const items = buildLatestState(kv, head)
-  if (items > 0) log?.info({ items, ms: Math.round(performance.now() - started) }, 'latest-state tables built from the state history')
+  log?.info({ items, ms: Math.round(performance.now() - started) }, 'latest-state tables built from the state history')
 }
 
 /** The stored genesis without its accounts (chainGenesis). */

@@ -50,6 +50,13 @@ export function markLatestThrough(batch: WriteBatch, block: bigint): void {
   batch.put(FLAG, u64(block))
 }
 
+/** Whether the tables mirror the history through `head` (or there is no chain yet): nothing to build. */
+export function latestStateReaches(store: KvStore, head: bigint | undefined): boolean {
+  if (head === undefined) return true
+  const flag = store.get(FLAG)
+  return flag !== undefined && readU64(flag) === head
+}
+
 /**
  * Makes the latest-state tables mirror the history through `head` (the chain's head block; undefined: no
  * chain yet, and its genesis will write them): when they do not, every item's newest history entry is
@@ -57,9 +64,7 @@ export function markLatestThrough(batch: WriteBatch, block: bigint): void {
  * copied. Called once at open, before anything reads state.
  */
 export function buildLatestState(store: KvStore, head: bigint | undefined): number {
-  if (head === undefined) return 0
-  const flag = store.get(FLAG)
-  if (flag !== undefined && readU64(flag) === head) return 0
+  if (head === undefined || latestStateReaches(store, head)) return 0
   const batch = store.batch()
   let items = 0
   for (const table of ['account', 'storage', 'wipe'] as const) {
