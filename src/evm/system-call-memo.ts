@@ -95,8 +95,9 @@ export class SystemCallMemo {
    * Called inside the system call's transaction, after the contract ran and before the transaction ends:
    * remembers its effect under `key` when it changed only the contract's storage.
    */
-  record(world: WorldState, key: CallKey, result: SystemCallResult): void {
-    if (this.effects.length >= this.maxEntries || result.logs.length > 0) return
+  record(world: WorldState, key: CallKey, result: Omit<SystemCallResult, 'logs'>): void {
+    if (this.effects.length >= this.maxEntries) return
+    // undefined too when the call logged: a log is a change the journal check refuses
     const before = world.transactionWroteOnlyStorageOf(key.to)
     if (before === undefined) return
     // the contract was unchanged before this transaction (keyOf), so a slot's value before it is the base's

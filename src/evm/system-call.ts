@@ -63,7 +63,7 @@ export function runSystemCall(world: WorldState, block: BlockEnv, rules: Rules, 
       isStatic: false,
     })
     const ok = result.status === Status.Success
-    if (key !== undefined) memo!.record(world, key, { ok, output: result.output, logs: world.logs, hasCode })
+    if (key !== undefined) memo!.record(world, key, { ok, output: result.output, hasCode })
     const logs = world.endTransaction(rules.spuriousDragon)
     return { ok, output: result.output, logs, hasCode }
   } catch (e) {

@@ -112,6 +112,8 @@ export class SimBlock {
     private readonly tracer: TransferTracer,
     /** The block's blob base fee (the override, else from its excess blob gas); undefined before Cancun. */
     private readonly blobBaseFee: bigint | undefined,
+    /** The remembered system calls this block's world may use (opts.systemCalls unless overrides stand between). */
+    private readonly systemCalls: SystemCallMemo | undefined,
   ) {}
 
   /** Applies the block's state overrides, then opens it (system calls). */
@@ -121,9 +123,11 @@ export class SimBlock {
     const state = await SimState.open(opts.state, opts.stateOverrides, rules)
     // the environment from the header's fields: the library's header is built once, at the end (finish)
     const env = blockEnvFrom(opts.header, common, { blockHash: opts.blockHash, blobBaseFee: opts.template.blobBaseFeeOverride })
-    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, opts.header.parentHash, state.overridden ? undefined : opts.systemCalls)
+    // overrides put an overlay between the block's world and `opts.state`: the memo is not that world's
+    const systemCalls = state.overridden ? undefined : opts.systemCalls
+    openBlock(state.world, env, rules, opts.template.parentBeaconBlockRoot, opts.header.parentHash, systemCalls)
     const blobBaseFee = common.isActivatedEIP(4844) ? env.blobBaseFee : undefined
-    return new SimBlock(opts, rules, state, env, new TransferTracer(opts.traceTransfers), blobBaseFee)
+    return new SimBlock(opts, rules, state, env, new TransferTracer(opts.traceTransfers), blobBaseFee, systemCalls)
   }
 
   get gasUsed(): bigint {
@@ -222,7 +226,7 @@ export class SimBlock {
     } else if (t.withdrawals !== undefined) {
       for (const w of t.withdrawals) if (w.amount > 0n) world.addBalance(bytesToBigInt(w.address), w.amount * GWEI)
     }
-    const requests = blockRequests(world, this.env, this.rules, common, this.logs, this.state.overridden ? undefined : this.opts.systemCalls)
+    const requests = blockRequests(world, this.env, this.rules, common, this.logs, this.systemCalls)
     const state = this.state
     const stateRoot = this.opts.stateRoot === undefined ? new Uint8Array(32) : await this.opts.stateRoot(state.diff())
     const withdrawals = t.withdrawals?.map((w) =>

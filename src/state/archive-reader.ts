@@ -42,7 +42,7 @@ export class ArchiveReader implements StateReader {
     let rlp = this.cache.accounts.get(key)
     if (rlp === undefined) {
       const value = this.newest(keys.latestAccount, address, undefined)?.value ?? this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))?.value
-      rlp = value === undefined || value === ABSENT || value.length === 0 ? null : new Uint8Array(value)
+      rlp = value === undefined || value.length === 0 ? null : new Uint8Array(value)
       this.cache.accounts.set(key, rlp)
     }
     return rlp === null ? undefined : decodeAccount(rlp)

@@ -18,17 +18,9 @@
  */
 
 import type { KvStore, WriteBatch } from '../storage/db.ts'
-import { historyKeyBlock, keys, readU64, u64 } from '../storage/keys.ts'
+import { historyKeyBlock, keys, latestKeyOfHistoryKey, readU64, sameHistoryItem, u64 } from '../storage/keys.ts'
 
 const FLAG = keys.meta('latestState')
-
-/** A latest-state value: the entry's block number, then its value. */
-export function latestEntry(block: bigint, value: Uint8Array): Uint8Array {
-  const out = new Uint8Array(8 + value.length)
-  out.set(u64(block))
-  out.set(value, 8)
-  return out
-}
 
 /** The block number of a latest-state value. */
 export const latestBlock = (entry: Uint8Array): bigint => readU64(entry, 0)
@@ -73,11 +65,11 @@ export function buildLatestState(store: KvStore, head: bigint | undefined): numb
     let previous: { key: Uint8Array; value: Uint8Array } | undefined
     const flush = (): void => {
       if (previous === undefined) return
-      writeLatest(batch, latestKeyOf(table, previous.key), historyKeyBlock(previous.key), previous.value)
+      writeLatest(batch, latestKeyOfHistoryKey(previous.key), historyKeyBlock(previous.key), previous.value)
       items++
     }
     for (const entry of store.range(start, end)) {
-      if (previous !== undefined && !sameItem(previous.key, entry.key)) flush()
+      if (previous !== undefined && !sameHistoryItem(previous.key, entry.key)) flush()
       previous = { key: new Uint8Array(entry.key), value: new Uint8Array(entry.value) }
     }
     flush()
@@ -88,21 +80,13 @@ export function buildLatestState(store: KvStore, head: bigint | undefined): numb
   return items
 }
 
-/** Puts the latest-state entry `key` (keys.latestAccount / latestStorage / latestWipe): `value` as of `block`. */
+/**
+ * Puts the latest-state entry `key` (keys.latestAccount / latestStorage / latestWipe): `value` as of `block`,
+ * stored as the block number (8 bytes) followed by the value.
+ */
 export function writeLatest(batch: WriteBatch, key: Uint8Array, block: bigint, value: Uint8Array): void {
-  batch.put(key, latestEntry(block, value))
-}
-
-/** The latest-state key of a history key of `table`. */
-function latestKeyOf(table: 'account' | 'storage' | 'wipe', historyKey: Uint8Array): Uint8Array {
-  const address = historyKey.subarray(1, 21)
-  if (table === 'account') return keys.latestAccount(address)
-  if (table === 'wipe') return keys.latestWipe(address)
-  return keys.latestStorage(address, historyKey.subarray(21, historyKey.length - 8))
-}
-
-function sameItem(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length - 8; i++) if (a[i] !== b[i]) return false
-  return true
+  const entry = new Uint8Array(8 + value.length)
+  entry.set(u64(block))
+  entry.set(value, 8)
+  batch.put(key, entry)
 }

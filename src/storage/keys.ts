@@ -19,7 +19,8 @@
  *             'S' address slot               -> num ++ slot value: the newest entry of the storage table
  *             'W' address                    -> num: the newest entry of the wipe table
  *             (a read at block N >= num is one point lookup instead of an ordered-key floor; written in
- *             the same batch as the history entry it mirrors; present once meta 'latestState' is set)
+ *             the same batch as the history entry it mirrors, complete through the block that meta
+ *             'latestState' names)
  *   code      'c' codeHash                   -> code
  *   trie      't' nodeHash                   -> Merkle-Patricia node (state roots; never pruned: archive)
  *   journal   'j' num index                  -> pre-confirmation journal (sequencer/journal.ts)
@@ -132,3 +133,19 @@ export const keys = {
 
 /** Block number stored in the last 8 bytes of a history key. */
 export const historyKeyBlock = (key: Uint8Array): bigint => readU64(key, key.length - 8)
+
+/** Whether two history keys name the same item (they differ at most in their block number). */
+export function sameHistoryItem(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length - 8; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** The latest-state key of the item a history key (account, storage or wipe) names. */
+export function latestKeyOfHistoryKey(key: Uint8Array): Uint8Array {
+  const address = key.subarray(1, 21)
+  if (key[0] === TAG.account) return keys.latestAccount(address)
+  if (key[0] === TAG.wipe) return keys.latestWipe(address)
+  if (key[0] === TAG.storage) return keys.latestStorage(address, key.subarray(21, key.length - 8))
+  throw new Error(`not a state history key (tag ${key[0]})`)
+}
