@@ -8,6 +8,8 @@
  * - each kind of revert decoded by viem (ContractFunctionRevertedError) from simulateContract and
  *   estimateContractGas, under the contract's -32000 (message exactly `execution reverted`) and geth's 3;
  * - estimateGas (a plain transfer is 21000) and createAccessList, used by a transaction at exactly its gas;
+ * - simulateBlocks twice on one base: the same blocks and call results (the second applies the Prague
+ *   system calls the first ran: src/evm/system-call-memo.ts);
  * - over WebSocket: watchPendingTransactions, watchContractEvent, and the flashblock streams through the
  *   transport's own subscribe; over HTTP watchPendingTransactions, watchContractEvent and watchBlocks, which
  *   poll filters (eth_newPendingTransactionFilter, eth_newFilter) and blocks;
@@ -155,6 +157,24 @@ test('viem: estimateGas and createAccessList; the transaction uses exactly the g
   const r = await c.pub.waitForTransactionReceipt({ hash, pollingInterval: POLL_MS })
   assert.equal(r.status, 'success')
   assert.equal(r.gasUsed, gasUsed)
+})
+
+test('viem: simulateBlocks asked twice on one base answers the same blocks and calls (the second applies the system calls the first ran)', async (t) => {
+  const node = await steppedNode(t)
+  const c = clients(node, 3)
+  const data = encodeFunctionData({ abi: abi(), functionName: 'increment' })
+  const deployHash = await deploy(c)
+  await node.seal()
+  const address = (await c.pub.waitForTransactionReceipt({ hash: deployHash })).contractAddress!
+  const blocks = [
+    { calls: [{ account: c.account.address, to: RECEIVER, value: 1n }, { account: c.account.address, to: address, data }] },
+    { calls: [{ account: c.account.address, to: address, data }] },
+  ]
+  const first = await c.pub.simulateBlocks({ blocks, blockTag: 'latest' })
+  const second = await c.pub.simulateBlocks({ blocks, blockTag: 'latest' })
+  assert.equal(first.length, 2)
+  assert.deepEqual(first.flatMap((b) => b.calls.map((call) => call.status)), ['success', 'success', 'success'])
+  assert.deepEqual(second, first)
 })
 
 test('viem over WebSocket: watchPendingTransactions, watchContractEvent and the flashblock streams', async (t) => {
