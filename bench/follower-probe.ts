@@ -4,7 +4,9 @@
  * readable through its `pending`; the probe records when each announcement arrives, per node, and reports
  * for every transaction the follower's arrival minus the sequencer's: what following adds to a
  * pre-confirmation's visibility (the stream, the follower's apply, its announcement). Prints `ready` once
- * every subscription is confirmed, then, after `runMs + drainMs`, one JSON line.
+ * every subscription is confirmed, then, after `warmupMs + runMs + drainMs`, one JSON line. Transactions the
+ * sequencer announces during the first `warmupMs` are not counted (a follower just started runs its first
+ * seals and applies cold: those are its start, not its steady state; the rows say how long).
  *   node --import tsx bench/follower-probe.ts @config.json
  */
 
@@ -14,6 +16,8 @@ import WebSocket from 'ws'
 export interface FollowerProbeConfig {
   sequencer: string
   followers: string[]
+  /** Announcements by the sequencer before ready + warmupMs are left out. */
+  warmupMs: number
   runMs: number
   drainMs: number
 }
@@ -21,7 +25,7 @@ export interface FollowerProbeConfig {
 export interface FollowerProbeResult {
   /** Per follower: follower arrival − sequencer arrival (ms), for each transaction both announced. */
   delaysMs: number[][]
-  /** Transactions the sequencer announced. */
+  /** Transactions the sequencer announced after the warm-up. */
   announced: number
   /** Per follower: transactions the sequencer announced that it never did. */
   missing: number[]
@@ -53,14 +57,16 @@ export async function probe(cfg: FollowerProbeConfig): Promise<FollowerProbeResu
   const atFollowers = cfg.followers.map(() => new Map<string, number>())
   const sockets = [await subscribe(cfg.sequencer, atSequencer), ...(await Promise.all(cfg.followers.map((u, i) => subscribe(u, atFollowers[i]!))))]
   process.stdout.write('ready\n')
-  await sleep(cfg.runMs + cfg.drainMs)
+  const measuredFrom = performance.now() + cfg.warmupMs
+  await sleep(cfg.warmupMs + cfg.runMs + cfg.drainMs)
   for (const ws of sockets) ws.terminate()
   const cpu = process.cpuUsage(cpu0)
-  const delaysMs = atFollowers.map((seen) => [...atSequencer].flatMap(([hash, t]) => (seen.has(hash) ? [seen.get(hash)! - t] : [])))
+  const measured = [...atSequencer].filter(([, t]) => t >= measuredFrom)
+  const delaysMs = atFollowers.map((seen) => measured.flatMap(([hash, t]) => (seen.has(hash) ? [seen.get(hash)! - t] : [])))
   return {
     delaysMs,
-    announced: atSequencer.size,
-    missing: atFollowers.map((seen) => [...atSequencer.keys()].filter((h) => !seen.has(h)).length),
+    announced: measured.length,
+    missing: atFollowers.map((seen) => measured.filter(([h]) => !seen.has(h)).length),
     cpuMs: (cpu.user + cpu.system) / 1000,
   }
 }
