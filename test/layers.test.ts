@@ -19,7 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['rpc', 'ui'],
   ['node'],
-  ['follower'],
+  ['follower', 'format'],
   ['sequencer', 'simulate', 'stream'],
   ['preconf', 'txpool'],
   ['execution'],

@@ -124,6 +124,8 @@ export interface NodeApi {
   createAccessList(request: CallRequest, block: BlockId): Promise<AccessListResult>
   /** eth_simulateV1 on top of `block` (pending: the pre-confirmed state). Facades with pre-confirmations only. */
   simulateV1(payload: SimulatePayload, block: BlockId): Promise<SimulatedBlock[]>
+  /** The same simulation's JSON-RPC result as text (format/simulate.ts), formatted where it ran. */
+  simulateV1Json(payload: SimulatePayload, block: BlockId): Promise<string>
 
   // Blocks, transactions, receipts, logs. Unknown block / tx answers null.
   getBlock(block: BlockId): Promise<BlockView | null>

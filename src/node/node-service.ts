@@ -46,7 +46,7 @@ import type { ChainReader } from './chain-reader.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { FeeOracle } from './fee-oracle.ts'
 import { findLogs, type LogLimits } from './log-finder.ts'
-import type { ExecutionTarget, Executor } from './execution/jobs.ts'
+import type { ExecutionTarget, Executor, JobResult } from './execution/jobs.ts'
 import type { ResultCache } from './execution/result-cache.ts'
 import type { TransactionAdmission } from './admission.ts'
 import type { NodeEvents } from './node-events.ts'
@@ -194,9 +194,17 @@ export class NodeService implements NodeApi {
    * with its own limits; those are checked before the block is resolved, as geth does.
    */
   async simulateV1(payload: SimulatePayload, blockId: BlockId): Promise<SimulatedBlock[]> {
+    return (await this.simulation(payload, blockId, undefined)) as SimulatedBlock[]
+  }
+
+  async simulateV1Json(payload: SimulatePayload, blockId: BlockId): Promise<string> {
+    return (await this.simulation(payload, blockId, 'json')) as string
+  }
+
+  private simulation(payload: SimulatePayload, blockId: BlockId, answer: 'json' | undefined): Promise<JobResult> {
     if (this.pending === undefined) throw new FlashnodeError('methodNotFound', 'the method eth_simulateV1 does not exist/is not available')
     checkLimits(payload, this.settings.simulate ?? DEFAULT_SIMULATE_SETTINGS)
-    return (await this.executor.run({ kind: 'simulate', payload }, this.target(this.resolver.resolve(blockId)))) as SimulatedBlock[]
+    return this.executor.run({ kind: 'simulate', payload, ...(answer !== undefined ? { answer } : {}) }, this.target(this.resolver.resolve(blockId)))
   }
 
   // --- blocks, transactions, receipts ---------------------------------------------------------------

@@ -24,6 +24,7 @@ import { withDeadline } from '../deadline.ts'
 import { estimateGas } from '../gas-estimator.ts'
 import { createAccessList } from '../access-list.ts'
 import { applyStateOverrides } from '../state-overrides.ts'
+import { simulatedBlocksJson } from '../../format/simulate.ts'
 import { Simulator } from '../../simulate/simulator.ts'
 import type { SimulationBase } from '../../simulate/base.ts'
 import type { SimulateSettings } from '../../simulate/types.ts'
@@ -98,8 +99,10 @@ export class CallService {
       }
       case 'createAccessList':
         return createAccessList(this.context(target.header), target.state, job.request, meter === undefined ? { timeoutMs } : { timeoutMs, meter })
-      case 'simulate':
-        return this.simulator.simulate(job.payload, () => target.simulationBase(), meter)
+      case 'simulate': {
+        const blocks = await this.simulator.simulate(job.payload, () => target.simulationBase(), meter)
+        return job.answer === 'json' ? simulatedBlocksJson(blocks, job.payload.returnFullTransactions) : blocks
+      }
     }
   }
 }

@@ -14,6 +14,7 @@ import { ManualScheduler } from '../../sequencer/scheduler.ts'
 import { ACCOUNTS, signedTx, testGenesis } from '../../../test/support/dev-chain.ts'
 import { tempDir } from '../../../test/support/temp-dir.ts'
 import { DEFAULT_SIMULATE_SETTINGS, type SimulatePayload } from '../../simulate/types.ts'
+import { simulatedBlocksJson } from '../../format/simulate.ts'
 import { WorkerExecutor } from './worker-executor.ts'
 import { SpareCoreGate } from './spare-core-gate.ts'
 import type { ExecutionJob } from './jobs.ts'
@@ -67,6 +68,10 @@ test('simulations on the workers answer what the main thread answers, at latest 
     const expected = await inline.api.simulateV1(payload(FUNDED), block)
     assert.equal(expected[0]!.calls[0]!.logs.length > 1, true, 'the calls log and transfer')
     assert.deepEqual(await workers.api.simulateV1(payload(FUNDED), block), expected)
+    // The answer as text, formatted on the worker: the same text the main thread formats from its blocks.
+    const text = simulatedBlocksJson(expected, true)
+    assert.equal(await workers.api.simulateV1Json(payload(FUNDED), block), text)
+    assert.equal(await inline.api.simulateV1Json(payload(FUNDED), block), text)
   }
 })
 

@@ -6,7 +6,7 @@
 
 import type { FeeHistory } from '../../node/api.ts'
 import { quantity } from '../../primitives/hex.ts'
-import type { JsonObject } from './json.ts'
+import type { JsonObject } from '../../format/json.ts'
 
 export function formatFeeHistory(h: FeeHistory): JsonObject {
   const out: JsonObject = { oldestBlock: quantity(h.oldestBlock) }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type LogView, type ReceiptView } from '../../chain/types.ts'
 import { hexToBytes } from '../../primitives/hex.ts'
 import { formatReceipt } from './receipt.ts'
-import { formatLog } from './log.ts'
+import { formatLog } from '../../format/log.ts'
 
 type J = Record<string, unknown>
 

@@ -15,8 +15,8 @@
 import type { BlockContext, ReceiptView } from '../../chain/types.ts'
 import type { LocatedReceipt } from '../../node/api.ts'
 import { bytesToHex, quantity } from '../../primitives/hex.ts'
-import { sortedKeys, type JsonObject, type JsonValue } from './json.ts'
-import { formatLog } from './log.ts'
+import { sortedKeys, type JsonObject, type JsonValue } from '../../format/json.ts'
+import { formatLog } from '../../format/log.ts'
 
 const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0)
 

@@ -24,6 +24,7 @@ const defaults: Methods = {
   estimateGas: async () => 21_000n,
   createAccessList: async () => ({ accessList: [], gasUsed: 21_000n }),
   simulateV1: async () => [],
+  simulateV1Json: async () => '[]',
   getBlock: async () => null,
   rawBlock: async () => null,
   getBlockReceipts: async () => null,

@@ -4,7 +4,7 @@
 
 import type { NodeApi } from '../../node/api.ts'
 import type { MethodHandler } from '../registry.ts'
-import { formatLocatedLog } from '../format/log.ts'
+import { formatLocatedLog } from '../../format/log.ts'
 import { parseArgs, required } from '../params/args.ts'
 import { parseLogFilter } from '../params/log-filter.ts'
 

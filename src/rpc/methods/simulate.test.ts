@@ -2,12 +2,13 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fakeNode, invoke } from './fake-node.ts'
 import { simulateMethods } from './simulate.ts'
+import { RawJson } from '../transport/messages.ts'
 
 test('eth_simulateV1 parses the payload, defaults the block to latest and formats each block', async () => {
   const { node, calls } = fakeNode()
   const out = await invoke(simulateMethods(node), 'eth_simulateV1', [{ blockStateCalls: [{}], validation: true }])
-  assert.deepEqual(out, [])
-  assert.equal(calls[0]!.method, 'simulateV1')
+  assert.deepEqual(out, new RawJson('[]'))
+  assert.equal(calls[0]!.method, 'simulateV1Json')
   const [payload, block] = calls[0]!.args as [{ validation: boolean; blockStateCalls: unknown[] }, unknown]
   assert.equal(payload.validation, true)
   assert.equal(payload.blockStateCalls.length, 1)

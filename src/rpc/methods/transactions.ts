@@ -5,7 +5,7 @@
 
 import type { LocatedTransaction, NodeApi } from '../../node/api.ts'
 import type { MethodHandler } from '../registry.ts'
-import { formatTransaction } from '../format/transaction.ts'
+import { formatTransaction } from '../../format/transaction.ts'
 import { parseArgs, required } from '../params/args.ts'
 import { parseBlockNumber } from '../params/block-id.ts'
 import { parseHash, parseUint } from '../params/hex.ts'

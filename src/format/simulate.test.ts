@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { BlockView, TransactionView } from '../../chain/types.ts'
-import type { SimulatedBlock } from '../../simulate/types.ts'
+import type { BlockView, TransactionView } from '../chain/types.ts'
+import type { SimulatedBlock } from '../simulate/types.ts'
 import { formatSimulatedBlock } from './simulate.ts'
 
 const b = (n: number, len: number) => new Uint8Array(len).fill(n)

@@ -11,8 +11,8 @@
  * (32 zero bytes; preconf/views.ts).
  */
 
-import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type HeaderView, type WithdrawalView } from '../../chain/types.ts'
-import { bytesToHex, quantity } from '../../primitives/hex.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type HeaderView, type WithdrawalView } from '../chain/types.ts'
+import { bytesToHex, quantity } from '../primitives/hex.ts'
 import type { JsonObject, JsonValue } from './json.ts'
 import { formatTransaction } from './transaction.ts'
 

@@ -11,8 +11,8 @@
  * a block with a base fee (sealed or pre-confirmed: the base fee is fixed either way), else its fee cap.
  */
 
-import type { BlockContext, TransactionView } from '../../chain/types.ts'
-import { bytesToHex, quantity } from '../../primitives/hex.ts'
+import type { BlockContext, TransactionView } from '../chain/types.ts'
+import { bytesToHex, quantity } from '../primitives/hex.ts'
 import { formatAccessList, formatAuthorization } from './access-list.ts'
 import type { JsonObject } from './json.ts'
 

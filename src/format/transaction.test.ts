@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type TransactionView } from '../../chain/types.ts'
+import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type TransactionView } from '../chain/types.ts'
 import { formatTransaction, type TxLocation } from './transaction.ts'
 
 const ADDR = new Uint8Array(20).fill(0xaa)

@@ -6,9 +6,9 @@
  * Logs carry the block's final hash.
  */
 
-import type { BlockContext } from '../../chain/types.ts'
-import { bytesToHex, quantity } from '../../primitives/hex.ts'
-import type { SimCallResult, SimulatedBlock } from '../../simulate/types.ts'
+import type { BlockContext } from '../chain/types.ts'
+import { bytesToHex, quantity } from '../primitives/hex.ts'
+import type { SimCallResult, SimulatedBlock } from '../simulate/types.ts'
 import { formatBlock } from './block.ts'
 import type { JsonObject } from './json.ts'
 import { formatLog } from './log.ts'
@@ -29,6 +29,11 @@ function formatCall(call: SimCallResult, context: BlockContext, transactionHash:
     }
   }
   return out
+}
+
+/** eth_simulateV1's whole result as JSON text: the blocks formatted, then serialized as the transport would. */
+export function simulatedBlocksJson(blocks: readonly SimulatedBlock[], fullTransactions: boolean): string {
+  return JSON.stringify(blocks.map((b) => formatSimulatedBlock(b, fullTransactions)))
 }
 
 export function formatSimulatedBlock(sim: SimulatedBlock, fullTransactions: boolean): JsonObject {

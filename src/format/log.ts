@@ -7,9 +7,9 @@
  * A receipt's logs are also written straight to text by receipt-json.ts, in this key order: change both.
  */
 
-import type { BlockContext, LogView } from '../../chain/types.ts'
-import type { LocatedLog } from '../../node/api.ts'
-import { bytesToHex, quantity } from '../../primitives/hex.ts'
+import type { LocatedLog } from '../chain/logs.ts'
+import type { BlockContext, LogView } from '../chain/types.ts'
+import { bytesToHex, quantity } from '../primitives/hex.ts'
 import type { JsonObject } from './json.ts'
 
 export interface LogPosition {

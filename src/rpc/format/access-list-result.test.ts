@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { formatAccessListResult } from './access-list.ts'
+import { formatAccessListResult } from './access-list-result.ts'
 
 const ADDR = new Uint8Array(20).fill(0xbb)
 const KEY = new Uint8Array(32).fill(0x01)

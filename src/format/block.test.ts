@@ -1,13 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
-import type { BlockView, HeaderView, TransactionView } from '../../chain/types.ts'
-import { hexToBytes } from '../../primitives/hex.ts'
+import type { BlockView, HeaderView, TransactionView } from '../chain/types.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import { formatBlock, formatHeader } from './block.ts'
 
 type J = Record<string, unknown>
 
-const DIR = new URL('../../../../shared/rpc-compat/tests/eth_simulateV1/', import.meta.url)
+const DIR = new URL('../../../shared/rpc-compat/tests/eth_simulateV1/', import.meta.url)
 
 /** Every block geth returned from eth_simulateV1 (a recent geth block shape), with its `calls` removed. */
 function recordedBlocks(): { name: string; full: boolean; block: J }[] {
