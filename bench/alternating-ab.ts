@@ -1,0 +1,130 @@
+/**
+ * Alternating A/B of two checkouts over HTTP: each side's production build (`scripts/build.mjs`) started as
+ * `flashnode start --sealing manual` on its own copy of the 100,000-holder bench chain, one side at a time,
+ * rounds in ABBA order; in each round the side gets the same closed-loop load (the raw client in its own
+ * process, concurrency 8, a warm-up, then the measured window) with inputs that differ request to request
+ * (holders of the 100,000 in turn, from a new place each round).
+ * The figure is the rate per round and side, and the B/A ratio per round.
+ *
+ * Why beside bench/paired-ab.ts: that one measures the CPU of parsing, executing and formatting in one
+ * process, without HTTP and without the execution worker; a change to what crosses between the main thread
+ * and the worker (what the worker posts, where an answer is formatted) shows only here. Why not `npm run
+ * bench` with BENCH_FLASHNODE_CHECKOUT: one row, more rounds, sides alternating minutes apart at most.
+ *   npx tsx bench/alternating-ab.ts --a ../other-checkout [--b .] [--row sim1|sim10|call|storage] [--rounds 6] [--duration 5000]
+ */
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { balanceSlot } from '../test/fixtures/erc20/index.ts'
+import { balanceOfData, simulateBodies } from './distinct-bodies.ts'
+import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis } from './genesis.ts'
+import { runLoad } from './load.ts'
+import { freePort } from './nodes.ts'
+import { rpcBody, rpcCall } from './rpc.ts'
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string', default: '.' },
+    row: { type: 'string', default: 'sim1' },
+    rounds: { type: 'string', default: '6' },
+    duration: { type: 'string', default: '5000' },
+  },
+})
+if (values.a === undefined) throw new Error('usage: npx tsx bench/alternating-ab.ts --a CHECKOUT [--b CHECKOUT] [--row sim1|sim10|call|storage] [--rounds R] [--duration MS]')
+const ROW = values.row!
+const ROUNDS = Number(values.rounds)
+const DURATION_MS = Number(values.duration)
+const WARMUP_MS = 1_500
+const HOLDERS = 100_000
+/**
+ * Bodies per side and round: every holder once (a simulation of n calls takes n + 1 holders a body). A
+ * round of eth_call or of simulations sends fewer than that; eth_getStorageAt at over ~15,000/s comes back to
+ * its first holder within a round.
+ */
+const BODIES = HOLDERS
+
+const holders = Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i))
+let start = 0
+
+/** A new run through the holders for every side and round. */
+function bodies(): string[] {
+  start = (start + 17_389) % HOLDERS
+  const at = (i: number) => holders[(start + i) % HOLDERS]!
+  if (ROW === 'call') return Array.from({ length: BODIES }, (_, i) => rpcBody(i, 'eth_call', [{ to: TOKEN_ADDRESS, data: balanceOfData(at(i)) }, 'latest']))
+  if (ROW === 'storage') return Array.from({ length: BODIES }, (_, i) => rpcBody(i, 'eth_getStorageAt', [TOKEN_ADDRESS, balanceSlot(at(i)), 'latest']))
+  const calls = ROW === 'sim10' ? 10 : ROW === 'sim1' ? 1 : NaN
+  if (Number.isNaN(calls)) throw new Error(`unknown row ${ROW}`)
+  return simulateBodies(TOKEN_ADDRESS, holders, calls, 'latest', start % (HOLDERS / 2)).slice(0, BODIES)
+}
+
+function build(checkout: string): void {
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: checkout, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`build of ${checkout} failed: ${r.stdout}${r.stderr}`)
+}
+
+async function startNode(checkout: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [join(checkout, 'dist/flashnode.mjs'), 'start', '--datadir', dataDir, '--port', String(port), '--sealing', 'manual', '--log-level', 'warn'], {
+    stdio: 'ignore',
+    detached: true,
+  })
+  const url = `http://127.0.0.1:${port}/`
+  for (let waited = 0; ; waited += 100) {
+    if ((await rpcCall<string>(url, 'eth_chainId', []).catch(() => undefined)) !== undefined) return { url, child }
+    if (child.exitCode !== null || waited > 60_000) throw new Error(`${checkout}: the node did not start`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r))
+  process.kill(-child.pid!, 'SIGTERM')
+  await exited
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
+
+async function main(): Promise<void> {
+  const sides = [
+    { name: 'A', checkout: resolve(values.a!), rates: [] as number[] },
+    { name: 'B', checkout: resolve(values.b!), rates: [] as number[] },
+  ]
+  const work = mkdtempSync(join(tmpdir(), 'flashnode-alternating-'))
+  try {
+    for (const s of sides) build(s.checkout)
+    const genesis = join(work, 'genesis.json')
+    writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    const chain = join(work, 'chain')
+    const init = spawnSync(process.execPath, [join(sides[1]!.checkout, 'bin/flashnode.js'), 'init', '--genesis', genesis, '--datadir', chain], { encoding: 'utf8' })
+    if (init.status !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`)
+    console.log(`$ npx tsx bench/alternating-ab.ts ${process.argv.slice(2).join(' ')}`)
+    console.log(`A ${sides[0]!.checkout}, B ${sides[1]!.checkout}; ${ROW}: ${ROUNDS} rounds, ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up) per side, concurrency 8`)
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+        const dataDir = join(work, `data-${side.name}`)
+        rmSync(dataDir, { recursive: true, force: true })
+        cpSync(chain, dataDir, { recursive: true })
+        const node = await startNode(side.checkout, dataDir)
+        try {
+          const load = await runLoad({ url: node.url, bodies: bodies(), concurrency: 8, durationMs: DURATION_MS, warmupMs: WARMUP_MS, once: false, client: 'raw' })
+          if (load.errors > 0) throw new Error(`${side.name}: ${load.errors} errors, e.g. ${load.errorSamples.join('; ')}`)
+          side.rates.push(load.rps)
+          console.log(`round ${r + 1} ${side.name}: ${load.rps.toFixed(0)}/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms`)
+        } finally {
+          await stop(node.child)
+        }
+      }
+    }
+    const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]]
+    const ratios = b.rates.map((x, i) => x / a.rates[i]!)
+    console.log(`rate median A ${median(a.rates).toFixed(0)}/s, B ${median(b.rates).toFixed(0)}/s; B/A per round ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`)
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+await main()
