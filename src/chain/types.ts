@@ -2,7 +2,8 @@
  * Plain, library-free views of chain data: what node/ hands to rpc/ for formatting.
  *
  * These are immutable value objects. execution/ converts ethereumjs objects into them (the only place that
- * knows the library types); chain/ stores and loads them; rpc/format turns them into geth's JSON shapes.
+ * knows the library types); chain/ stores and loads them; format/ (and rpc/format/, for the shapes that take
+ * the facade's types) turns them into geth's JSON shapes.
  * Optional fields are present exactly when the block's fork (or the transaction's type) has them.
  */
 
