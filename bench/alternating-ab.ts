@@ -10,10 +10,11 @@
  * process, without HTTP and without the execution worker; a change to what crosses between the main thread
  * and the worker (what the worker posts, where an answer is formatted) shows only here. Why not `npm run
  * bench` with BENCH_FLASHNODE_CHECKOUT: one row, more rounds, sides alternating minutes apart at most.
+ * Nodes are built, initialized, started and stopped by bench/nodes.ts, as in every scenario (so
+ * BENCH_FLASHNODE_ARGS and BENCH_FLASHNODE_NODE_ARGS apply to both sides).
  *   npx tsx bench/alternating-ab.ts --a ../other-checkout [--b .] [--row sim1|sim10|call|storage] [--rounds 6] [--duration 5000]
  */
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -22,8 +23,8 @@ import { balanceSlot } from '../test/fixtures/erc20/index.ts'
 import { balanceOfData, simulateBodies } from './distinct-bodies.ts'
 import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis } from './genesis.ts'
 import { runLoad } from './load.ts'
-import { freePort } from './nodes.ts'
-import { rpcBody, rpcCall } from './rpc.ts'
+import { freePort, initFlashnode, startFlashnode } from './nodes.ts'
+import { rpcBody } from './rpc.ts'
 
 const { values } = parseArgs({
   options: {
@@ -61,31 +62,6 @@ function bodies(): string[] {
   return simulateBodies(TOKEN_ADDRESS, holders, calls, 'latest', start % (HOLDERS / 2)).slice(0, BODIES)
 }
 
-function build(checkout: string): void {
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: checkout, encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`build of ${checkout} failed: ${r.stdout}${r.stderr}`)
-}
-
-async function startNode(checkout: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort()
-  const child = spawn(process.execPath, [join(checkout, 'dist/flashnode.mjs'), 'start', '--datadir', dataDir, '--port', String(port), '--sealing', 'manual', '--log-level', 'warn'], {
-    stdio: 'ignore',
-    detached: true,
-  })
-  const url = `http://127.0.0.1:${port}/`
-  for (let waited = 0; ; waited += 100) {
-    if ((await rpcCall<string>(url, 'eth_chainId', []).catch(() => undefined)) !== undefined) return { url, child }
-    if (child.exitCode !== null || waited > 60_000) throw new Error(`${checkout}: the node did not start`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r))
-  process.kill(-child.pid!, 'SIGTERM')
-  await exited
-}
-
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
 
 async function main(): Promise<void> {
@@ -95,12 +71,10 @@ async function main(): Promise<void> {
   ]
   const work = mkdtempSync(join(tmpdir(), 'flashnode-alternating-'))
   try {
-    for (const s of sides) build(s.checkout)
     const genesis = join(work, 'genesis.json')
     writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
     const chain = join(work, 'chain')
-    const init = spawnSync(process.execPath, [join(sides[1]!.checkout, 'bin/flashnode.js'), 'init', '--genesis', genesis, '--datadir', chain], { encoding: 'utf8' })
-    if (init.status !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`)
+    initFlashnode(genesis, chain)
     console.log(`$ npx tsx bench/alternating-ab.ts ${process.argv.slice(2).join(' ')}`)
     console.log(`A ${sides[0]!.checkout}, B ${sides[1]!.checkout}; ${ROW}: ${ROUNDS} rounds, ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up) per side, concurrency 8`)
     for (let r = 0; r < ROUNDS; r++) {
@@ -108,14 +82,14 @@ async function main(): Promise<void> {
         const dataDir = join(work, `data-${side.name}`)
         rmSync(dataDir, { recursive: true, force: true })
         cpSync(chain, dataDir, { recursive: true })
-        const node = await startNode(side.checkout, dataDir)
+        const node = await startFlashnode({ checkout: side.checkout, genesisPath: genesis, datadir: dataDir, port: await freePort(), extraArgs: ['--sealing', 'manual', '--log-level', 'warn'] })
         try {
           const load = await runLoad({ url: node.url, bodies: bodies(), concurrency: 8, durationMs: DURATION_MS, warmupMs: WARMUP_MS, once: false, client: 'raw' })
           if (load.errors > 0) throw new Error(`${side.name}: ${load.errors} errors, e.g. ${load.errorSamples.join('; ')}`)
           side.rates.push(load.rps)
           console.log(`round ${r + 1} ${side.name}: ${load.rps.toFixed(0)}/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms`)
         } finally {
-          await stop(node.child)
+          await node.stop()
         }
       }
     }

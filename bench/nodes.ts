@@ -30,15 +30,24 @@ import { cpuSeconds, descendants, findProcess, vmHwmBytes, vmRssBytes } from './
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const FLASHNODE_CHECKOUT = resolve(process.env['BENCH_FLASHNODE_CHECKOUT'] ?? REPO)
-let flashnodeCli: string[] | undefined
+const flashnodeClis = new Map<string, string[]>()
 
-/** How this run starts Flashnode (node's arguments before the command), building it on first use. */
-function flashnodeCommand(): string[] {
-  if (flashnodeCli !== undefined) return flashnodeCli
-  if (!existsSync(join(FLASHNODE_CHECKOUT, 'scripts/build.mjs'))) return (flashnodeCli = ['--import', 'tsx', join(FLASHNODE_CHECKOUT, 'src/cli/main.ts')])
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: FLASHNODE_CHECKOUT, encoding: 'utf8', timeout: READY_TIMEOUT_MS })
-  if (r.status !== 0) throw new Error(`building Flashnode failed: ${r.stdout}${r.stderr}`)
-  return (flashnodeCli = [join(FLASHNODE_CHECKOUT, 'dist/flashnode.mjs')])
+/**
+ * How this run starts a checkout's Flashnode (node's arguments before the command), building it on first
+ * use: FLASHNODE_CHECKOUT unless a caller names another (bench/alternating-ab.ts runs two).
+ */
+function flashnodeCommand(checkout = FLASHNODE_CHECKOUT): string[] {
+  let cli = flashnodeClis.get(checkout)
+  if (cli !== undefined) return cli
+  if (!existsSync(join(checkout, 'scripts/build.mjs'))) {
+    cli = ['--import', 'tsx', join(checkout, 'src/cli/main.ts')]
+  } else {
+    const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: checkout, encoding: 'utf8', timeout: READY_TIMEOUT_MS })
+    if (r.status !== 0) throw new Error(`building Flashnode in ${checkout} failed: ${r.stdout}${r.stderr}`)
+    cli = [join(checkout, 'dist/flashnode.mjs')]
+  }
+  flashnodeClis.set(checkout, cli)
+  return cli
 }
 const READY_TIMEOUT_MS = 60_000
 /** Both peers' dev chains (Anvil's default, `flashnode start --chain-id`'s default). */
@@ -288,6 +297,8 @@ export interface FlashnodeOptions {
   readyTimeoutMs?: number
   /** Default 'flashnode'. */
   peer?: PeerName
+  /** Another checkout's Flashnode than FLASHNODE_CHECKOUT's (built on first use). */
+  checkout?: string
 }
 
 /** `flashnode init`; throws with its output if it does not exit 0 within the time limit. */
@@ -310,7 +321,7 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
   const chainId = o.genesisPath === undefined ? DEV_CHAIN_ID : genesisFacts(o.genesisPath).chainId
   const args = [
     ...argsFromEnv('BENCH_FLASHNODE_NODE_ARGS'),
-    ...flashnodeCommand(), 'start',
+    ...flashnodeCommand(o.checkout), 'start',
     '--datadir', o.datadir,
     '--port', String(o.port),
     '--host', '127.0.0.1',

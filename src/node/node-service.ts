@@ -201,7 +201,7 @@ export class NodeService implements NodeApi {
     return (await this.simulation(payload, blockId, 'json')) as string
   }
 
-  private simulation(payload: SimulatePayload, blockId: BlockId, answer: 'json' | undefined): Promise<JobResult> {
+  private async simulation(payload: SimulatePayload, blockId: BlockId, answer: 'json' | undefined): Promise<JobResult> {
     if (this.pending === undefined) throw new FlashnodeError('methodNotFound', 'the method eth_simulateV1 does not exist/is not available')
     checkLimits(payload, this.settings.simulate ?? DEFAULT_SIMULATE_SETTINGS)
     return this.executor.run({ kind: 'simulate', payload, ...(answer !== undefined ? { answer } : {}) }, this.target(this.resolver.resolve(blockId)))

@@ -39,4 +39,3 @@ export function writeStateHistory(batch: WriteBatch, blockNumber: bigint, diff: 
   for (const [hashHex, code] of diff.codes) batch.put(keys.code(hexToBytes(hashHex)), code)
   result.trieDb.flushInto(batch)
 }
-
