@@ -35,7 +35,8 @@ export function quantity(value: bigint | number): Hex {
   return `0x${value.toString(16)}`
 }
 
-function hexNibble(code: number): number {
+/** The value of one hex digit's char code, or -1 for a code that is not a hex digit. */
+export function hexNibble(code: number): number {
   if (code >= 48 && code <= 57) return code - 48
   if (code >= 97 && code <= 102) return code - 87
   if (code >= 65 && code <= 70) return code - 55
