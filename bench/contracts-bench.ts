@@ -196,6 +196,19 @@ function checkEncodings(chain: BenchChain): void {
   same(multicallData(chain.token, who), encodeFunctionData({ abi: MULTICALL_ABI, functionName: 'aggregate', args: [calls] }), 'multicall')
 }
 
+export type ContractKind = Kind
+export type ContractMethod = Method
+
+/**
+ * Request r of a row as a JSON-RPC body, its holders walked from the set's start: what `bench/paired-ab.ts`
+ * compares two checkouts with (`--mode swap-sim` and the like), the same calls this scenario sends.
+ */
+export function contractRequestBody(chain: BenchChain, kind: ContractKind, method: ContractMethod, r: number): string {
+  if (chain.swap === undefined) throw new Error('contract requests need a chain built with swap: true')
+  const row = { transfer: transferRow, swap: swapRow, multicall: multicallRow }[kind](chain)
+  return rpcBody(r + 1, method, params(method, row.call(r, walk(chain.holders, row.per, 0, r))))
+}
+
 function cases({ chain }: ScenarioContext): BenchCase[] {
   if (chain.swap === undefined) throw new Error('the contracts scenario needs a chain built with swap: true')
   checkEncodings(chain)

@@ -11,8 +11,11 @@
  * measure users see.
  *
  * Inputs differ request to request (holders of the 100,000 in turn, each side its own run through them), so
- * the history cache is not what a row measures.
- *   npx tsx bench/paired-ab.ts --a ../other-checkout [--b .] [--mode sim1|sim10|call|storage] [--n 300] [--rounds 20]
+ * the history cache is not what a row measures. The contract modes (`transfer-`, `swap-`, `multicall-` with
+ * `call` or `sim`) send the `contracts` scenario's requests (bench/contracts-bench.ts: solc-compiled token,
+ * router, pair and multicall) over its 20,000-holder chain, walking the holders the same way.
+ *   npx tsx bench/paired-ab.ts --a ../other-checkout [--b .] [--mode MODE] [--n 300] [--rounds 20]
+ * MODE: sim1 | sim10 | call | storage | transfer-call | transfer-sim | swap-call | swap-sim | multicall-call | multicall-sim
  */
 
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
@@ -21,7 +24,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { balanceOfData, transferChainParams } from './distinct-bodies.ts'
-import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis } from './genesis.ts'
+import { contractRequestBody, HOLDERS as CONTRACT_HOLDERS, type ContractKind } from './contracts-bench.ts'
+import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis, type BenchChain } from './genesis.ts'
 import { balanceSlot } from '../test/fixtures/erc20/index.ts'
 
 const { values } = parseArgs({
@@ -33,9 +37,11 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '20' },
   },
 })
-if (values.a === undefined) throw new Error('usage: npx tsx bench/paired-ab.ts --a CHECKOUT [--b CHECKOUT] [--mode sim1|sim10|call|storage] [--n N] [--rounds R]')
+if (values.a === undefined) throw new Error('usage: npx tsx bench/paired-ab.ts --a CHECKOUT [--b CHECKOUT] [--mode MODE] [--n N] [--rounds R] (MODE: see the top of this file)')
 const MODE = values.mode!
-const N = Number(values.n ?? ({ sim1: 300, sim10: 100 } as Record<string, number>)[MODE] ?? 1000)
+/** A contract mode's row and method, e.g. swap-sim → swap through eth_simulateV1; undefined for the others. */
+const CONTRACT = /^(transfer|swap|multicall)-(call|sim)$/.exec(MODE)
+const N = Number(values.n ?? ({ sim1: 300, sim10: 100, 'swap-call': 300, 'swap-sim': 200, 'multicall-call': 150, 'multicall-sim': 150 } as Record<string, number>)[MODE] ?? 1000)
 const ROUNDS = Number(values.rounds)
 const HOLDERS = 100_000
 
@@ -66,8 +72,13 @@ async function open(name: string, checkout: string, chain: string, work: string)
 }
 
 let next = 0
+let contractChain: BenchChain | undefined
 function body(): string {
   const i = next++
+  if (CONTRACT !== null) {
+    const method = CONTRACT[2] === 'call' ? 'eth_call' : 'eth_simulateV1'
+    return contractRequestBody(contractChain!, CONTRACT[1] as ContractKind, method, i)
+  }
   const holder = (k: number) => keylessHolder(k % HOLDERS)
   if (MODE === 'call') return JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_call', params: [{ to: TOKEN_ADDRESS, data: balanceOfData(holder(i)) }, 'latest'] })
   if (MODE === 'storage') return JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getStorageAt', params: [TOKEN_ADDRESS, balanceSlot(holder(i)), 'latest'] })
@@ -95,9 +106,13 @@ const quantile = (xs: readonly number[], q: number): number => [...xs].sort((x, 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'flashnode-paired-'))
   try {
-    for (let i = 0; i < HOLDERS; i++) keylessHolder(i)
     const genesis = join(work, 'genesis.json')
-    writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    if (CONTRACT !== null) {
+      contractChain = writeBenchGenesis(genesis, { accounts: 64, holders: CONTRACT_HOLDERS, swap: true })
+    } else {
+      for (let i = 0; i < HOLDERS; i++) keylessHolder(i)
+      writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    }
     const chain = join(work, 'chain')
     const init = spawnSync(process.execPath, [join(resolve(values.b!), 'bin/flashnode.js'), 'init', '--genesis', genesis, '--datadir', chain], { encoding: 'utf8' })
     if (init.status !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`)
