@@ -11,8 +11,12 @@
  * and the worker (what the worker posts, where an answer is formatted) shows only here. Why not `npm run
  * bench` with BENCH_FLASHNODE_CHECKOUT: one row, more rounds, sides alternating minutes apart at most.
  * Nodes are built, initialized, started and stopped by bench/nodes.ts, as in every scenario (so
- * BENCH_FLASHNODE_ARGS and BENCH_FLASHNODE_NODE_ARGS apply to both sides).
- *   npx tsx bench/alternating-ab.ts --a ../other-checkout [--b .] [--row sim1|sim10|call|storage] [--rounds 6] [--duration 5000]
+ * BENCH_FLASHNODE_ARGS and BENCH_FLASHNODE_NODE_ARGS apply to both sides); `--a-args` and `--b-args` add
+ * `flashnode start` options to one side, so one checkout can be set against itself with another setting.
+ * The contract rows (`transfer-`, `swap-`, `multicall-` with `call` or `sim`) send the `contracts` scenario's
+ * requests (bench/contracts-bench.ts) over its 20,000-holder chain instead of the 100,000-holder one.
+ *   npx tsx bench/alternating-ab.ts --a ../other-checkout [--b .] [--a-args="..."] [--b-args="..."] [--row ROW] [--rounds 6] [--duration 5000]
+ * ROW: sim1 | sim10 | call | storage | transfer-call | transfer-sim | swap-call | swap-sim | multicall-call | multicall-sim
  */
 
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
@@ -21,7 +25,8 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { balanceSlot } from '../test/fixtures/erc20/index.ts'
 import { balanceOfData, simulateBodies } from './distinct-bodies.ts'
-import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis } from './genesis.ts'
+import { contractRequestBody, HOLDERS as CONTRACT_HOLDERS, type ContractKind } from './contracts-bench.ts'
+import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis, type BenchChain } from './genesis.ts'
 import { runLoad } from './load.ts'
 import { freePort, initFlashnode, startFlashnode } from './nodes.ts'
 import { rpcBody } from './rpc.ts'
@@ -30,13 +35,19 @@ const { values } = parseArgs({
   options: {
     a: { type: 'string' },
     b: { type: 'string', default: '.' },
+    'a-args': { type: 'string', default: '' },
+    'b-args': { type: 'string', default: '' },
     row: { type: 'string', default: 'sim1' },
     rounds: { type: 'string', default: '6' },
     duration: { type: 'string', default: '5000' },
   },
 })
-if (values.a === undefined) throw new Error('usage: npx tsx bench/alternating-ab.ts --a CHECKOUT [--b CHECKOUT] [--row sim1|sim10|call|storage] [--rounds R] [--duration MS]')
+if (values.a === undefined) throw new Error('usage: npx tsx bench/alternating-ab.ts --a CHECKOUT [--b CHECKOUT] [--a-args="..."] [--b-args="..."] [--row ROW] [--rounds R] [--duration MS] (ROW: see the top of this file)')
 const ROW = values.row!
+/** A contract row's kind and method, e.g. swap-sim → a swap through eth_simulateV1; null for the others. */
+const CONTRACT = /^(transfer|swap|multicall)-(call|sim)$/.exec(ROW)
+/** Bodies of a contract row per side and round: its requests walk on from round to round. */
+const CONTRACT_BODIES = 20_000
 const ROUNDS = Number(values.rounds)
 const DURATION_MS = Number(values.duration)
 const WARMUP_MS = 1_500
@@ -48,11 +59,18 @@ const HOLDERS = 100_000
  */
 const BODIES = HOLDERS
 
-const holders = Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i))
+const holders = CONTRACT === null ? Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i)) : []
 let start = 0
+let contractChain: BenchChain | undefined
 
 /** A new run through the holders for every side and round. */
 function bodies(): string[] {
+  if (CONTRACT !== null) {
+    const method = CONTRACT[2] === 'call' ? 'eth_call' : 'eth_simulateV1'
+    const from = start
+    start += CONTRACT_BODIES
+    return Array.from({ length: CONTRACT_BODIES }, (_, r) => contractRequestBody(contractChain!, CONTRACT[1] as ContractKind, method, from + r))
+  }
   start = (start + 17_389) % HOLDERS
   const at = (i: number) => holders[(start + i) % HOLDERS]!
   if (ROW === 'call') return Array.from({ length: BODIES }, (_, i) => rpcBody(i, 'eth_call', [{ to: TOKEN_ADDRESS, data: balanceOfData(at(i)) }, 'latest']))
@@ -62,27 +80,29 @@ function bodies(): string[] {
   return simulateBodies(TOKEN_ADDRESS, holders, calls, 'latest', start % (HOLDERS / 2)).slice(0, BODIES)
 }
 
+const words = (text: string): string[] => text.split(' ').filter((w) => w !== '')
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
 
 async function main(): Promise<void> {
   const sides = [
-    { name: 'A', checkout: resolve(values.a!), rates: [] as number[] },
-    { name: 'B', checkout: resolve(values.b!), rates: [] as number[] },
+    { name: 'A', checkout: resolve(values.a!), args: words(values['a-args']!), rates: [] as number[] },
+    { name: 'B', checkout: resolve(values.b!), args: words(values['b-args']!), rates: [] as number[] },
   ]
   const work = mkdtempSync(join(tmpdir(), 'flashnode-alternating-'))
   try {
     const genesis = join(work, 'genesis.json')
-    writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    if (CONTRACT === null) writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    else contractChain = writeBenchGenesis(genesis, { accounts: 64, holders: CONTRACT_HOLDERS, swap: true })
     const chain = join(work, 'chain')
     initFlashnode(genesis, chain)
     console.log(`$ npx tsx bench/alternating-ab.ts ${process.argv.slice(2).join(' ')}`)
-    console.log(`A ${sides[0]!.checkout}, B ${sides[1]!.checkout}; ${ROW}: ${ROUNDS} rounds, ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up) per side, concurrency 8`)
+    console.log(`A ${sides[0]!.checkout} ${sides[0]!.args.join(' ')}, B ${sides[1]!.checkout} ${sides[1]!.args.join(' ')}; ${ROW}: ${ROUNDS} rounds, ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up) per side, concurrency 8`)
     for (let r = 0; r < ROUNDS; r++) {
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
         const dataDir = join(work, `data-${side.name}`)
         rmSync(dataDir, { recursive: true, force: true })
         cpSync(chain, dataDir, { recursive: true })
-        const node = await startFlashnode({ checkout: side.checkout, genesisPath: genesis, datadir: dataDir, port: await freePort(), extraArgs: ['--sealing', 'manual', '--log-level', 'warn'] })
+        const node = await startFlashnode({ checkout: side.checkout, genesisPath: genesis, datadir: dataDir, port: await freePort(), extraArgs: ['--sealing', 'manual', '--log-level', 'warn', ...side.args] })
         try {
           const load = await runLoad({ url: node.url, bodies: bodies(), concurrency: 8, durationMs: DURATION_MS, warmupMs: WARMUP_MS, once: false, client: 'raw' })
           if (load.errors > 0) throw new Error(`${side.name}: ${load.errors} errors, e.g. ${load.errorSamples.join('; ')}`)
