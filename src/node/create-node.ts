@@ -229,8 +229,17 @@ async function chainGenesis(kv: LmdbStore, store: ChainStore, config: NodeConfig
 /** The extra execution workers and the gate that lets them in, sampled on a timer (logged when it turns). */
 function extraWorkers(workers: number, log: Logger | undefined): Pick<WorkerExecutorOptions, 'extra'> {
   if (workers <= 0) return {}
-  const gate = new SpareCoreGate(DEFAULT_SPARE_CORE, (open, utilization) =>
-    log?.debug({ open, mainThreadUtilization: Number(utilization.toFixed(2)) }, open ? 'long executions: extra execution workers in use' : 'extra execution workers idle again'),
+  const gate = new SpareCoreGate(DEFAULT_SPARE_CORE, (turn) =>
+    log?.debug(
+      {
+        open: turn.open,
+        reason: turn.reason,
+        mainThreadUtilization: Number(turn.utilization.toFixed(2)),
+        ...(turn.rateBefore !== undefined ? { jobsPerIntervalBefore: Number(turn.rateBefore.toFixed(1)) } : {}),
+        ...(turn.rateAfter !== undefined ? { jobsPerIntervalAfter: Number(turn.rateAfter.toFixed(1)) } : {}),
+      },
+      turn.open ? 'extra execution workers in use' : 'extra execution workers idle',
+    ),
   )
   return { extra: { workers, gate, sampleEveryMs: DEFAULT_SPARE_CORE.intervalMs } }
 }

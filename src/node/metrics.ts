@@ -197,7 +197,7 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
   }
 
   /** Reads the execution workers' queue, kills and (with workers) how many are started, at scrape time. */
-  watchExecution(stats: () => { queued: number; killed: number; stoppedAtLimit?: number; jobsPerWorker?: readonly number[] }): void {
+  watchExecution(stats: () => { queued: number; killed: number; stoppedAtLimit?: number; jobsPerWorker?: readonly number[]; extraWorkersInUse?: boolean }): void {
     new Gauge({
       name: 'flashnode_execution_queue_depth',
       help: 'EVM jobs (eth_call, estimates, simulations) waiting for an execution worker',
@@ -212,6 +212,14 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
       registers: [this.registry],
       collect() {
         this.set(stats().jobsPerWorker?.length ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'flashnode_execution_extra_workers_in_use',
+      help: 'Whether the extra execution workers take jobs (1): tried while long executions leave the main thread idle, kept while jobs complete faster with them',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().extraWorkersInUse === true ? 1 : 0)
       },
     })
     let counted = 0

@@ -167,6 +167,7 @@ test('an EVM job stopped at its time limit is counted; the execution queue depth
   assert.equal(family(after, 'flashnode_execution_jobs_timed_out_total').type, 'counter')
   assert.equal(value(after, 'flashnode_execution_queue_depth'), 0)
   assert.equal(value(after, 'flashnode_execution_workers'), 1, 'the one worker it was given')
+  assert.equal(value(after, 'flashnode_execution_extra_workers_in_use'), 0, 'it was given no extra worker')
 })
 
 test('an EVM job that does not stop at its limit is killed, and counted', async (t) => {

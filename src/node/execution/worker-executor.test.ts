@@ -175,19 +175,45 @@ test('an extra worker takes jobs only while its gate is open, started the first 
   }
 
   await batch(0)
-  gate.sample(0.9, true)
+  gate.sample(0.9, true, 4)
   await batch(4)
   assert.deepEqual(executor.stats().jobsPerWorker, [8], 'a closed gate: every job on the one worker, no other started')
 
-  gate.sample(0.1, true)
-  gate.sample(0.1, true)
+  gate.sample(0.1, true, 4)
+  gate.sample(0.1, true, 4)
   assert.equal(gate.open, true)
   await batch(8)
   const [first, extra] = executor.stats().jobsPerWorker
   assert.ok(extra !== undefined && extra > 0, 'the extra worker started and took jobs')
   assert.equal(first! + extra, 12)
 
-  gate.sample(0.9, true)
+  gate.sample(0.9, true, 4) // a busy main thread closes it
   await batch(12)
   assert.equal(executor.stats().jobsPerWorker[1], extra, 'closed again: the extra worker takes no more jobs')
+})
+
+test('the executor samples into its gate the jobs that ended since the last sample', { timeout: 30_000 }, async (t) => {
+  const dataDir = tempDir(t)
+  const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
+  t.after(() => inline.close())
+  // a gate that records the completions it is given, and says when they add up to what was run
+  const seen: number[] = []
+  let counted: () => void = () => {}
+  const allCounted = new Promise<void>((resolve) => (counted = resolve))
+  const gate = new (class extends SpareCoreGate {
+    override sample(utilization: number, jobsWaiting: boolean, completed: number): void {
+      seen.push(completed)
+      if (seen.reduce((a, b) => a + b, 0) >= 6) counted()
+      super.sample(utilization, jobsWaiting, completed)
+    }
+  })()
+  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
+  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate, sampleEveryMs: 5 } })
+  t.after(() => executor.close())
+  const request = (i: number) => ({ to: RECEIVER, data: hexToBytes(`0x${i.toString(16).padStart(8, '0')}`) })
+  await Promise.all([0, 1, 2, 3, 4, 5].map((i) => executor.run({ kind: 'call', request: request(i) }, { kind: 'sealed', number: 0n })))
+  const keepAlive = setInterval(() => {}, 1_000) // the executor's sampler is unref'd: hold the loop while it counts
+  await allCounted.finally(() => clearInterval(keepAlive))
+  assert.equal(seen.reduce((a, b) => a + b, 0), 6, 'each ended job counted once, in the sample after it ended')
 })

@@ -72,7 +72,8 @@ export interface WorkerExecutorOptions {
   readonly maxInFlight: number
   /**
    * Workers beyond `workers`, let in by the gate. With `sampleEveryMs` the executor samples the main
-   * thread's event-loop utilization into the gate on a timer; without it, whoever made the gate samples it.
+   * thread's event-loop utilization and the jobs completed into the gate on a timer; without it, whoever made
+   * the gate samples it.
    */
   readonly extra?: { readonly workers: number; readonly gate: SpareCoreGate; readonly sampleEveryMs?: number }
 }
@@ -91,6 +92,8 @@ export class WorkerExecutor implements Executor {
   private closed = false
   private killed = 0
   private stoppedAtLimit = 0
+  /** Jobs that ended (answered or failed) since the gate's last sample: its measure of throughput. */
+  private completedSinceSample = 0
   private readonly sampler: NodeJS.Timeout | undefined
 
   constructor(
@@ -104,8 +107,9 @@ export class WorkerExecutor implements Executor {
       let last = performance.eventLoopUtilization()
       this.sampler = setInterval(() => {
         const now = performance.eventLoopUtilization()
-        extra.gate.sample(performance.eventLoopUtilization(now, last).utilization, this.jobsWaiting())
+        extra.gate.sample(performance.eventLoopUtilization(now, last).utilization, this.jobsWaiting(), this.completedSinceSample)
         last = now
+        this.completedSinceSample = 0
         if (extra.gate.open) this.pump()
       }, extra.sampleEveryMs)
       this.sampler.unref()
@@ -154,9 +158,15 @@ export class WorkerExecutor implements Executor {
     slot.snapshotVersion = undefined
   }
 
-  /** Besides the Executor's: the jobs handed to each worker place so far (its length: the workers started). */
-  stats(): { queued: number; killed: number; stoppedAtLimit: number; jobsPerWorker: number[] } {
-    return { queued: this.queue.length, killed: this.killed, stoppedAtLimit: this.stoppedAtLimit, jobsPerWorker: this.slots.map((s) => s.dispatched) }
+  /** Besides the Executor's: the jobs handed to each worker place so far (its length: the workers started), and whether the gate lets the extra workers take jobs. */
+  stats(): { queued: number; killed: number; stoppedAtLimit: number; jobsPerWorker: number[]; extraWorkersInUse: boolean } {
+    return {
+      queued: this.queue.length,
+      killed: this.killed,
+      stoppedAtLimit: this.stoppedAtLimit,
+      jobsPerWorker: this.slots.map((s) => s.dispatched),
+      extraWorkersInUse: this.opts.extra?.gate.open ?? false,
+    }
   }
 
   run(job: ExecutionJob, target: ExecutionTarget): Promise<JobResult> {
@@ -230,6 +240,7 @@ export class WorkerExecutor implements Executor {
     if (running === undefined) return undefined
     clearTimeout(running.timer)
     slot.running.delete(id)
+    this.completedSinceSample++
     if (slot.running.size === 0) slot.lane.worker.unref()
     queueMicrotask(() => this.pump())
     return running
