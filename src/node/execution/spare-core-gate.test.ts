@@ -144,3 +144,22 @@ test('the settling after opening and after a recheck closing are set apart', () 
   assert.equal(gate.open, true, '60 without against 120 with: reopened')
   assert.deepEqual(turns.map((t) => t.reason), ['main thread idle while jobs wait', 'recheck', 'extra workers pay'])
 })
+
+test('a quiet interval ends a hold: the next load gets a trial at once', () => {
+  const { gate } = gateWithTurns()
+  for (let i = 0; i < 3; i++) {
+    run(gate, 2, 0.3, true, 100)
+    run(gate, 3, 0.5, true, 100) // fails: the holds grow to 3, 6, 8
+    assert.equal(gate.open, false)
+  }
+  run(gate, 4, 0.3, true, 100)
+  assert.equal(gate.open, false, 'still held')
+  gate.sample(0.01, false, 0) // nothing ran
+  run(gate, 2, 0.3, true, 100)
+  assert.equal(gate.open, true, 'a new load opens it without waiting out the hold')
+  run(gate, 3, 0.5, true, 100)
+  run(gate, 3, 0.3, true, 100)
+  assert.equal(gate.open, false, 'and the hold after its failed trial is the first one again (3 intervals)')
+  run(gate, 2, 0.3, true, 100)
+  assert.equal(gate.open, true)
+})

@@ -14,7 +14,7 @@
  * are set against the rate before the change (the settling is longer after opening: a fresh worker's first
  * jobs run before its JIT has warmed up, and a trial that counted them failed about every other time). Opening must raise the rate by `minGain` or it is undone, and
  * the gate stays shut for `holdIntervals` (doubling after each failed trial in a row, up to
- * `maxHoldIntervals`). While open, every `recheckEvery` intervals it closes on trial: if the rate without the
+ * `maxHoldIntervals`; an interval in which nothing ran ends the hold: the next load is a new one). While open, every `recheckEvery` intervals it closes on trial: if the rate without the
  * extra workers is within `minGain` of the rate with them, it stays closed (the load changed), else it
  * reopens. A main thread busier than `closeAbove` closes it at once (short executions after long ones: the
  * next row of a benchmark, a burst of eth_call), with no trial. That mark is high: with three busy threads on
@@ -60,7 +60,7 @@ export const DEFAULT_SPARE_CORE: SpareCoreOptions = {
   trialIntervals: 3,
   minGain: 1.1,
   holdIntervals: 4,
-  maxHoldIntervals: 240,
+  maxHoldIntervals: 80,
   recheckEvery: 120,
 }
 
@@ -107,6 +107,11 @@ export class SpareCoreGate {
     }
     switch (this.phase) {
       case 'closed': {
+        if (completed === 0 && !jobsWaiting) {
+          // a quiet interval: whatever load comes next is a new one, owed a fresh trial
+          this.holdLeft = 0
+          this.failedInARow = 0
+        }
         if (this.holdLeft > 0) {
           this.holdLeft--
           return
