@@ -8,19 +8,20 @@
  * made those rows 1.3-2.7x faster. Under short executions the main thread is near its own limit and a further
  * worker takes CPU from it: one-call simulations lost 20-38% with it.
  *
- * How: closed, the gate opens after `openAfter` intervals in a row in which jobs waited and the main thread's
- * event-loop utilization stayed below `openBelow` (the first interval of a new load is mostly the idle time
- * before it). Every change is then a trial: after its settling intervals, the jobs completed over `trialIntervals`
- * are set against the rate before the change (the settling is longer after opening: a fresh worker's first
- * jobs run before its JIT has warmed up, and a trial that counted them failed about every other time). Opening must raise the rate by `minGain` or it is undone, and
- * the gate stays shut for `holdIntervals` (doubling after each failed trial in a row, up to
- * `maxHoldIntervals`; an interval in which nothing ran ends the hold: the next load is a new one). While open, every `recheckEvery` intervals it closes on trial: if the rate without the
- * extra workers is within `minGain` of the rate with them, it stays closed (the load changed), else it
- * reopens. A main thread busier than `closeAbove` closes it at once (short executions after long ones: the
- * next row of a benchmark, a burst of eth_call), with no trial. That mark is high: with three busy threads on
- * two cores the main thread's utilization rises because it waits for a core, not because it has more to do
- * (a multicall load went from 0.33 to 0.61 while its rate rose by ~40%), and the former mark of 0.6 closed the
- * gate just when it paid.
+ * How: closed, the gate opens after `openAfter` intervals in a row in which jobs waited and the main
+ * thread's event-loop utilization stayed below `openBelow` (the first interval of a new load is mostly the
+ * idle time before it). Every change is then a trial: after its settling intervals, the jobs completed over
+ * `trialIntervals` are set against the rate before the change (the settling is longer after opening: a fresh
+ * worker's first jobs run before its JIT has warmed up, and a trial that counted them failed about every
+ * other time). Opening must raise the rate by `minGain` or it is undone, and the gate stays shut for
+ * `holdIntervals` (doubling after each failed trial in a row, up to `maxHoldIntervals`; an interval in which
+ * nothing ran ends the hold: the next load is a new one). While open, every `recheckEvery` intervals it
+ * closes on trial: if the rate without the extra workers is within `minGain` of the rate with them, it stays
+ * closed (the load changed), else it reopens. A main thread busier than `closeAbove` closes it at once
+ * (short executions after long ones: the next row of a benchmark, a burst of eth_call), with no trial. That
+ * mark is high: with three busy threads on two cores the main thread's utilization rises because it waits
+ * for a core, not because it has more to do (a multicall load went from 0.33 to 0.61 while its rate rose by
+ * ~40%), and the former mark of 0.6 closed the gate just when it paid.
  *
  * The decision is pure (`sample`, given an interval's utilization, whether jobs wait, and the jobs completed
  * in it), so it is tested without time; the executor samples the real figures on a timer.
