@@ -25,10 +25,10 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { balanceSlot } from '../test/fixtures/erc20/index.ts'
 import { balanceOfData, simulateBodies } from './distinct-bodies.ts'
-import { contractRequestBody, HOLDERS as CONTRACT_HOLDERS, type ContractKind } from './contracts-bench.ts'
+import { contractRequestBody, contractRow, HOLDERS as CONTRACT_HOLDERS } from './contracts-bench.ts'
 import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis, type BenchChain } from './genesis.ts'
 import { runLoad } from './load.ts'
-import { freePort, initFlashnode, startFlashnode } from './nodes.ts'
+import { freePort, initFlashnode, splitArgs, startFlashnode } from './nodes.ts'
 import { rpcBody } from './rpc.ts'
 
 const { values } = parseArgs({
@@ -44,8 +44,7 @@ const { values } = parseArgs({
 })
 if (values.a === undefined) throw new Error('usage: npx tsx bench/alternating-ab.ts --a CHECKOUT [--b CHECKOUT] [--a-args="..."] [--b-args="..."] [--row ROW] [--rounds R] [--duration MS] (ROW: see the top of this file)')
 const ROW = values.row!
-/** A contract row's kind and method, e.g. swap-sim → a swap through eth_simulateV1; null for the others. */
-const CONTRACT = /^(transfer|swap|multicall)-(call|sim)$/.exec(ROW)
+const CONTRACT = contractRow(ROW)
 /** Bodies of a contract row per side and round: its requests walk on from round to round. */
 const CONTRACT_BODIES = 20_000
 const ROUNDS = Number(values.rounds)
@@ -59,17 +58,16 @@ const HOLDERS = 100_000
  */
 const BODIES = HOLDERS
 
-const holders = CONTRACT === null ? Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i)) : []
+const holders = CONTRACT === undefined ? Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i)) : []
 let start = 0
 let contractChain: BenchChain | undefined
 
 /** A new run through the holders for every side and round. */
 function bodies(): string[] {
-  if (CONTRACT !== null) {
-    const method = CONTRACT[2] === 'call' ? 'eth_call' : 'eth_simulateV1'
+  if (CONTRACT !== undefined) {
     const from = start
     start += CONTRACT_BODIES
-    return Array.from({ length: CONTRACT_BODIES }, (_, r) => contractRequestBody(contractChain!, CONTRACT[1] as ContractKind, method, from + r))
+    return Array.from({ length: CONTRACT_BODIES }, (_, r) => contractRequestBody(contractChain!, CONTRACT, from + r))
   }
   start = (start + 17_389) % HOLDERS
   const at = (i: number) => holders[(start + i) % HOLDERS]!
@@ -80,18 +78,17 @@ function bodies(): string[] {
   return simulateBodies(TOKEN_ADDRESS, holders, calls, 'latest', start % (HOLDERS / 2)).slice(0, BODIES)
 }
 
-const words = (text: string): string[] => text.split(' ').filter((w) => w !== '')
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
 
 async function main(): Promise<void> {
   const sides = [
-    { name: 'A', checkout: resolve(values.a!), args: words(values['a-args']!), rates: [] as number[] },
-    { name: 'B', checkout: resolve(values.b!), args: words(values['b-args']!), rates: [] as number[] },
+    { name: 'A', checkout: resolve(values.a!), args: splitArgs(values['a-args']!), rates: [] as number[] },
+    { name: 'B', checkout: resolve(values.b!), args: splitArgs(values['b-args']!), rates: [] as number[] },
   ]
   const work = mkdtempSync(join(tmpdir(), 'flashnode-alternating-'))
   try {
     const genesis = join(work, 'genesis.json')
-    if (CONTRACT === null) writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    if (CONTRACT === undefined) writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
     else contractChain = writeBenchGenesis(genesis, { accounts: 64, holders: CONTRACT_HOLDERS, swap: true })
     const chain = join(work, 'chain')
     initFlashnode(genesis, chain)

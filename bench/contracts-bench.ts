@@ -196,17 +196,26 @@ function checkEncodings(chain: BenchChain): void {
   same(multicallData(chain.token, who), encodeFunctionData({ abi: MULTICALL_ABI, functionName: 'aggregate', args: [calls] }), 'multicall')
 }
 
-export type ContractKind = Kind
-export type ContractMethod = Method
+/** One of this scenario's rows as the A/B tools name it: `swap-sim` is the swap through eth_simulateV1. */
+export interface ContractRow {
+  readonly kind: Kind
+  readonly method: Method
+}
+
+/** The row a name like `transfer-call` or `multicall-sim` stands for; undefined for any other name. */
+export function contractRow(name: string): ContractRow | undefined {
+  const m = /^(transfer|swap|multicall)-(call|sim)$/.exec(name)
+  return m === null ? undefined : { kind: m[1] as Kind, method: m[2] === 'call' ? 'eth_call' : 'eth_simulateV1' }
+}
 
 /**
  * Request r of a row as a JSON-RPC body, its holders walked from the set's start: what `bench/paired-ab.ts`
- * compares two checkouts with (`--mode swap-sim` and the like), the same calls this scenario sends.
+ * and `bench/alternating-ab.ts` compare two checkouts with, the same calls this scenario sends.
  */
-export function contractRequestBody(chain: BenchChain, kind: ContractKind, method: ContractMethod, r: number): string {
+export function contractRequestBody(chain: BenchChain, row: ContractRow, r: number): string {
   if (chain.swap === undefined) throw new Error('contract requests need a chain built with swap: true')
-  const row = { transfer: transferRow, swap: swapRow, multicall: multicallRow }[kind](chain)
-  return rpcBody(r + 1, method, params(method, row.call(r, walk(chain.holders, row.per, 0, r))))
+  const made = { transfer: transferRow, swap: swapRow, multicall: multicallRow }[row.kind](chain)
+  return rpcBody(r + 1, row.method, params(row.method, made.call(r, walk(chain.holders, made.per, 0, r))))
 }
 
 function cases({ chain }: ScenarioContext): BenchCase[] {

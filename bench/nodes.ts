@@ -348,6 +348,11 @@ export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> 
  *   (`BENCH_FLASHNODE_ARGS="--execution-workers 2" npm run bench -- --only simulate --peers flashnode`).
  */
 function argsFromEnv(name: string): string[] {
-  const raw = process.env[name]?.trim()
-  return raw === undefined || raw === '' ? [] : raw.split(/\s+/)
+  return splitArgs(process.env[name] ?? '')
+}
+
+/** Command-line arguments written as one string, split on white space ("" gives none). */
+export function splitArgs(text: string): string[] {
+  const trimmed = text.trim()
+  return trimmed === '' ? [] : trimmed.split(/\s+/)
 }

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { balanceOfData, transferChainParams } from './distinct-bodies.ts'
-import { contractRequestBody, HOLDERS as CONTRACT_HOLDERS, type ContractKind } from './contracts-bench.ts'
+import { contractRequestBody, contractRow, HOLDERS as CONTRACT_HOLDERS } from './contracts-bench.ts'
 import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis, type BenchChain } from './genesis.ts'
 import { balanceSlot } from '../test/fixtures/erc20/index.ts'
 
@@ -39,8 +39,7 @@ const { values } = parseArgs({
 })
 if (values.a === undefined) throw new Error('usage: npx tsx bench/paired-ab.ts --a CHECKOUT [--b CHECKOUT] [--mode MODE] [--n N] [--rounds R] (MODE: see the top of this file)')
 const MODE = values.mode!
-/** A contract mode's row and method, e.g. swap-sim → swap through eth_simulateV1; undefined for the others. */
-const CONTRACT = /^(transfer|swap|multicall)-(call|sim)$/.exec(MODE)
+const CONTRACT = contractRow(MODE)
 const N = Number(values.n ?? ({ sim1: 300, sim10: 100, 'swap-call': 300, 'swap-sim': 200, 'multicall-call': 150, 'multicall-sim': 150 } as Record<string, number>)[MODE] ?? 1000)
 const ROUNDS = Number(values.rounds)
 const HOLDERS = 100_000
@@ -75,10 +74,7 @@ let next = 0
 let contractChain: BenchChain | undefined
 function body(): string {
   const i = next++
-  if (CONTRACT !== null) {
-    const method = CONTRACT[2] === 'call' ? 'eth_call' : 'eth_simulateV1'
-    return contractRequestBody(contractChain!, CONTRACT[1] as ContractKind, method, i)
-  }
+  if (CONTRACT !== undefined) return contractRequestBody(contractChain!, CONTRACT, i)
   const holder = (k: number) => keylessHolder(k % HOLDERS)
   if (MODE === 'call') return JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_call', params: [{ to: TOKEN_ADDRESS, data: balanceOfData(holder(i)) }, 'latest'] })
   if (MODE === 'storage') return JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getStorageAt', params: [TOKEN_ADDRESS, balanceSlot(holder(i)), 'latest'] })
@@ -107,7 +103,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'flashnode-paired-'))
   try {
     const genesis = join(work, 'genesis.json')
-    if (CONTRACT !== null) {
+    if (CONTRACT !== undefined) {
       contractChain = writeBenchGenesis(genesis, { accounts: 64, holders: CONTRACT_HOLDERS, swap: true })
     } else {
       for (let i = 0; i < HOLDERS; i++) keylessHolder(i)

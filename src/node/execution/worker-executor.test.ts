@@ -194,8 +194,9 @@ test('an extra worker takes jobs only while its gate is open, started the first 
 
 test('the executor samples into its gate the jobs that ended since the last sample', { timeout: 30_000 }, async (t) => {
   const dataDir = tempDir(t)
-  const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
-  t.after(() => inline.close())
+  // a node makes the chain in dataDir, which the executor's worker opens
+  const chain = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
+  t.after(() => chain.close())
   // a gate that records the completions it is given, and says when they add up to what was run
   const seen: number[] = []
   let counted: () => void = () => {}
