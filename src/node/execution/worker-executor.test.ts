@@ -1,7 +1,8 @@
 /**
  * eth_simulateV1 on the execution workers: the same answers as on the main thread (at `latest` and at a
  * pre-confirmed `pending`), its own time limit and code when a simulation never yields, and the jobs that
- * shared the stopped worker answered all the same; the extra workers taking jobs only while their gate is open.
+ * shared the stopped worker answered all the same; the extra workers taking calls only while their gate is
+ * open, and simulations once they have loaded.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -190,6 +191,37 @@ test('an extra worker takes jobs only while its gate is open, started the first 
   gate.sample(0.9, true, 4) // a busy main thread closes it
   await batch(12)
   assert.equal(executor.stats().jobsPerWorker[1], extra, 'closed again: the extra worker takes no more jobs')
+})
+
+test('with the gate shut a simulation starts the extra worker and uses it once loaded; calls stay off it', { timeout: 60_000 }, async (t) => {
+  const dataDir = tempDir(t)
+  const sequencer = { ...DEFAULT_SEQUENCER, mode: 'manual' as const, scheduler: new ManualScheduler() }
+  const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis(), sequencer })
+  t.after(() => inline.close())
+  await inline.start()
+  const gate = new SpareCoreGate()
+  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
+  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate } })
+  t.after(() => executor.close())
+  const sealed = { kind: 'sealed', number: 0n } as const
+  const expected = simulatedBlocksJson(await inline.api.simulateV1(payload(FUNDED), LATEST), true)
+  const simulations = async (): Promise<void> => {
+    const answers = await Promise.all([0, 1, 2, 3].map(() => executor.run({ kind: 'simulate', payload: payload(FUNDED), answer: 'json' }, sealed)))
+    for (const a of answers) assert.equal(a, expected)
+  }
+
+  await simulations()
+  assert.equal(gate.open, false)
+  assert.deepEqual(executor.stats().jobsPerWorker, [4, 0], 'the extra worker started, and no simulation waited for it to load')
+  for (let batch = 0; batch < 100 && executor.stats().jobsPerWorker[1] === 0; batch++) await simulations()
+  const extra = executor.stats().jobsPerWorker[1]!
+  assert.ok(extra > 0, 'once loaded, the extra worker takes simulations')
+
+  const call = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00000100${i.toString(16).padStart(2, '0').repeat(208)}01`) })
+  const answers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => executor.run({ kind: 'call', request: call(i) }, sealed)))
+  for (const [i, a] of answers.entries()) assert.deepEqual(a, await inline.api.call(call(i), LATEST))
+  assert.equal(executor.stats().jobsPerWorker[1], extra, 'calls go to the base worker only while the gate is shut')
 })
 
 test('the executor samples into its gate the jobs that ended since the last sample', { timeout: 30_000 }, async (t) => {

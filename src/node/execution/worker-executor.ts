@@ -2,9 +2,13 @@
  * Runs execution jobs on a pool of worker threads (worker-main.ts), queued in arrival order up to a bound.
  * A worker takes up to `maxInFlight` jobs at once (they interleave there at their state reads, so a long
  * one does not hold up the others, and the next job is already waiting when one ends); a job goes to the
- * least busy worker. Beyond the `workers` started at once, `extra` workers take jobs only while its gate
- * (spare-core-gate.ts) is open: jobs wait and the main thread idles, the load of long executions. Each is
- * started the first time it is let in, and kept.
+ * least busy worker. Beyond the `workers` started at once, `extra` workers take every kind of job while its
+ * gate (spare-core-gate.ts) is open (jobs wait and the main thread idles: the load of long executions), and
+ * simulations at any time once loaded (the first simulation starts them; none waits for one to load). Why
+ * simulations: on 2 cores a second worker lifted one-call simulations by ~13% when forced, where it cost
+ * balanceOf calls ~10% (the main thread is their limit); the gate, measuring its own trials, did not catch
+ * the simulations' gain (docs/performance.md). Each extra worker is started the first time it is let in, and
+ * kept.
  *
  * Time limits: each job has the cooperative deadline inside the worker; if a job has not been answered by
  * its limit plus a grace period from when its worker was ready (a loop that touches no state never
@@ -127,10 +131,13 @@ export class WorkerExecutor implements Executor {
     return this.queue.length > 0 || this.slots.some((s) => s.running.size > 1)
   }
 
-  /** The workers jobs may go to now: the base ones, and the extra ones while the gate is open. */
-  private usableSlots(): number {
+  /**
+   * The workers a job may go to now: the base ones, and the extra ones while the gate is open or, for a
+   * simulation, once they have loaded (the first simulation starts them).
+   */
+  private usableSlots(simulation: boolean): number {
     const extra = this.opts.extra
-    const usable = extra !== undefined && extra.gate.open ? this.opts.workers + extra.workers : this.opts.workers
+    const usable = extra !== undefined && (extra.gate.open || simulation) ? this.opts.workers + extra.workers : this.opts.workers
     while (this.slots.length < usable && !this.closed) this.addSlot()
     return Math.min(usable, this.slots.length)
   }
@@ -149,6 +156,9 @@ export class WorkerExecutor implements Executor {
           if (msg.error!.message.startsWith('execution aborted (timeout')) this.stoppedAtLimit++
           running.q.reject(errorFromWire(msg.error!))
         }
+      },
+      loaded: () => {
+        if (slot.lane === lane) this.pump()
       },
       failed: (e) => {
         if (slot.lane === lane) this.fail(slot, new FlashnodeError('internal', 'execution worker failed', { cause: e }))
@@ -181,11 +191,14 @@ export class WorkerExecutor implements Executor {
   }
 
   private pump(): void {
-    const usable = this.queue.length > 0 ? this.usableSlots() : 0
     while (this.queue.length > 0) {
+      const simulation = this.queue[0]!.job.kind === 'simulate'
+      const usable = this.usableSlots(simulation)
+      const gateOpen = this.opts.extra?.gate.open === true
       let best: Slot | undefined
       for (let i = 0; i < usable; i++) {
         const slot = this.slots[i]!
+        if (i >= this.opts.workers && !gateOpen && !slot.lane.usable) continue // a simulation does not wait for an extra worker to load
         if (slot.running.size < this.opts.maxInFlight && (best === undefined || slot.running.size < best.running.size)) best = slot
       }
       if (best === undefined) return
