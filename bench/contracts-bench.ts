@@ -208,13 +208,24 @@ export function contractRow(name: string): ContractRow | undefined {
   return m === null ? undefined : { kind: m[1] as Kind, method: m[2] === 'call' ? 'eth_call' : 'eth_simulateV1' }
 }
 
+const rowsMade = new WeakMap<BenchChain, Map<Kind, Row>>()
+
+/** A chain's row of a kind, made once (the multicall's expected answer is an ABI encoding of 50 words). */
+function rowOf(chain: BenchChain, kind: Kind): Row {
+  let rows = rowsMade.get(chain)
+  if (rows === undefined) rowsMade.set(chain, (rows = new Map()))
+  let row = rows.get(kind)
+  if (row === undefined) rows.set(kind, (row = { transfer: transferRow, swap: swapRow, multicall: multicallRow }[kind](chain)))
+  return row
+}
+
 /**
  * Request r of a row as a JSON-RPC body, its holders walked from the set's start: what `bench/paired-ab.ts`
  * and `bench/alternating-ab.ts` compare two checkouts with, the same calls this scenario sends.
  */
 export function contractRequestBody(chain: BenchChain, row: ContractRow, r: number): string {
   if (chain.swap === undefined) throw new Error('contract requests need a chain built with swap: true')
-  const made = { transfer: transferRow, swap: swapRow, multicall: multicallRow }[row.kind](chain)
+  const made = rowOf(chain, row.kind)
   return rpcBody(r + 1, row.method, params(row.method, made.call(r, walk(chain.holders, made.per, 0, r))))
 }
 

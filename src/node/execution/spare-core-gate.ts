@@ -1,6 +1,7 @@
 /**
- * Whether the execution pool may hand jobs to its extra workers: only while they raise the rate at which jobs
- * complete, and tried only when jobs wait and the node's main thread leaves most of its core unused.
+ * Whether the execution pool may hand every kind of job to its extra workers (simulations go to them either
+ * way: worker-executor.ts): only while they raise the rate at which jobs complete, and tried only when jobs
+ * wait and the node's main thread leaves most of its core unused.
  *
  * Why: a worker pool as large as the machine is right for long executions (a loop-heavy eth_call, a swap's
  * simulation, a multicall: hundreds of µs to ms of EVM per request against tens of µs of HTTP and JSON on the

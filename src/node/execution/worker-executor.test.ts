@@ -156,7 +156,7 @@ test('closing while a worker is still loading with a job on it: the job is refus
   assert.deepEqual(unhandled.map(String), [])
 })
 
-test('an extra worker takes jobs only while its gate is open, started the first time it is let in', async (t) => {
+test('an extra worker takes calls only while its gate is open, started the first time it is let in', async (t) => {
   const dataDir = tempDir(t)
   const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
   t.after(() => inline.close())

@@ -168,7 +168,7 @@ export class WorkerExecutor implements Executor {
     slot.snapshotVersion = undefined
   }
 
-  /** Besides the Executor's: the jobs handed to each worker place so far (its length: the workers started), and whether the gate lets the extra workers take jobs. */
+  /** Besides the Executor's: the jobs handed to each worker place so far (its length: the workers started), and whether the gate lets the extra workers take every kind of job. */
   stats(): { queued: number; killed: number; stoppedAtLimit: number; jobsPerWorker: number[]; extraWorkersInUse: boolean } {
     return {
       queued: this.queue.length,
@@ -191,10 +191,9 @@ export class WorkerExecutor implements Executor {
   }
 
   private pump(): void {
+    const gateOpen = this.opts.extra?.gate.open === true
     while (this.queue.length > 0) {
-      const simulation = this.queue[0]!.job.kind === 'simulate'
-      const usable = this.usableSlots(simulation)
-      const gateOpen = this.opts.extra?.gate.open === true
+      const usable = this.usableSlots(this.queue[0]!.job.kind === 'simulate')
       let best: Slot | undefined
       for (let i = 0; i < usable; i++) {
         const slot = this.slots[i]!
