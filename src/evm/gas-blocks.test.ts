@@ -110,3 +110,29 @@ test('a failed memory charge inside a run is decided on the gas op-by-op would h
   assert.equal(done.status, Status.Success)
   assert.equal(done.gasLeft, 0)
 })
+
+test('jumps, fused with their PUSH or not, land past the JUMPDEST as op by op would: every gas amount ends the same', () => {
+  // a loop of three rounds: 0 PUSH1 3; 2 JUMPDEST; 3 PUSH1 1 SWAP1 SUB (counter - 1); 7 DUP1; 8 PUSH1 2 JUMPI
+  // (fused: back to 2 while non-zero); 11 PUSH1 16 JUMP (fused); 14 STOP STOP; 16 JUMPDEST; 17 PUSH1 23 PUSH1 0
+  // ADD JUMP (to a computed destination: not fused); 23 JUMPDEST; 24 PUSH1 1 PUSH1 32 PUSH1 0 ADD JUMPI (the
+  // same for JUMPI); 32 JUMPDEST; 33 POP GAS STOP
+  const program =
+    'PUSH1 0x03 JUMPDEST PUSH1 0x01 SWAP1 SUB DUP1 PUSH1 0x02 JUMPI PUSH1 0x10 JUMP STOP STOP JUMPDEST ' +
+    'PUSH1 0x17 PUSH1 0x00 ADD JUMP JUMPDEST PUSH1 0x01 PUSH1 0x20 PUSH1 0x00 ADD JUMPI JUMPDEST POP GAS STOP'
+  const code = assemble(program)
+  assert.equal(code.length, 36)
+  // PUSH1; three rounds of JUMPDEST PUSH1 SWAP1 SUB DUP1 PUSH1 JUMPI; PUSH1 JUMP; JUMPDEST PUSH1 PUSH1 ADD JUMP;
+  // JUMPDEST PUSH1 PUSH1 PUSH1 ADD JUMPI; JUMPDEST POP GAS STOP
+  const total = 3 + 3 * 26 + 11 + 18 + 23 + 5
+  let succeeded = 0
+  for (let gas = 0; gas <= total + 5; gas++) {
+    const fast = runCode('cancun', code, { gas }).result
+    const slow = runCode('cancun', opByOp(new Uint8Array(code), 'cancun'), { gas }).result
+    assert.equal(fast.status, slow.status, `with ${gas} gas`)
+    assert.equal(fast.gasLeft, slow.gasLeft, `with ${gas} gas`)
+    assert.equal(fast.haltReason, slow.haltReason, `with ${gas} gas`)
+    if (fast.status === Status.Success) succeeded++
+  }
+  assert.equal(succeeded, 6, 'from the exact gas on, it completes')
+  assert.equal(runCode('cancun', code, { gas: 10_000 }).result.gasLeft, 10_000 - total)
+})

@@ -5,7 +5,9 @@
  * One dispatch loop. At the start of a straight-line run (gas-blocks.ts) it pays the run's static gas and
  * checks its stack bounds at once; where gas or stack would not allow the whole run, it goes op by op, reading
  * each opcode's static gas (-1: not active, an invalid opcode) and stack bounds from flat tables
- * (gas-rules.ts), until the next run it can pay. Then a `switch` runs the opcode. Arithmetic, stack,
+ * (gas-rules.ts), until the next run it can pay. A jump lands past its JUMPDEST with the destination's run
+ * paid when it can be (the JUMPDEST is free of any other effect), and a PUSH followed by a JUMP or JUMPI to a
+ * valid destination reads as one fused opcode (code-analysis.ts). Then a `switch` runs the opcode. Arithmetic, stack,
  * control flow and the environment reads run inline on locals (pc, sp, gas); the opcodes that price or
  * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
  * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
@@ -17,7 +19,7 @@
  * ctx.deadline (ExecutionTimeout).
  */
 
-import { analyse, decodePush } from './code-analysis.ts'
+import { analyse, decodePush, PUSH_JUMP, PUSH_JUMPI } from './code-analysis.ts'
 import { Frame, chargeFromReserve, ended, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, takeStack, releaseStack } from './frame-state.ts'
 import { blocksFor } from './gas-blocks.ts'
 import { forkGasFor, MAX_STACK, MIN_STACK } from './gas-rules.ts'
@@ -79,6 +81,8 @@ function run(f: Frame): FrameResult | null {
   const maxStack = MAX_STACK
   const analysis = analyse(f.code)
   const code = analysis.padded
+  const dispatch = analysis.dispatch
+  const fusedTargets = analysis.fusedTargets
   const jumpdests = analysis.jumpdests
   const pushValues = analysis.pushValues
   const runs = blocksFor(analysis, staticGas)
@@ -104,7 +108,7 @@ function run(f: Frame): FrameResult | null {
   let careful = true
 
   for (;;) {
-    const op = code[pc]!
+    let op = dispatch[pc]!
     if (careful) {
       // at the start of a run (after a jump or an opcode that ends one) or going op by op: pay the whole run
       // from here when gas and stack allow it, else this opcode alone
@@ -113,6 +117,7 @@ function run(f: Frame): FrameResult | null {
         gas -= need
         careful = false
       } else {
+        if (op > 0xff) op = code[pc]! // a fused PUSH goes op by op as the PUSH it is
         const cost = staticGas[op]!
         if (cost < 0) return halt(invalidOpcodeReason(op))
         if (sp < minStack[op]! || sp > maxStack[op]!) return halt(stackError(sp, minStack[op]!, maxStack[op]!))
@@ -530,18 +535,28 @@ function run(f: Frame): FrameResult | null {
         break
       case 0x56: {
         const destination = s[--sp]!
-        careful = true
+        let to: number
         if (destination === lastDestination) {
-          pc = lastDestinationPc
+          to = lastDestinationPc
         } else {
           if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
-          pc = smallWordToNumber(destination)
+          to = smallWordToNumber(destination)
           lastDestination = destination
-          lastDestinationPc = pc
+          lastDestinationPc = to
         }
         if (--jumpsToCheck === 0) {
           jumpsToCheck = JUMP_CHECK_INTERVAL
           if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+        }
+        // LANDING (the same in every jump): pay the run that starts at the destination's JUMPDEST and go on
+        // past it, or let the loop go op by op from the JUMPDEST
+        if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
+          gas -= runGas[to]!
+          careful = false
+          pc = to + 1
+        } else {
+          careful = true
+          pc = to
         }
         continue
       }
@@ -551,20 +566,69 @@ function run(f: Frame): FrameResult | null {
         sp -= 2
         careful = true
         if (condition !== 0n) {
+          let to: number
           if (destination === lastDestination) {
-            pc = lastDestinationPc
+            to = lastDestinationPc
           } else {
             if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
-            pc = smallWordToNumber(destination)
+            to = smallWordToNumber(destination)
             lastDestination = destination
-            lastDestinationPc = pc
+            lastDestinationPc = to
           }
           if (--jumpsToCheck === 0) {
             jumpsToCheck = JUMP_CHECK_INTERVAL
             if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
           }
+          // LANDING
+          if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
+            gas -= runGas[to]!
+            careful = false
+            pc = to + 1
+          } else {
+            pc = to
+          }
           continue
         }
+        break
+      }
+      case PUSH_JUMP: {
+        // a PUSHn and the JUMP after it, paid with their run; the destination was checked when the code was analysed
+        const to = fusedTargets[pc]!
+        if (--jumpsToCheck === 0) {
+          jumpsToCheck = JUMP_CHECK_INTERVAL
+          if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+        }
+        // LANDING
+        if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
+          gas -= runGas[to]!
+          careful = false
+          pc = to + 1
+        } else {
+          careful = true
+          pc = to
+        }
+        continue
+      }
+      case PUSH_JUMPI: {
+        // a PUSHn and the JUMPI after it: the condition is on top of the stack
+        careful = true
+        if (s[--sp]! !== 0n) {
+          const to = fusedTargets[pc]!
+          if (--jumpsToCheck === 0) {
+            jumpsToCheck = JUMP_CHECK_INTERVAL
+            if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+          }
+          // LANDING
+          if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
+            gas -= runGas[to]!
+            careful = false
+            pc = to + 1
+          } else {
+            pc = to
+          }
+          continue
+        }
+        pc += code[pc]! - 0x5e // past the PUSHn (n + 1 bytes) and onto the JUMPI, which the pc++ below steps over
         break
       }
       case 0x58:

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
-import { authorizationSigningHash, executeTransaction, floorDataGas, intrinsicGas } from './transaction.ts'
+import { authorizationSigningHash, countNonZero, executeTransaction, floorDataGas, intrinsicGas } from './transaction.ts'
 import { createAddress, delegationDesignator } from './frames.ts'
 import { rulesFor, type ForkName } from './fork.ts'
 import { assemble, blockEnvWith } from './test-kit.ts'
@@ -37,6 +37,23 @@ test('EIP-7623 floor: 21000 + 10 per token (a zero byte 1 token, others 4)', () 
   assert.equal(floorDataGas(new Uint8Array(100).fill(1)), 25000n)
   assert.equal(floorDataGas(new Uint8Array(10)), 21100n)
   assert.equal(floorDataGas(new Uint8Array(0)), 21000n)
+})
+
+test('non-zero bytes are counted four at a time the same as one at a time, at every alignment and length', () => {
+  const buffer = new Uint8Array(300)
+  let seed = 7
+  const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16
+  // bytes of every kind: zero, 0x80 (only the high bit), 0x7f, 0x01, 0xff, random
+  for (let i = 0; i < buffer.length; i++) buffer[i] = [0, 0, 0x80, 0x7f, 1, 0xff, next() & 0xff][next() % 7]!
+  for (let start = 0; start < 9; start++) {
+    for (let length = 0; length < 60; length++) {
+      const data = buffer.subarray(start, start + length)
+      let expected = 0
+      for (const b of data) if (b !== 0) expected++
+      assert.equal(countNonZero(data), expected, `start ${start}, length ${length}`)
+    }
+  }
+  assert.equal(countNonZero(buffer), buffer.reduce((n, b) => n + (b !== 0 ? 1 : 0), 0))
 })
 
 // --- a small world ---------------------------------------------------------------------------------
