@@ -1,7 +1,7 @@
 /**
  * Code analysis, once per code array: the JUMPDEST bitmap (a 0x5b inside PUSH data is not a destination),
  * the code padded with 33 zero bytes (so the dispatch loop reads STOP past the end and a PUSH near the end
- * reads zeros, without a bounds check), a lazily filled table of PUSH values as bigints (a PUSH decodes
+ * reads zeros, without a bounds check), a lazily filled table of PUSH values as stack words (a PUSH decodes
  * its immediate once per code, then allocates nothing) and, made on first run, the static gas of its
  * straight-line runs (gas-blocks.ts).
  *
@@ -16,7 +16,7 @@
  */
 
 import type { GasBlocks } from './gas-blocks.ts'
-import { bytesToWord } from './words.ts'
+import { bytesToWord, type Word } from './words.ts'
 
 export interface CodeAnalysis {
   /** The code followed by 33 zero bytes. */
@@ -28,7 +28,7 @@ export interface CodeAnalysis {
   /** At a fused PUSH's pc: its jump's destination (a JUMPDEST). */
   readonly fusedTargets: Int32Array
   /** PUSHn values by the PUSH's pc, filled on first execution. */
-  readonly pushValues: (bigint | undefined)[]
+  readonly pushValues: (Word | undefined)[]
   /** The static gas and stack bounds of its straight-line runs for one fork (gas-blocks.ts), made on first run. */
   blocks: GasBlocks | undefined
 }
@@ -68,7 +68,7 @@ export function analyse(code: Uint8Array): CodeAnalysis {
     }
     pc += n
   }
-  const analysis: CodeAnalysis = { padded, jumpdests, dispatch, fusedTargets, pushValues: new Array<bigint | undefined>(length), blocks: undefined }
+  const analysis: CodeAnalysis = { padded, jumpdests, dispatch, fusedTargets, pushValues: new Array<Word | undefined>(length), blocks: undefined }
   cache.set(code, analysis)
   return analysis
 }
@@ -81,7 +81,7 @@ function pushedNumber(code: Uint8Array, start: number, n: number): number {
 }
 
 /** Decodes (and caches) the immediate of the PUSHn at `pc`; bytes past the code's end read as zero. */
-export function decodePush(analysis: CodeAnalysis, pc: number, n: number): bigint {
+export function decodePush(analysis: CodeAnalysis, pc: number, n: number): Word {
   const value = bytesToWord(analysis.padded, pc + 1, n, false)
   analysis.pushValues[pc] = value
   return value

@@ -16,6 +16,7 @@ import type { Rules } from './fork.ts'
 import type { ForkGas } from './gas-rules.ts'
 import { expansionCost, type Memory } from './memory.ts'
 import type { FrameResult, Host, Message, Status } from './types.ts'
+import { canon, type Word } from './words.ts'
 
 export const EMPTY_BYTES = new Uint8Array(0)
 export const OUT_OF_GAS = 'out of gas'
@@ -34,19 +35,22 @@ export class Frame {
   pendingOp = 0
   returnData: Uint8Array = EMPTY_BYTES
   readonly address: bigint
+  /** `address` as a stack word (ADDRESS). */
+  readonly addressWord: Word
 
   constructor(
     readonly host: Host,
     readonly msg: Message,
     readonly rules: Rules,
     readonly forkGas: ForkGas,
-    readonly stack: bigint[],
+    readonly stack: Word[],
     readonly memory: Memory,
     readonly code: Uint8Array,
   ) {
     this.gas = msg.gas
     this.reserve = msg.gasReserve ?? 0n
     this.address = msg.recipient
+    this.addressWord = canon(msg.recipient)
   }
 }
 
@@ -69,13 +73,13 @@ export function wordCount(size: number): number {
   return Math.ceil(size / 32)
 }
 
-const stackPool: bigint[][] = []
+const stackPool: Word[][] = []
 
-export function takeStack(): bigint[] {
-  return stackPool.pop() ?? new Array<bigint>(STACK_LIMIT).fill(0n)
+export function takeStack(): Word[] {
+  return stackPool.pop() ?? new Array<Word>(STACK_LIMIT).fill(0)
 }
 
-export function releaseStack(stack: bigint[]): void {
+export function releaseStack(stack: Word[]): void {
   if (stackPool.length < 1100) stackPool.push(stack)
 }
 

@@ -87,7 +87,7 @@ test('gas above 2^53: a large memory expansion is charged from the exact total',
 })
 
 test('chargeFromReserve: a charge the number part cannot pay comes from the exact total', () => {
-  const frame = new Frame({} as Host, { gas: 10, gasReserve: 1n << 60n } as Message, rulesFor('cancun'), forkGasFor(rulesFor('cancun')), [], takeMemory(), new Uint8Array(0))
+  const frame = new Frame({} as Host, { gas: 10, gasReserve: 1n << 60n, recipient: 0n } as Message, rulesFor('cancun'), forkGasFor(rulesFor('cancun')), [], takeMemory(), new Uint8Array(0))
   const max = BigInt(Number.MAX_SAFE_INTEGER)
   assert.equal(chargeFromReserve(frame, 10, 100), Number.MAX_SAFE_INTEGER)
   assert.equal(frame.reserve, (1n << 60n) + 10n - 100n - max)

@@ -358,3 +358,55 @@ describe('memory words remembered by MLOAD and MSTORE follow every other write t
     assert.equal(bytesToBigInt(result.output), BigInt(B))
   })
 })
+
+describe('a word has one form whichever opcode made it (words.ts: a number up to 2^31 - 1, else a bigint)', () => {
+  // each expression leaves the value named on the stack, made from operands on the other side of 2^31 or by a
+  // wrap; EQ against the same value pushed as a constant is 1 only when both have the same form
+  const big = (v: bigint): string => `PUSH32 ${hex32(v)}`
+  const cases: [string, string, bigint][] = [
+    ['ADD that wraps', `${big(3n)} ${big(MAX)} ADD`, 2n],
+    ['ADD of two numbers past 2^31 - 1', 'PUSH4 0x7fffffff PUSH1 0x01 ADD', 0x80000000n],
+    ['SUB of two bigints', `${big(0x80000000n)} ${big(0x80000005n)} SUB`, 5n],
+    ['SUB below zero', 'PUSH1 0x01 PUSH1 0x00 SUB', MAX],
+    ['MUL that wraps', `${big(2n)} ${big(1n << 255n)} MUL`, 0n],
+    ['MUL of two numbers past 2^53', 'PUSH4 0x7fffffff PUSH4 0x7fffffff MUL', 0x7fffffffn * 0x7fffffffn],
+    ['DIV of bigints', `${big(0x100000000n)} ${big(0x500000000n)} DIV`, 5n],
+    ['SDIV of negatives', `${big(MAX - 1n)} ${big(MAX - 9n)} SDIV`, 5n],
+    ['MOD of bigints', `${big(0x100000000n)} ${big(0x100000007n)} MOD`, 7n],
+    ['SMOD of a negative', `${big(3n)} ${big(MAX - 9n)} SMOD`, MAX],
+    ['ADDMOD', `PUSH1 0x07 ${big(MAX)} ${big(MAX)} ADDMOD`, (2n * MAX) % 7n],
+    ['MULMOD', `PUSH1 0x07 ${big(MAX)} ${big(MAX)} MULMOD`, (MAX * MAX) % 7n],
+    ['EXP', 'PUSH1 0x1f PUSH1 0x02 EXP', 1n << 31n],
+    ['EXP that wraps', `PUSH2 0x0100 PUSH1 0x02 EXP`, 0n],
+    ['SIGNEXTEND of a positive byte', `${big(0xff7fn)} PUSH1 0x00 SIGNEXTEND`, 0x7fn],
+    ['AND of two bigints', `${big(0xe00000005n)} ${big(0x1000000ffn)} AND`, 5n],
+    ['AND of a number and a bigint', `${big(MAX)} PUSH2 0x1234 AND`, 0x1234n],
+    ['OR', `${big(0x80000000n)} PUSH1 0x01 OR`, 0x80000001n],
+    ['XOR of two bigints', `${big(0x80000006n)} ${big(0x80000003n)} XOR`, 5n],
+    ['NOT of a number', 'PUSH1 0x05 NOT', MAX - 5n],
+    ['NOT of a bigint', `${big(MAX - 5n)} NOT`, 5n],
+    ['BYTE of a bigint', `${big(0xab00n << 200n)} PUSH1 0x05 BYTE`, 0xabn],
+    ['BYTE of a number', 'PUSH4 0x12345678 PUSH1 0x1c BYTE', 0x12n],
+    ['SHL of a number past 2^31 - 1', 'PUSH1 0x01 PUSH1 0x1f SHL', 1n << 31n],
+    ['SHL of a number to the edge', 'PUSH1 0x01 PUSH1 0x1e SHL', 1n << 30n],
+    ['SHL that shifts a bigint out', `${big(1n << 255n)} PUSH1 0x01 SHL`, 0n],
+    ['SHR of a bigint', `${big(0x5n << 200n)} PUSH1 0xc8 SHR`, 5n],
+    ['SHR of a number', 'PUSH4 0x7fffffff PUSH1 0x1e SHR', 1n],
+    ['SAR of a negative', `${big(MAX - 15n)} PUSH1 0x02 SAR`, MAX - 3n],
+    ['SAR of a positive bigint', `${big(0x5n << 200n)} PUSH1 0xc8 SAR`, 5n],
+    ['CLZ', `${big(1n << 200n)} CLZ`, 55n],
+    ['MLOAD of a small value MSTOREd as a bigint result', `${big(0x80000000n)} ${big(0x80000009n)} SUB PUSH1 0x00 MSTORE PUSH1 0x00 MLOAD`, 9n],
+    ['MLOAD unaligned', `${big(0x0102030405060708n)} PUSH1 0x00 MSTORE PUSH1 0x04 MLOAD`, 0x0102030405060708n << 32n],
+    ['CALLDATALOAD past the data', 'PUSH2 0x1000 CALLDATALOAD', 0n],
+    ['KECCAK256', 'PUSH1 0x00 PUSH1 0x00 KECCAK256', 0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470n],
+  ]
+  for (const [name, expression, value] of cases) {
+    test(name, () => {
+      assert.equal(top(expression, 'osaka'), value, 'the value')
+      assert.equal(top(`${expression} ${big(value)} EQ`, 'osaka'), 1n, 'EQ with the value pushed whole')
+      const short = value === 0n ? 'PUSH0' : value <= 0xffffffffn ? `PUSH4 0x${value.toString(16).padStart(8, '0')}` : big(value)
+      assert.equal(top(`${expression} ${short} EQ`, 'osaka'), 1n, 'EQ with the value pushed short')
+      assert.equal(top(`${expression} ISZERO`, 'osaka'), value === 0n ? 1n : 0n, 'ISZERO')
+    })
+  }
+})

@@ -29,9 +29,11 @@ import { copyOp, extCodeCopyOp, keccakOp, mcopyOp, returnDataCopyOp } from './op
 import { logOp, selfDestructOp, sstoreOp } from './opcodes-state.ts'
 import { invalidOpcodeReason } from './opcode-names.ts'
 import { ExecutionTimeout, Status, type FrameResult, type Host, type Message } from './types.ts'
-import { byteLength, bytesToWord, low32, smallWordToNumber, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, TWO_256, writeWord } from './words.ts'
+import { addressOf, big, byteLength, bytesToWord, canon, low32, MAX_SMALL, numberWord, smallWordToNumber, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, TWO_256, writeWord, type Word } from './words.ts'
 
 const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
+/** Shift amounts 0..255 as bigints (SHL, SHR, BYTE on a bigint word). */
+const SHIFTS = Array.from({ length: 256 }, (_, i) => BigInt(i))
 const JUMP_CHECK_INTERVAL = 4096
 const FRAME_CHECK_INTERVAL = 1024
 let framesSinceCheck = 0
@@ -90,20 +92,16 @@ function run(f: Frame): FrameResult | null {
   const runLow = runs.low
   const runHigh = runs.high
   const codeLength = f.code.length
-  const codeLengthBig = BigInt(codeLength)
   const s = f.stack
   const memory = f.memory
   const input = msg.input
-  const inputLengthBig = BigInt(input.length)
+  const inputLength = input.length
   const deadline = ctx.deadline
   let jumpsToCheck = JUMP_CHECK_INTERVAL
   let pc = f.pc
   let sp = f.sp
   let gas = f.gas
   let reason: string | undefined
-  // the last valid jump destination, as a word and as a pc: a loop's jump skips the bigint → number conversion
-  let lastDestination = -1n
-  let lastDestinationPc = 0
   // false while the current straight-line run's static gas is paid and its stack bounds checked (gas-blocks.ts)
   let careful = true
 
@@ -131,57 +129,81 @@ function run(f: Frame): FrameResult | null {
     switch (op) {
       case 0x00:
         return ended(f, Status.Success, gas, EMPTY_BYTES)
+      // Arithmetic and bitwise opcodes: on two numbers in number arithmetic (a result above MAX_SMALL becomes a
+      // bigint), otherwise in bigints with canon() on any result that can be small (words.ts)
       case 0x01: {
-        const r = s[sp - 1]! + s[sp - 2]!
-        s[sp - 2] = r > MAX_WORD ? r - TWO_256 : r
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a + b
+          s[sp - 2] = r <= MAX_SMALL ? r : BigInt(r)
+        } else {
+          // one operand is a bigint above MAX_SMALL: so is the sum, unless it wraps
+          const r = big(a) + big(b)
+          s[sp - 2] = r > MAX_WORD ? canon(r - TWO_256) : r
+        }
         sp--
         break
       }
       case 0x02: {
-        const r = s[sp - 1]! * s[sp - 2]!
-        s[sp - 2] = r > MAX_WORD ? r & MAX_WORD : r
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a * b
+          // below 2^62 but not exact in a double above 2^53: a large product is made in bigints
+          s[sp - 2] = r <= MAX_SMALL ? r : BigInt(a) * BigInt(b)
+        } else {
+          const r = big(a) * big(b)
+          s[sp - 2] = canon(r > MAX_WORD ? r & MAX_WORD : r)
+        }
         sp--
         break
       }
       case 0x03: {
-        const r = s[sp - 1]! - s[sp - 2]!
-        s[sp - 2] = r < 0n ? r + TWO_256 : r
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a - b
+          s[sp - 2] = r >= 0 ? r : TWO_256 + BigInt(r)
+        } else {
+          const r = big(a) - big(b)
+          s[sp - 2] = canon(r < 0n ? r + TWO_256 : r)
+        }
         sp--
         break
       }
-      case 0x04: {
-        const d = s[sp - 2]!
-        s[sp - 2] = d === 0n ? 0n : s[sp - 1]! / d
-        sp--
-        break
-      }
+      case 0x04:
       case 0x05: {
+        // SDIV on two numbers (both non-negative as signed words) is DIV
+        const a = s[sp - 1]!
         const d = s[sp - 2]!
-        s[sp - 2] = d === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, s[sp - 1]!) / BigInt.asIntN(256, d))
+        if (d === 0) s[sp - 2] = 0
+        else if (typeof a === 'number' && typeof d === 'number') s[sp - 2] = Math.floor(a / d)
+        else if (op === 0x04) s[sp - 2] = canon(big(a) / big(d))
+        else s[sp - 2] = canon(BigInt.asUintN(256, BigInt.asIntN(256, big(a)) / BigInt.asIntN(256, big(d))))
         sp--
         break
       }
-      case 0x06: {
-        const d = s[sp - 2]!
-        s[sp - 2] = d === 0n ? 0n : s[sp - 1]! % d
-        sp--
-        break
-      }
+      case 0x06:
       case 0x07: {
+        const a = s[sp - 1]!
         const d = s[sp - 2]!
-        s[sp - 2] = d === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, s[sp - 1]!) % BigInt.asIntN(256, d))
+        if (d === 0) s[sp - 2] = 0
+        else if (typeof a === 'number' && typeof d === 'number') s[sp - 2] = a % d
+        else if (op === 0x06) s[sp - 2] = canon(big(a) % big(d))
+        else s[sp - 2] = canon(BigInt.asUintN(256, BigInt.asIntN(256, big(a)) % BigInt.asIntN(256, big(d))))
         sp--
         break
       }
       case 0x08: {
         const n = s[sp - 3]!
-        s[sp - 3] = n === 0n ? 0n : (s[sp - 1]! + s[sp - 2]!) % n
+        s[sp - 3] = n === 0 ? 0 : canon((big(s[sp - 1]!) + big(s[sp - 2]!)) % big(n))
         sp -= 2
         break
       }
       case 0x09: {
         const n = s[sp - 3]!
-        s[sp - 3] = n === 0n ? 0n : (s[sp - 1]! * s[sp - 2]!) % n
+        s[sp - 3] = n === 0 ? 0 : canon((big(s[sp - 1]!) * big(s[sp - 2]!)) % big(n))
         sp -= 2
         break
       }
@@ -198,84 +220,122 @@ function run(f: Frame): FrameResult | null {
         } else {
           gas -= extra
         }
-        s[sp - 2] = expWord(s[sp - 1]!, exponent)
+        s[sp - 2] = canon(expWord(big(s[sp - 1]!), big(exponent)))
         sp--
         break
       }
       case 0x0b:
-        s[sp - 2] = signExtend(s[sp - 1]!, s[sp - 2]!)
+        s[sp - 2] = canon(signExtend(big(s[sp - 1]!), big(s[sp - 2]!)))
         sp--
         break
+      // LT and GT: a number and a bigint compare by value in JavaScript, and every number is below every bigint
       case 0x10:
-        s[sp - 2] = s[sp - 1]! < s[sp - 2]! ? 1n : 0n
+        s[sp - 2] = s[sp - 1]! < s[sp - 2]! ? 1 : 0
         sp--
         break
       case 0x11:
-        s[sp - 2] = s[sp - 1]! > s[sp - 2]! ? 1n : 0n
+        s[sp - 2] = s[sp - 1]! > s[sp - 2]! ? 1 : 0
         sp--
         break
-      case 0x12:
-        s[sp - 2] = BigInt.asIntN(256, s[sp - 1]!) < BigInt.asIntN(256, s[sp - 2]!) ? 1n : 0n
+      case 0x12: {
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        s[sp - 2] = (typeof a === 'number' && typeof b === 'number' ? a < b : BigInt.asIntN(256, big(a)) < BigInt.asIntN(256, big(b))) ? 1 : 0
         sp--
         break
-      case 0x13:
-        s[sp - 2] = BigInt.asIntN(256, s[sp - 1]!) > BigInt.asIntN(256, s[sp - 2]!) ? 1n : 0n
+      }
+      case 0x13: {
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        s[sp - 2] = (typeof a === 'number' && typeof b === 'number' ? a > b : BigInt.asIntN(256, big(a)) > BigInt.asIntN(256, big(b))) ? 1 : 0
         sp--
         break
+      }
+      // EQ and ISZERO: one representation per value (words.ts), so identity is equality
       case 0x14:
-        s[sp - 2] = s[sp - 1]! === s[sp - 2]! ? 1n : 0n
+        s[sp - 2] = s[sp - 1]! === s[sp - 2]! ? 1 : 0
         sp--
         break
       case 0x15:
-        s[sp - 1] = s[sp - 1]! === 0n ? 1n : 0n
+        s[sp - 1] = s[sp - 1]! === 0 ? 1 : 0
         break
-      case 0x16:
-        s[sp - 2] = s[sp - 1]! & s[sp - 2]!
+      case 0x16: {
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        // with a number on either side the result fits it: its bits and the low 32 of the other
+        if (typeof a === 'number') s[sp - 2] = a & low32(b)
+        else if (typeof b === 'number') s[sp - 2] = b & low32(a)
+        else s[sp - 2] = canon(a & b)
         sp--
         break
-      case 0x17:
-        s[sp - 2] = s[sp - 1]! | s[sp - 2]!
+      }
+      case 0x17: {
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        // OR is at least either operand: a bigint's stays above MAX_SMALL
+        s[sp - 2] = typeof a === 'number' && typeof b === 'number' ? a | b : big(a) | big(b)
         sp--
         break
-      case 0x18:
-        s[sp - 2] = s[sp - 1]! ^ s[sp - 2]!
+      }
+      case 0x18: {
+        const a = s[sp - 1]!
+        const b = s[sp - 2]!
+        s[sp - 2] = typeof a === 'number' && typeof b === 'number' ? a ^ b : canon(big(a) ^ big(b))
         sp--
         break
-      case 0x19:
-        s[sp - 1] = MAX_WORD ^ s[sp - 1]!
+      }
+      case 0x19: {
+        const a = s[sp - 1]!
+        s[sp - 1] = typeof a === 'number' ? MAX_WORD ^ BigInt(a) : canon(MAX_WORD ^ a)
         break
+      }
       case 0x1a: {
         const i = s[sp - 1]!
-        s[sp - 2] = i < 32n ? (s[sp - 2]! >> (8n * (31n - i))) & 0xffn : 0n
+        const x = s[sp - 2]!
+        if (typeof i !== 'number' || i >= 32) s[sp - 2] = 0
+        else if (typeof x === 'number') s[sp - 2] = i < 28 ? 0 : (x >>> (8 * (31 - i))) & 0xff
+        else s[sp - 2] = low32(x >> SHIFTS[8 * (31 - i)]!) & 0xff
         sp--
         break
       }
       case 0x1b: {
         const shift = s[sp - 1]!
-        if (shift < 256n) {
-          const r = s[sp - 2]! << shift
-          s[sp - 2] = r > MAX_WORD ? r & MAX_WORD : r
+        const x = s[sp - 2]!
+        if (typeof shift !== 'number' || shift >= 256) {
+          s[sp - 2] = 0
+        } else if (typeof x === 'number' && shift < 31 && x < 2 ** (31 - shift)) {
+          s[sp - 2] = x << shift // stays below 2^31
         } else {
-          s[sp - 2] = 0n
+          const r = big(x) << SHIFTS[shift]!
+          s[sp - 2] = canon(r > MAX_WORD ? r & MAX_WORD : r)
         }
         sp--
         break
       }
       case 0x1c: {
         const shift = s[sp - 1]!
-        s[sp - 2] = shift < 256n ? s[sp - 2]! >> shift : 0n
+        const x = s[sp - 2]!
+        if (typeof shift !== 'number' || shift >= 256) s[sp - 2] = 0
+        else if (typeof x === 'number') s[sp - 2] = shift >= 31 ? 0 : x >>> shift
+        else s[sp - 2] = canon(x >> SHIFTS[shift]!)
         sp--
         break
       }
       case 0x1d: {
         const shift = s[sp - 1]!
-        const value = BigInt.asIntN(256, s[sp - 2]!)
-        s[sp - 2] = BigInt.asUintN(256, value >> (shift < 256n ? shift : 256n))
+        const x = s[sp - 2]!
+        if (typeof x === 'number') {
+          // non-negative as a signed word: an arithmetic shift is a logical one
+          s[sp - 2] = typeof shift !== 'number' || shift >= 31 ? 0 : x >>> shift
+        } else {
+          const value = BigInt.asIntN(256, x)
+          s[sp - 2] = canon(BigInt.asUintN(256, value >> (typeof shift === 'number' && shift < 256 ? SHIFTS[shift]! : 256n)))
+        }
         sp--
         break
       }
       case 0x1e:
-        s[sp - 1] = BigInt(countLeadingZeros(s[sp - 1]!))
+        s[sp - 1] = countLeadingZeros(s[sp - 1]!)
         break
       case 0x20:
         f.sp = sp
@@ -287,10 +347,10 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x30:
-        s[sp++] = f.address
+        s[sp++] = f.addressWord
         break
       case 0x31: {
-        const address = BigInt.asUintN(160, s[sp - 1]!)
+        const address = addressOf(s[sp - 1]!)
         if (rules.berlin && host.accessAccount(address)) {
           if (gas < 2500) {
             if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2500)) < 0) return halt(OUT_OF_GAS)
@@ -298,26 +358,26 @@ function run(f: Frame): FrameResult | null {
             gas -= 2500
           }
         }
-        s[sp - 1] = host.balance(address)
+        s[sp - 1] = canon(host.balance(address))
         careful = true
         break
       }
       case 0x32:
-        s[sp++] = ctx.tx.origin
+        s[sp++] = canon(ctx.tx.origin)
         break
       case 0x33:
-        s[sp++] = msg.caller
+        s[sp++] = canon(msg.caller)
         break
       case 0x34:
-        s[sp++] = msg.value
+        s[sp++] = canon(msg.value)
         break
       case 0x35: {
         const offset = s[sp - 1]!
-        s[sp - 1] = offset < inputLengthBig ? bytesToWord(input, smallWordToNumber(offset), 32, true) : 0n
+        s[sp - 1] = offset < inputLength ? bytesToWord(input, smallWordToNumber(offset), 32, true) : 0
         break
       }
       case 0x36:
-        s[sp++] = inputLengthBig
+        s[sp++] = numberWord(inputLength)
         break
       case 0x37:
         f.sp = sp
@@ -329,7 +389,7 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x38:
-        s[sp++] = codeLengthBig
+        s[sp++] = numberWord(codeLength)
         break
       case 0x39:
         f.sp = sp
@@ -341,10 +401,10 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x3a:
-        s[sp++] = ctx.tx.gasPrice
+        s[sp++] = canon(ctx.tx.gasPrice)
         break
       case 0x3b: {
-        const address = BigInt.asUintN(160, s[sp - 1]!)
+        const address = addressOf(s[sp - 1]!)
         if (rules.berlin && host.accessAccount(address)) {
           if (gas < 2500) {
             if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2500)) < 0) return halt(OUT_OF_GAS)
@@ -352,7 +412,7 @@ function run(f: Frame): FrameResult | null {
             gas -= 2500
           }
         }
-        s[sp - 1] = BigInt(host.code(address).length)
+        s[sp - 1] = numberWord(host.code(address).length)
         careful = true
         break
       }
@@ -366,7 +426,7 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x3d:
-        s[sp++] = BigInt(f.returnData.length)
+        s[sp++] = numberWord(f.returnData.length)
         break
       case 0x3e:
         f.sp = sp
@@ -378,7 +438,7 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x3f: {
-        const address = BigInt.asUintN(160, s[sp - 1]!)
+        const address = addressOf(s[sp - 1]!)
         if (rules.berlin && host.accessAccount(address)) {
           if (gas < 2500) {
             if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2500)) < 0) return halt(OUT_OF_GAS)
@@ -386,56 +446,58 @@ function run(f: Frame): FrameResult | null {
             gas -= 2500
           }
         }
-        s[sp - 1] = host.codeHash(address)
+        s[sp - 1] = canon(host.codeHash(address))
         careful = true
         break
       }
       case 0x40: {
-        const number = s[sp - 1]!
+        const number = big(s[sp - 1]!)
         const current = ctx.block.number
-        s[sp - 1] = number < current && number + 256n >= current ? host.blockHash(number) : 0n
+        s[sp - 1] = number < current && number + 256n >= current ? canon(host.blockHash(number)) : 0
         break
       }
       case 0x41:
-        s[sp++] = ctx.block.coinbase
+        s[sp++] = canon(ctx.block.coinbase)
         break
       case 0x42:
-        s[sp++] = ctx.block.timestamp
+        s[sp++] = canon(ctx.block.timestamp)
         break
       case 0x43:
-        s[sp++] = ctx.block.number
+        s[sp++] = canon(ctx.block.number)
         break
       case 0x44:
-        s[sp++] = rules.paris ? ctx.block.prevRandao : ctx.block.difficulty
+        s[sp++] = canon(rules.paris ? ctx.block.prevRandao : ctx.block.difficulty)
         break
       case 0x45:
-        s[sp++] = ctx.block.gasLimit
+        s[sp++] = canon(ctx.block.gasLimit)
         break
       case 0x46:
-        s[sp++] = ctx.block.chainId
+        s[sp++] = canon(ctx.block.chainId)
         break
       case 0x47:
-        s[sp++] = host.balance(f.address)
+        s[sp++] = canon(host.balance(f.address))
         break
       case 0x48:
-        s[sp++] = ctx.block.baseFee
+        s[sp++] = canon(ctx.block.baseFee)
         break
       case 0x49: {
         const index = s[sp - 1]!
         const hashes = ctx.tx.blobHashes
-        s[sp - 1] = index < BigInt(hashes.length) ? hashes[Number(index)]! : 0n
+        s[sp - 1] = index < hashes.length ? canon(hashes[smallWordToNumber(index)]!) : 0
         break
       }
       case 0x4a:
-        s[sp++] = ctx.block.blobBaseFee
+        s[sp++] = canon(ctx.block.blobBaseFee)
         break
       case 0x50:
         sp--
         break
       case 0x51: {
         const offset = s[sp - 1]!
-        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
-        const start = smallWordToNumber(offset)
+        let start: number
+        if (typeof offset === 'number') start = offset
+        else if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        else start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -463,8 +525,10 @@ function run(f: Frame): FrameResult | null {
       }
       case 0x52: {
         const offset = s[sp - 1]!
-        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
-        const start = smallWordToNumber(offset)
+        let start: number
+        if (typeof offset === 'number') start = offset
+        else if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        else start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -489,8 +553,10 @@ function run(f: Frame): FrameResult | null {
       }
       case 0x53: {
         const offset = s[sp - 1]!
-        if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
-        const start = smallWordToNumber(offset)
+        let start: number
+        if (typeof offset === 'number') start = offset
+        else if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        else start = smallWordToNumber(offset)
         const end = start + 1
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -512,7 +578,7 @@ function run(f: Frame): FrameResult | null {
         break
       }
       case 0x54: {
-        const slot = s[sp - 1]!
+        const slot = big(s[sp - 1]!)
         if (rules.berlin && host.accessSlot(f.address, slot)) {
           if (gas < 2000) {
             if (f.reserve === 0n || (gas = chargeFromReserve(f, gas, 2000)) < 0) return halt(OUT_OF_GAS)
@@ -520,7 +586,7 @@ function run(f: Frame): FrameResult | null {
             gas -= 2000
           }
         }
-        s[sp - 1] = host.sload(f.address, slot)
+        s[sp - 1] = canon(host.sload(f.address, slot))
         careful = true
         break
       }
@@ -534,16 +600,9 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x56: {
-        const destination = s[--sp]!
-        let to: number
-        if (destination === lastDestination) {
-          to = lastDestinationPc
-        } else {
-          if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
-          to = smallWordToNumber(destination)
-          lastDestination = destination
-          lastDestinationPc = to
-        }
+        // a bigint destination is above MAX_SMALL: past any code
+        const to = s[--sp]!
+        if (typeof to !== 'number' || to >= codeLength || jumpdests[to] === 0) return halt('invalid jump destination')
         if (--jumpsToCheck === 0) {
           jumpsToCheck = JUMP_CHECK_INTERVAL
           if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
@@ -561,20 +620,12 @@ function run(f: Frame): FrameResult | null {
         continue
       }
       case 0x57: {
-        const destination = s[sp - 1]!
+        const to = s[sp - 1]!
         const condition = s[sp - 2]!
         sp -= 2
         careful = true
-        if (condition !== 0n) {
-          let to: number
-          if (destination === lastDestination) {
-            to = lastDestinationPc
-          } else {
-            if (destination >= codeLengthBig || jumpdests[smallWordToNumber(destination)] === 0) return halt('invalid jump destination')
-            to = smallWordToNumber(destination)
-            lastDestination = destination
-            lastDestinationPc = to
-          }
+        if (condition !== 0) {
+          if (typeof to !== 'number' || to >= codeLength || jumpdests[to] === 0) return halt('invalid jump destination')
           if (--jumpsToCheck === 0) {
             jumpsToCheck = JUMP_CHECK_INTERVAL
             if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
@@ -612,7 +663,7 @@ function run(f: Frame): FrameResult | null {
       case PUSH_JUMPI: {
         // a PUSHn and the JUMPI after it: the condition is on top of the stack
         careful = true
-        if (s[--sp]! !== 0n) {
+        if (s[--sp]! !== 0) {
           const to = fusedTargets[pc]!
           if (--jumpsToCheck === 0) {
             jumpsToCheck = JUMP_CHECK_INTERVAL
@@ -632,23 +683,23 @@ function run(f: Frame): FrameResult | null {
         break
       }
       case 0x58:
-        s[sp++] = BigInt(pc)
+        s[sp++] = pc
         break
       case 0x59:
-        s[sp++] = BigInt(memory.size)
+        s[sp++] = numberWord(memory.size)
         break
       case 0x5a:
-        s[sp++] = f.reserve === 0n ? BigInt(gas) : BigInt(gas) + f.reserve
+        s[sp++] = f.reserve === 0n ? numberWord(gas) : BigInt(gas) + f.reserve
         careful = true
         break
       case 0x5b:
         break
       case 0x5c:
-        s[sp - 1] = host.tload(f.address, s[sp - 1]!)
+        s[sp - 1] = canon(host.tload(f.address, big(s[sp - 1]!)))
         break
       case 0x5d:
         if (msg.isStatic) return halt(WRITE_PROTECTION)
-        host.tstore(f.address, s[sp - 1]!, s[sp - 2]!)
+        host.tstore(f.address, big(s[sp - 1]!), big(s[sp - 2]!))
         sp -= 2
         careful = true
         break
@@ -662,7 +713,7 @@ function run(f: Frame): FrameResult | null {
         careful = true
         break
       case 0x5f:
-        s[sp++] = 0n
+        s[sp++] = 0
         break
       case 0x60: {
         let value = pushValues[pc]
@@ -725,7 +776,7 @@ function run(f: Frame): FrameResult | null {
           }
           memory.grow(Math.ceil(end / 32) * 32)
         }
-        const output = end === 0 ? EMPTY_BYTES : memory.buffer.slice(Number(offset), end)
+        const output = end === 0 ? EMPTY_BYTES : memory.buffer.slice(smallWordToNumber(offset), end)
         return ended(f, op === 0xf3 ? Status.Success : Status.Revert, gas, output)
       }
       case 0xff:

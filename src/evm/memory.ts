@@ -5,17 +5,17 @@
  * Invariants: bytes at and past `size` are zero; `buffer.length` ≥ `size`. Buffers are pooled across frames
  * (as many as the call depth limit needs) and allocated at a frame's first expansion, not before:
  * `releaseMemory` zeroes what was used before putting a buffer back, so a taken memory is all zero.
- * Offsets and sizes come off the stack as bigints: `memoryEnd` turns (offset, size) into a number only when
- * it is below MAX_MEMORY_END (beyond it no gas can pay the expansion), and reports -1 otherwise.
+ * Offsets and sizes come off the stack as words (words.ts): `memoryEnd` turns (offset, size) into a number
+ * only when it is below MAX_MEMORY_END (beyond it no gas can pay the expansion), and reports -1 otherwise.
  *
- * `words` remembers 32-byte-aligned words as bigints, as an aligned MSTORE wrote them or an aligned MLOAD read
+ * `words` remembers 32-byte-aligned words as stack words, as an aligned MSTORE wrote them or an aligned MLOAD read
  * them, so reading a word back costs no conversion (a full 256-bit word from bytes is ~0.3 µs, a sixth of a
  * random contract's CPU here). Invariant: a remembered word equals the bytes under it. MSTORE writes both;
  * every other write to the bytes (MSTORE8, the copies, a call's output, MCOPY) forgets the words it touches
  * (`forgetWords`); a released memory forgets all.
  */
 
-import { smallWordToNumber } from './words.ts'
+import { smallWordToNumber, type Word } from './words.ts'
 
 /** The largest memory end a frame may ask for before it is out of gas whatever its gas (as geth's bound). */
 export const MAX_MEMORY_END = 0x1fffffffe0
@@ -30,8 +30,8 @@ export class Memory {
   view: DataView
   /** Active size in bytes (a multiple of 32). */
   size = 0
-  /** Aligned words by offset / 32, as bigints; undefined: not remembered (see the top comment). */
-  words: (bigint | undefined)[] = []
+  /** Aligned words by offset / 32; undefined: not remembered (see the top comment). */
+  words: (Word | undefined)[] = []
 
   /** A memory with no buffer yet: most frames never touch memory, so the buffer comes at the first grow. */
   constructor() {
@@ -66,8 +66,10 @@ const EXACT_SQUARE_WORDS = 94906265
  * The end (offset + size) of a memory range as a number, 0 for an empty range (no expansion whatever the
  * offset), or -1 when it lies beyond MAX_MEMORY_END (out of gas).
  */
-export function memoryEnd(offset: bigint, size: bigint): number {
-  if (size === 0n) return 0
+export function memoryEnd(offset: Word, size: Word): number {
+  if (size === 0) return 0
+  // two numbers: each at most 2^31 - 1, so their sum is below MAX_MEMORY_END
+  if (typeof offset === 'number' && typeof size === 'number') return offset + size
   if (offset > MAX_MEMORY_END_BIG || size > MAX_MEMORY_END_BIG) return -1
   const end = smallWordToNumber(offset) + smallWordToNumber(size)
   return end > MAX_MEMORY_END ? -1 : end
@@ -104,16 +106,18 @@ export function forgetWords(memory: Memory, start: number, end: number): void {
 }
 
 /** Copies `length` bytes of `source` from `sourceOffset` into memory at `memoryOffset`, zero past source's end. */
-export function copyIntoMemory(memory: Memory, memoryOffset: number, source: Uint8Array, sourceOffset: bigint, length: number): void {
+export function copyIntoMemory(memory: Memory, memoryOffset: number, source: Uint8Array, sourceOffset: Word, length: number): void {
   if (length === 0) return
   forgetWords(memory, memoryOffset, memoryOffset + length)
   const buffer = memory.buffer
   const sourceLength = source.length
   let available = 0
-  if (sourceOffset < BigInt(sourceLength)) {
-    const from = Number(sourceOffset)
+  if (sourceOffset < sourceLength) {
+    const from = smallWordToNumber(sourceOffset)
     available = Math.min(length, sourceLength - from)
-    buffer.set(source.subarray(from, from + available), memoryOffset)
+    // a short copy byte by byte: a subarray is an allocation that costs more than copying a few words
+    if (available <= 96) for (let i = 0; i < available; i++) buffer[memoryOffset + i] = source[from + i]!
+    else buffer.set(source.subarray(from, from + available), memoryOffset)
   }
   if (available < length) buffer.fill(0, memoryOffset + available, memoryOffset + length)
 }

@@ -15,6 +15,7 @@
 import { type Frame, addReturnedGas, chargeWithMemory, setTotalGas, splitGas, totalGas, EMPTY_BYTES, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION, wordCount } from './frame-state.ts'
 import { forgetWords, memoryEnd } from './memory.ts'
 import { MessageKind, Status, type Message } from './types.ts'
+import { addressOf, big, canon, smallWordToNumber } from './words.ts'
 
 const CALL_VALUE_GAS = 9000
 const CALL_STIPEND = 2300
@@ -28,11 +29,11 @@ export function callOp(f: Frame, op: number): string | undefined {
   const rules = f.rules
   const msg = f.msg
   const requested = s[sp - 1]!
-  const to = BigInt.asUintN(160, s[sp - 2]!)
+  const to = addressOf(s[sp - 2]!)
   const hasValue = op === 0xf1 || op === 0xf2
   let i = sp - 3
   let value = 0n
-  if (hasValue) value = s[i--]!
+  if (hasValue) value = big(s[i--]!)
   const inOffset = s[i]!
   const inSize = s[i - 1]!
   const outOffset = s[i - 2]!
@@ -58,10 +59,11 @@ export function callOp(f: Frame, op: number): string | undefined {
     const available = f.gas
     if (rules.tangerineWhistle) {
       const cap = available - Math.floor(available / 64)
-      callGas = requested < BigInt(cap) ? Number(requested) : cap
+      // (a requested word and a number compare by value, whichever form the word has)
+      callGas = requested < cap ? smallWordToNumber(requested) : cap
     } else {
-      if (requested > BigInt(available)) return OUT_OF_GAS
-      callGas = Number(requested)
+      if (requested > available) return OUT_OF_GAS
+      callGas = smallWordToNumber(requested)
     }
     f.gas = available - callGas
     if (transfers) callGas += CALL_STIPEND
@@ -71,10 +73,10 @@ export function callOp(f: Frame, op: number): string | undefined {
     let given: bigint
     if (rules.tangerineWhistle) {
       const cap = available - available / 64n
-      given = requested < cap ? requested : cap
+      given = requested < cap ? big(requested) : cap
     } else {
       if (requested > available) return OUT_OF_GAS
-      given = requested
+      given = big(requested)
     }
     setTotalGas(f, available - given)
     const split = splitGas(transfers ? given + BigInt(CALL_STIPEND) : given)
@@ -87,7 +89,7 @@ export function callOp(f: Frame, op: number): string | undefined {
   // The callee's input is a view of this frame's memory, not a copy: this frame is suspended, its memory
   // untouched, for as long as the callee runs, and nothing keeps a message's input past its call (the
   // identity precompile returns a copy). A copy of more than 64 bytes is an off-heap buffer, ~1 µs.
-  const input = inEnd === 0 ? EMPTY_BYTES : memory.buffer.subarray(Number(inOffset), inEnd)
+  const input = inEnd === 0 ? EMPTY_BYTES : memory.buffer.subarray(smallWordToNumber(inOffset), inEnd)
   const address = f.address
   let sub: Message
   switch (op) {
@@ -106,13 +108,14 @@ export function callOp(f: Frame, op: number): string | undefined {
   if (callReserve !== undefined) sub = { ...sub, gasReserve: callReserve }
   const result = host.call(sub)
   addReturnedGas(f, result)
-  s[resultAt] = result.status === Status.Success ? 1n : 0n
+  s[resultAt] = result.status === Status.Success ? 1 : 0
   f.sp = resultAt + 1
   const output = result.output
   if (output.length > 0 && outEnd > 0) {
-    const n = Math.min(output.length, outEnd - Number(outOffset))
-    forgetWords(memory, Number(outOffset), Number(outOffset) + n)
-    memory.buffer.set(n === output.length ? output : output.subarray(0, n), Number(outOffset))
+    const at = smallWordToNumber(outOffset)
+    const n = Math.min(output.length, outEnd - at)
+    forgetWords(memory, at, at + n)
+    memory.buffer.set(n === output.length ? output : output.subarray(0, n), at)
   }
   f.returnData = output
   return undefined
@@ -124,15 +127,15 @@ export function createOp(f: Frame, op: number): string | undefined {
   const rules = f.rules
   const msg = f.msg
   const isCreate2 = op === 0xf5
-  const value = s[sp - 1]!
+  const value = big(s[sp - 1]!)
   const offset = s[sp - 2]!
   const size = s[sp - 3]!
-  const salt = isCreate2 ? s[sp - 4]! : undefined
+  const salt = isCreate2 ? big(s[sp - 4]!) : undefined
   const resultAt = isCreate2 ? sp - 4 : sp - 3
 
   const end = memoryEnd(offset, size)
   if (end < 0) return GAS_OVERFLOW
-  const length = end === 0 ? 0 : Number(size)
+  const length = end === 0 ? 0 : smallWordToNumber(size)
   let cost = 0
   if (rules.shanghai) {
     if (length > MAX_INITCODE_SIZE) return `max initcode size exceeded: size ${length}`
@@ -142,7 +145,7 @@ export function createOp(f: Frame, op: number): string | undefined {
   if (!chargeWithMemory(f, end, cost)) return OUT_OF_GAS
   if (msg.isStatic) return WRITE_PROTECTION
 
-  const input = length === 0 ? EMPTY_BYTES : f.memory.buffer.slice(Number(offset), end)
+  const input = length === 0 ? EMPTY_BYTES : f.memory.buffer.slice(smallWordToNumber(offset), end)
   let childGas: number
   let childReserve: bigint | undefined
   if (f.reserve === 0n) {
@@ -173,7 +176,7 @@ export function createOp(f: Frame, op: number): string | undefined {
   if (childReserve !== undefined) sub = { ...sub, gasReserve: childReserve }
   const result = f.host.create(sub)
   addReturnedGas(f, result)
-  s[resultAt] = result.status === Status.Success ? (result.createdAddress ?? 0n) : 0n
+  s[resultAt] = result.status === Status.Success && result.createdAddress !== undefined ? canon(result.createdAddress) : 0
   f.sp = resultAt + 1
   f.returnData = result.status === Status.Revert ? result.output : EMPTY_BYTES
   return undefined

@@ -8,7 +8,7 @@
 import { type Frame, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, wordCount } from './frame-state.ts'
 import { copyIntoMemory, forgetWords, memoryEnd } from './memory.ts'
 import { DIGEST_OFFSET, digestView, keccak256View } from '../primitives/keccak.ts'
-import { readWord } from './words.ts'
+import { addressOf, big, readWord, smallWordToNumber, type Word } from './words.ts'
 
 export function keccakOp(f: Frame): string | undefined {
   const s = f.stack
@@ -17,9 +17,9 @@ export function keccakOp(f: Frame): string | undefined {
   const size = s[sp - 2]!
   const end = memoryEnd(offset, size)
   if (end < 0) return GAS_OVERFLOW
-  const length = end === 0 ? 0 : Number(size)
+  const length = end === 0 ? 0 : smallWordToNumber(size)
   if (!chargeWithMemory(f, end, 6 * wordCount(length))) return OUT_OF_GAS
-  const start = length === 0 ? 0 : Number(offset)
+  const start = length === 0 ? 0 : smallWordToNumber(offset)
   keccak256View(f.memory.view, start, length)
   s[sp - 2] = readWord(digestView, DIGEST_OFFSET)
   f.sp = sp - 1
@@ -37,19 +37,19 @@ export function copyOp(f: Frame, source: Uint8Array): string | undefined {
   return copyRange(f, source, memoryOffset, sourceOffset, size, 0)
 }
 
-function copyRange(f: Frame, source: Uint8Array, memoryOffset: bigint, sourceOffset: bigint, size: bigint, extra: number): string | undefined {
+function copyRange(f: Frame, source: Uint8Array, memoryOffset: Word, sourceOffset: Word, size: Word, extra: number): string | undefined {
   const end = memoryEnd(memoryOffset, size)
   if (end < 0) return GAS_OVERFLOW
-  const length = end === 0 ? 0 : Number(size)
+  const length = end === 0 ? 0 : smallWordToNumber(size)
   if (!chargeWithMemory(f, end, extra + 3 * wordCount(length))) return OUT_OF_GAS
-  if (length > 0) copyIntoMemory(f.memory, Number(memoryOffset), source, sourceOffset, length)
+  if (length > 0) copyIntoMemory(f.memory, smallWordToNumber(memoryOffset), source, sourceOffset, length)
   return undefined
 }
 
 export function extCodeCopyOp(f: Frame): string | undefined {
   const s = f.stack
   const sp = f.sp
-  const address = BigInt.asUintN(160, s[sp - 1]!)
+  const address = addressOf(s[sp - 1]!)
   const memoryOffset = s[sp - 2]!
   const codeOffset = s[sp - 3]!
   const size = s[sp - 4]!
@@ -59,9 +59,9 @@ export function extCodeCopyOp(f: Frame): string | undefined {
   // price before reading the code: an unaffordable copy of a cold account must not load it
   const end = memoryEnd(memoryOffset, size)
   if (end < 0) return GAS_OVERFLOW
-  const length = end === 0 ? 0 : Number(size)
+  const length = end === 0 ? 0 : smallWordToNumber(size)
   if (!chargeWithMemory(f, end, extra + 3 * wordCount(length))) return OUT_OF_GAS
-  if (length > 0) copyIntoMemory(f.memory, Number(memoryOffset), host.code(address), codeOffset, length)
+  if (length > 0) copyIntoMemory(f.memory, smallWordToNumber(memoryOffset), host.code(address), codeOffset, length)
   return undefined
 }
 
@@ -73,7 +73,9 @@ export function returnDataCopyOp(f: Frame): string | undefined {
   const size = s[sp - 3]!
   f.sp = sp - 3
   const data = f.returnData
-  if (dataOffset + size > BigInt(data.length)) return 'return data out of bounds'
+  const outOfBounds =
+    typeof dataOffset === 'number' && typeof size === 'number' ? dataOffset + size > data.length : big(dataOffset) + big(size) > BigInt(data.length)
+  if (outOfBounds) return 'return data out of bounds'
   return copyRange(f, data, memoryOffset, dataOffset, size, 0)
 }
 
@@ -84,15 +86,16 @@ export function mcopyOp(f: Frame): string | undefined {
   const source = s[sp - 2]!
   const size = s[sp - 3]!
   f.sp = sp - 3
-  if (size === 0n) return undefined
+  if (size === 0) return undefined
   const destinationEnd = memoryEnd(destination, size)
   const sourceEnd = memoryEnd(source, size)
   if (destinationEnd < 0 || sourceEnd < 0) return GAS_OVERFLOW
-  const length = Number(size)
+  const length = smallWordToNumber(size)
   if (!chargeWithMemory(f, Math.max(destinationEnd, sourceEnd), 3 * wordCount(length))) return OUT_OF_GAS
   const buffer = f.memory.buffer
-  const from = Number(source)
-  forgetWords(f.memory, Number(destination), Number(destination) + length)
-  buffer.copyWithin(Number(destination), from, from + length)
+  const from = smallWordToNumber(source)
+  const to = smallWordToNumber(destination)
+  forgetWords(f.memory, to, to + length)
+  buffer.copyWithin(to, from, from + length)
   return undefined
 }

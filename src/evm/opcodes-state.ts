@@ -15,14 +15,15 @@
 
 import { type Frame, chargeFromReserve, chargeWithMemory, GAS_OVERFLOW, OUT_OF_GAS, WRITE_PROTECTION } from './frame-state.ts'
 import { memoryEnd } from './memory.ts'
+import { addressOf, big, smallWordToNumber } from './words.ts'
 
 const SENTRY_GAS = 2300
 
 export function sstoreOp(f: Frame): string | undefined {
   const s = f.stack
   const sp = f.sp
-  const slot = s[sp - 1]!
-  const value = s[sp - 2]!
+  const slot = big(s[sp - 1]!)
+  const value = big(s[sp - 2]!)
   f.sp = sp - 2
   const host = f.host
   const rules = f.rules
@@ -81,20 +82,20 @@ export function logOp(f: Frame, topicCount: number): string | undefined {
   const size = s[sp - 2]!
   const end = memoryEnd(offset, size)
   if (end < 0) return GAS_OVERFLOW
-  const length = end === 0 ? 0 : Number(size)
+  const length = end === 0 ? 0 : smallWordToNumber(size)
   if (!chargeWithMemory(f, end, 8 * length)) return OUT_OF_GAS
   if (f.msg.isStatic) return WRITE_PROTECTION
   const topics: bigint[] = []
-  for (let t = 0; t < topicCount; t++) topics.push(s[sp - 3 - t]!)
+  for (let t = 0; t < topicCount; t++) topics.push(big(s[sp - 3 - t]!))
   f.sp = sp - 2 - topicCount
-  const data = length === 0 ? new Uint8Array(0) : f.memory.buffer.slice(Number(offset), end)
+  const data = length === 0 ? new Uint8Array(0) : f.memory.buffer.slice(smallWordToNumber(offset), end)
   f.host.log(f.address, topics, data)
   return undefined
 }
 
 /** Runs SELFDESTRUCT; on success the frame stops (the caller returns success with no output). */
 export function selfDestructOp(f: Frame): string | undefined {
-  const beneficiary = BigInt.asUintN(160, f.stack[f.sp - 1]!)
+  const beneficiary = addressOf(f.stack[f.sp - 1]!)
   f.sp -= 1
   const host = f.host
   const rules = f.rules
