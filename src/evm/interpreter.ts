@@ -5,9 +5,9 @@
  * One dispatch loop. At the start of a straight-line run (gas-blocks.ts) it pays the run's static gas and
  * checks its stack bounds at once; where gas or stack would not allow the whole run, it goes op by op, reading
  * each opcode's static gas (-1: not active, an invalid opcode) and stack bounds from flat tables
- * (gas-rules.ts), until the next run it can pay. A jump lands past its JUMPDEST with the destination's run
- * paid when it can be (the JUMPDEST is free of any other effect), and a PUSH followed by a JUMP or JUMPI to a
- * valid destination reads as one fused opcode (code-analysis.ts). Then a `switch` runs the opcode. Arithmetic, stack,
+ * (gas-rules.ts), until the next run it can pay; a paid run that starts at a JUMPDEST (where a jump lands)
+ * starts past it, and a PUSH followed by a JUMP or JUMPI to a valid destination reads as one fused opcode
+ * (code-analysis.ts). Then a `switch` runs the opcode. Arithmetic, stack,
  * control flow and the environment reads run inline on locals (pc, sp, gas); the opcodes that price or
  * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
  * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
@@ -15,8 +15,8 @@
  * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number
  * (with a bigint reserve beyond 2^53 - 1 that only the slow path of a charge, GAS and the frame's end read).
  * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
- * through the Host. Every 4096 jumps, after every call or create and every 1024 frames it checks
- * ctx.deadline (ExecutionTimeout).
+ * through the Host. Every 4096 runs started (a loop starts one per round), after every call or create and
+ * every 1024 frames it checks ctx.deadline (ExecutionTimeout).
  */
 
 import { analyse, decodePush, PUSH_JUMP, PUSH_JUMPI } from './code-analysis.ts'
@@ -34,7 +34,7 @@ import { addressOf, big, byteLength, bytesToWord, canon, low32, MAX_SMALL, numbe
 const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
 /** Shift amounts 0..255 as bigints (SHL, SHR, BYTE on a bigint word). */
 const SHIFTS = Array.from({ length: 256 }, (_, i) => BigInt(i))
-const JUMP_CHECK_INTERVAL = 4096
+const RUN_CHECK_INTERVAL = 4096
 const FRAME_CHECK_INTERVAL = 1024
 let framesSinceCheck = 0
 
@@ -97,7 +97,7 @@ function run(f: Frame): FrameResult | null {
   const input = msg.input
   const inputLength = input.length
   const deadline = ctx.deadline
-  let jumpsToCheck = JUMP_CHECK_INTERVAL
+  let runsToCheck = RUN_CHECK_INTERVAL
   let pc = f.pc
   let sp = f.sp
   let gas = f.gas
@@ -110,10 +110,16 @@ function run(f: Frame): FrameResult | null {
     if (careful) {
       // at the start of a run (after a jump or an opcode that ends one) or going op by op: pay the whole run
       // from here when gas and stack allow it, else this opcode alone
+      if (--runsToCheck === 0) {
+        runsToCheck = RUN_CHECK_INTERVAL
+        if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
+      }
       const need = runGas[pc]!
       if (need <= gas && sp >= runLow[pc]! && sp <= runHigh[pc]!) {
         gas -= need
         careful = false
+        // a run that starts at a JUMPDEST (where every jump lands): paid with the run, it has nothing to do
+        if (op === 0x5b) op = dispatch[++pc]!
       } else {
         if (op > 0xff) op = code[pc]! // a fused PUSH goes op by op as the PUSH it is
         const cost = staticGas[op]!
@@ -603,20 +609,8 @@ function run(f: Frame): FrameResult | null {
         // a bigint destination is above MAX_SMALL: past any code
         const to = s[--sp]!
         if (typeof to !== 'number' || to >= codeLength || jumpdests[to] === 0) return halt('invalid jump destination')
-        if (--jumpsToCheck === 0) {
-          jumpsToCheck = JUMP_CHECK_INTERVAL
-          if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
-        }
-        // LANDING (the same in every jump): pay the run that starts at the destination's JUMPDEST and go on
-        // past it, or let the loop go op by op from the JUMPDEST
-        if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
-          gas -= runGas[to]!
-          careful = false
-          pc = to + 1
-        } else {
-          careful = true
-          pc = to
-        }
+        pc = to
+        careful = true
         continue
       }
       case 0x57: {
@@ -626,62 +620,25 @@ function run(f: Frame): FrameResult | null {
         careful = true
         if (condition !== 0) {
           if (typeof to !== 'number' || to >= codeLength || jumpdests[to] === 0) return halt('invalid jump destination')
-          if (--jumpsToCheck === 0) {
-            jumpsToCheck = JUMP_CHECK_INTERVAL
-            if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
-          }
-          // LANDING
-          if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
-            gas -= runGas[to]!
-            careful = false
-            pc = to + 1
-          } else {
-            pc = to
-          }
+          pc = to
           continue
         }
         break
       }
-      case PUSH_JUMP: {
+      case PUSH_JUMP:
         // a PUSHn and the JUMP after it, paid with their run; the destination was checked when the code was analysed
-        const to = fusedTargets[pc]!
-        if (--jumpsToCheck === 0) {
-          jumpsToCheck = JUMP_CHECK_INTERVAL
-          if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
-        }
-        // LANDING
-        if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
-          gas -= runGas[to]!
-          careful = false
-          pc = to + 1
-        } else {
-          careful = true
-          pc = to
-        }
+        pc = fusedTargets[pc]!
+        careful = true
         continue
-      }
-      case PUSH_JUMPI: {
+      case PUSH_JUMPI:
         // a PUSHn and the JUMPI after it: the condition is on top of the stack
         careful = true
         if (s[--sp]! !== 0) {
-          const to = fusedTargets[pc]!
-          if (--jumpsToCheck === 0) {
-            jumpsToCheck = JUMP_CHECK_INTERVAL
-            if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
-          }
-          // LANDING
-          if (runGas[to]! <= gas && sp >= runLow[to]! && sp <= runHigh[to]!) {
-            gas -= runGas[to]!
-            careful = false
-            pc = to + 1
-          } else {
-            pc = to
-          }
+          pc = fusedTargets[pc]!
           continue
         }
         pc += code[pc]! - 0x5e // past the PUSHn (n + 1 bytes) and onto the JUMPI, which the pc++ below steps over
         break
-      }
       case 0x58:
         s[sp++] = pc
         break

@@ -144,27 +144,24 @@ export function readWord(view: DataView, offset: number): Word {
 
 /** Writes a word as 32 big-endian bytes at `offset` of a DataView. */
 export function writeWord(view: DataView, offset: number, word: Word): void {
-  if (typeof word === 'number') {
+  if (typeof word === 'number' || word <= MAX_SAFE_WORD) {
+    let high = 0
+    let low: number
+    if (typeof word === 'number') {
+      low = word
+    } else {
+      low64[0] = word
+      high = halves[HIGH_HALF]!
+      low = halves[LOW_HALF]!
+    }
     view.setUint32(offset, 0)
     view.setUint32(offset + 4, 0)
     view.setUint32(offset + 8, 0)
     view.setUint32(offset + 12, 0)
     view.setUint32(offset + 16, 0)
     view.setUint32(offset + 20, 0)
-    view.setUint32(offset + 24, 0)
-    view.setUint32(offset + 28, word)
-    return
-  }
-  if (word <= MAX_SAFE_WORD) {
-    low64[0] = word
-    view.setUint32(offset, 0)
-    view.setUint32(offset + 4, 0)
-    view.setUint32(offset + 8, 0)
-    view.setUint32(offset + 12, 0)
-    view.setUint32(offset + 16, 0)
-    view.setUint32(offset + 20, 0)
-    view.setUint32(offset + 24, halves[HIGH_HALF]!)
-    view.setUint32(offset + 28, halves[LOW_HALF]!)
+    view.setUint32(offset + 24, high)
+    view.setUint32(offset + 28, low)
     return
   }
   // setBigUint64 keeps the low 64 bits of its argument
