@@ -41,7 +41,7 @@ export const OPTIONS = {
   'execution-workers': {
     kind: 'integer',
     default: -1,
-    help: 'threads running eth_call/estimateGas/eth_simulateV1 off the main thread; 0 = on it; -1 = one per core beyond the first, and one more for simulations, taking other jobs too while long executions leave the main thread idle',
+    help: 'threads running eth_call/estimateGas/eth_simulateV1 off the main thread; 0 = on it; -1 = one per core beyond the first, and one more for simulations and long calls, taking other jobs too while long executions leave the main thread idle',
     commands: ['start'],
     placeholder: 'N',
   },

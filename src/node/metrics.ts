@@ -216,7 +216,7 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
     })
     new Gauge({
       name: 'flashnode_execution_extra_workers_in_use',
-      help: 'Whether the extra execution workers take every kind of job (1): tried while long executions leave the main thread idle, kept while jobs complete faster with them (simulations go to a loaded extra worker either way)',
+      help: 'Whether the extra execution workers take every kind of job (1): tried while long executions leave the main thread idle, kept while jobs complete faster with them (simulations and long calls go to a loaded extra worker either way)',
       registers: [this.registry],
       collect() {
         this.set(stats().extraWorkersInUse === true ? 1 : 0)

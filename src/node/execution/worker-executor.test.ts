@@ -2,7 +2,7 @@
  * eth_simulateV1 on the execution workers: the same answers as on the main thread (at `latest` and at a
  * pre-confirmed `pending`), its own time limit and code when a simulation never yields, and the jobs that
  * shared the stopped worker answered all the same; the extra workers taking calls only while their gate is
- * open, and simulations once they have loaded.
+ * open, and simulations and long calls once they have loaded.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -163,7 +163,7 @@ test('an extra worker takes calls only while its gate is open, started the first
   const gate = new SpareCoreGate()
   const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
   const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
-  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate } })
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate }, longCallSeconds: Infinity })
   t.after(() => executor.close())
   // BLAKE2F with a few thousand rounds, each job its own input
   const request = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00001000${i.toString(16).padStart(2, '0').repeat(208)}01`) })
@@ -202,7 +202,7 @@ test('with the gate shut a simulation starts the extra worker and uses it once l
   const gate = new SpareCoreGate()
   const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
   const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
-  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate } })
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate }, longCallSeconds: Infinity })
   t.after(() => executor.close())
   const sealed = { kind: 'sealed', number: 0n } as const
   const expected = simulatedBlocksJson(await inline.api.simulateV1(payload(FUNDED), LATEST), true)
@@ -222,6 +222,37 @@ test('with the gate shut a simulation starts the extra worker and uses it once l
   const answers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => executor.run({ kind: 'call', request: call(i) }, sealed)))
   for (const [i, a] of answers.entries()) assert.deepEqual(a, await inline.api.call(call(i), LATEST))
   assert.equal(executor.stats().jobsPerWorker[1], extra, 'calls go to the base worker only while the gate is shut')
+})
+
+test('with the gate shut a call whose function ran long uses the extra worker once loaded; a short one stays off it', { timeout: 60_000 }, async (t) => {
+  const dataDir = tempDir(t)
+  const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
+  t.after(() => inline.close())
+  const gate = new SpareCoreGate()
+  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
+  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate } })
+  t.after(() => executor.close())
+  const sealed = { kind: 'sealed', number: 0n } as const
+  // BLAKE2F's first four bytes are its rounds: 2^14 rounds run for milliseconds, 1 round for microseconds
+  const long = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00004000${i.toString(16).padStart(2, '0').repeat(208)}01`) })
+  const short = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00000001${i.toString(16).padStart(2, '0').repeat(208)}01`) })
+  const run = async (request: (i: number) => { to: Uint8Array; data: Uint8Array }, ids: number[]): Promise<void> => {
+    const answers = await Promise.all(ids.map((i) => executor.run({ kind: 'call', request: request(i) }, sealed)))
+    for (const [k, i] of ids.entries()) assert.deepEqual(answers[k], await inline.api.call(request(i), LATEST), `call ${i} answers what the main thread answers`)
+  }
+
+  await run(long, [0])
+  assert.deepEqual(executor.stats().jobsPerWorker, [1], 'before it ran long once, a call is the gate\'s: the extra worker is not started')
+  await run(long, [1, 2, 3, 4])
+  assert.equal(gate.open, false)
+  assert.equal(executor.stats().jobsPerWorker.length, 2, 'the function ran long: the extra worker started')
+  for (let batch = 0; batch < 100 && executor.stats().jobsPerWorker[1] === 0; batch++) await run(long, [5, 6, 7, 8])
+  const extra = executor.stats().jobsPerWorker[1]!
+  assert.ok(extra > 0, 'once loaded, the extra worker takes the long calls')
+
+  await run(short, [0, 1, 2, 3, 4, 5])
+  assert.equal(executor.stats().jobsPerWorker[1], extra, 'short calls go to the base worker only while the gate is shut')
 })
 
 test('the executor samples into its gate the jobs that ended since the last sample', { timeout: 30_000 }, async (t) => {

@@ -4,11 +4,12 @@
  * one does not hold up the others, and the next job is already waiting when one ends); a job goes to the
  * least busy worker. Beyond the `workers` started at once, `extra` workers take every kind of job while its
  * gate (spare-core-gate.ts) is open (jobs wait and the main thread idles: the load of long executions), and
- * simulations at any time once loaded (the first simulation starts them; none waits for one to load). Why
- * simulations: on 2 cores a second worker lifted one-call simulations by ~13% when forced, where it cost
- * balanceOf calls ~10% (the main thread is their limit); the gate, measuring its own trials, did not catch
- * the simulations' gain (docs/performance.md). Each extra worker is started the first time it is let in, and
- * kept.
+ * simulations and long calls (long-calls.ts: the same function ran ≥ 250 µs of EVM last time) at any time
+ * once loaded (the first such job starts them; none waits for one to load). Why: on 2 cores a second worker
+ * lifted one-call simulations by ~13% when forced, where it cost balanceOf calls ~10% (the main thread is
+ * their limit); the gate, measuring its own trials, did not catch the simulations' gain and failed the
+ * multicall's now and then (docs/performance.md). Each extra worker is started the first time it is let in,
+ * and kept.
  *
  * Time limits: each job has the cooperative deadline inside the worker; if a job has not been answered by
  * its limit plus a grace period from when its worker was ready (a loop that touches no state never
@@ -30,6 +31,7 @@ import { WorkerLane } from '../worker-lane.ts'
 import type { SpareCoreGate } from './spare-core-gate.ts'
 import { performance } from 'node:perf_hooks'
 import { threadEntry } from '../thread-entry.ts'
+import { LongCalls } from './long-calls.ts'
 
 interface Queued {
   readonly job: ExecutionJob
@@ -80,6 +82,8 @@ export interface WorkerExecutorOptions {
    * the gate samples it.
    */
   readonly extra?: { readonly workers: number; readonly gate: SpareCoreGate; readonly sampleEveryMs?: number }
+  /** EVM seconds from which a call's function counts as long (long-calls.ts; Infinity: none, the gate alone decides). */
+  readonly longCallSeconds?: number
 }
 
 /** From the sources, a small JS entry registers tsx in the worker's thread, then loads it; built, its bundle. */
@@ -99,12 +103,15 @@ export class WorkerExecutor implements Executor {
   /** Jobs that ended (answered or failed) since the gate's last sample: its measure of throughput. */
   private completedSinceSample = 0
   private readonly sampler: NodeJS.Timeout | undefined
+  /** The calls whose function ran long last time (they may use the extra workers like simulations). */
+  private readonly longCalls: LongCalls
 
   constructor(
     private readonly init: WorkerInit,
     private readonly opts: WorkerExecutorOptions,
     private readonly observer?: ExecutionObserver,
   ) {
+    this.longCalls = new LongCalls(opts.longCallSeconds)
     for (let i = 0; i < opts.workers; i++) this.addSlot()
     const extra = opts.extra
     if (extra !== undefined && extra.workers > 0 && extra.sampleEveryMs !== undefined) {
@@ -133,11 +140,11 @@ export class WorkerExecutor implements Executor {
 
   /**
    * The workers a job may go to now: the base ones, and the extra ones while the gate is open or, for a
-   * simulation, once they have loaded (the first simulation starts them).
+   * simulation or a long call (`anytime`), once they have loaded (the first such job starts them).
    */
-  private usableSlots(simulation: boolean): number {
+  private usableSlots(anytime: boolean): number {
     const extra = this.opts.extra
-    const usable = extra !== undefined && (extra.gate.open || simulation) ? this.opts.workers + extra.workers : this.opts.workers
+    const usable = extra !== undefined && (extra.gate.open || anytime) ? this.opts.workers + extra.workers : this.opts.workers
     while (this.slots.length < usable && !this.closed) this.addSlot()
     return Math.min(usable, this.slots.length)
   }
@@ -150,6 +157,7 @@ export class WorkerExecutor implements Executor {
         const running = this.finish(slot, msg.id)
         if (running === undefined) return
         this.observer?.executed(running.q.job.kind, msg.gas, msg.seconds)
+        this.longCalls.record(running.q.job, msg.seconds)
         if (msg.ok) running.q.resolve(msg.result!)
         else {
           // The EVM stops a job at its deadline itself (the kill timer, later by a grace, is the backstop).
@@ -193,11 +201,12 @@ export class WorkerExecutor implements Executor {
   private pump(): void {
     const gateOpen = this.opts.extra?.gate.open === true
     while (this.queue.length > 0) {
-      const usable = this.usableSlots(this.queue[0]!.job.kind === 'simulate')
+      const job = this.queue[0]!.job
+      const usable = this.usableSlots(job.kind === 'simulate' || (this.opts.extra !== undefined && this.longCalls.isLong(job)))
       let best: Slot | undefined
       for (let i = 0; i < usable; i++) {
         const slot = this.slots[i]!
-        if (i >= this.opts.workers && !gateOpen && !slot.lane.usable) continue // a simulation does not wait for an extra worker to load
+        if (i >= this.opts.workers && !gateOpen && !slot.lane.usable) continue // a simulation or long call does not wait for an extra worker to load
         if (slot.running.size < this.opts.maxInFlight && (best === undefined || slot.running.size < best.running.size)) best = slot
       }
       if (best === undefined) return
