@@ -156,15 +156,23 @@ test('closing while a worker is still loading with a job on it: the job is refus
   assert.deepEqual(unhandled.map(String), [])
 })
 
+/** One worker and one extra behind a gate the test samples by hand; `longCallSeconds` Infinity: the gate alone decides for calls. */
+function withExtraWorker(t: TestContext, dataDir: string, longCallSeconds?: number): { gate: SpareCoreGate; executor: WorkerExecutor } {
+  const gate = new SpareCoreGate()
+  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
+  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
+  const extra = { workers: 1, gate }
+  const options = longCallSeconds === undefined ? { ...limits, workers: 1, extra } : { ...limits, workers: 1, extra, longCallSeconds }
+  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, options)
+  t.after(() => executor.close())
+  return { gate, executor }
+}
+
 test('an extra worker takes calls only while its gate is open, started the first time it is let in', async (t) => {
   const dataDir = tempDir(t)
   const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
   t.after(() => inline.close())
-  const gate = new SpareCoreGate()
-  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
-  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
-  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate }, longCallSeconds: Infinity })
-  t.after(() => executor.close())
+  const { gate, executor } = withExtraWorker(t, dataDir, Infinity)
   // BLAKE2F with a few thousand rounds, each job its own input
   const request = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00001000${i.toString(16).padStart(2, '0').repeat(208)}01`) })
   const job = (i: number): ExecutionJob => ({ kind: 'call', request: request(i) })
@@ -199,11 +207,7 @@ test('with the gate shut a simulation starts the extra worker and uses it once l
   const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis(), sequencer })
   t.after(() => inline.close())
   await inline.start()
-  const gate = new SpareCoreGate()
-  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
-  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
-  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate }, longCallSeconds: Infinity })
-  t.after(() => executor.close())
+  const { gate, executor } = withExtraWorker(t, dataDir, Infinity)
   const sealed = { kind: 'sealed', number: 0n } as const
   const expected = simulatedBlocksJson(await inline.api.simulateV1(payload(FUNDED), LATEST), true)
   const simulations = async (): Promise<void> => {
@@ -228,11 +232,7 @@ test('with the gate shut a call whose function ran long uses the extra worker on
   const dataDir = tempDir(t)
   const inline = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis: testGenesis() })
   t.after(() => inline.close())
-  const gate = new SpareCoreGate()
-  const settings = { gasCap: DEFAULT_NODE_SETTINGS.gasCap, evmTimeoutMs: 5_000, simulate: DEFAULT_SIMULATE_SETTINGS }
-  const limits = { timeoutMs: 5_000, simulateTimeoutMs: 5_000, graceMs: 1_000, maxQueued: 100, maxInFlight: 4 }
-  const executor = new WorkerExecutor({ dataDir, genesis: testGenesis(), settings }, { ...limits, workers: 1, extra: { workers: 1, gate } })
-  t.after(() => executor.close())
+  const { gate, executor } = withExtraWorker(t, dataDir)
   const sealed = { kind: 'sealed', number: 0n } as const
   // BLAKE2F's first four bytes are its rounds: 2^14 rounds run for milliseconds, 1 round for microseconds
   const long = (i: number) => ({ to: BLAKE2F, data: hexToBytes(`0x00004000${i.toString(16).padStart(2, '0').repeat(208)}01`) })
