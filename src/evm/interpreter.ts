@@ -12,7 +12,7 @@
  * change state through the host (opcodes-calls/state/memory.ts) run outside on the Frame, with sp and gas
  * written back and forth. A CALL or CREATE leaves the loop (its state saved in the Frame) and runs from
  * `interpret`, which then re-enters the loop: the loop's large stack frame is never under a sub-frame, so the
- * JS stack holds 1024 levels of calls. Words are non-negative bigints below 2^256 (words.ts), gas a number
+ * JS stack holds 1024 levels of calls. Words are numbers up to 2^31 - 1 and bigints above (words.ts), gas a number
  * (with a bigint reserve beyond 2^53 - 1 that only the slow path of a charge, GAS and the frame's end read).
  * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
  * through the Host. Every 4096 runs started (a loop starts one per round), after every call or create and
@@ -29,11 +29,9 @@ import { copyOp, extCodeCopyOp, keccakOp, mcopyOp, returnDataCopyOp } from './op
 import { logOp, selfDestructOp, sstoreOp } from './opcodes-state.ts'
 import { invalidOpcodeReason } from './opcode-names.ts'
 import { ExecutionTimeout, Status, type FrameResult, type Host, type Message } from './types.ts'
-import { addressOf, big, byteLength, bytesToWord, canon, low32, MAX_SMALL, numberWord, smallWordToNumber, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, TWO_256, writeWord, type Word } from './words.ts'
+import { addressOf, big, byteLength, bytesToWord, canon, low32, MAX_SMALL, numberWord, smallWordToNumber, countLeadingZeros, expWord, MAX_WORD, readWord, signExtend, SMALL_BIGINTS, TWO_256, writeWord } from './words.ts'
 
 const MAX_MEMORY_END_BIG = BigInt(MAX_MEMORY_END)
-/** Shift amounts 0..255 as bigints (SHL, SHR, BYTE on a bigint word). */
-const SHIFTS = Array.from({ length: 256 }, (_, i) => BigInt(i))
 const RUN_CHECK_INTERVAL = 4096
 const FRAME_CHECK_INTERVAL = 1024
 let framesSinceCheck = 0
@@ -300,7 +298,7 @@ function run(f: Frame): FrameResult | null {
         const x = s[sp - 2]!
         if (typeof i !== 'number' || i >= 32) s[sp - 2] = 0
         else if (typeof x === 'number') s[sp - 2] = i < 28 ? 0 : (x >>> (8 * (31 - i))) & 0xff
-        else s[sp - 2] = low32(x >> SHIFTS[8 * (31 - i)]!) & 0xff
+        else s[sp - 2] = low32(x >> SMALL_BIGINTS[8 * (31 - i)]!) & 0xff
         sp--
         break
       }
@@ -312,7 +310,7 @@ function run(f: Frame): FrameResult | null {
         } else if (typeof x === 'number' && shift < 31 && x < 2 ** (31 - shift)) {
           s[sp - 2] = x << shift // stays below 2^31
         } else {
-          const r = big(x) << SHIFTS[shift]!
+          const r = big(x) << SMALL_BIGINTS[shift]!
           s[sp - 2] = canon(r > MAX_WORD ? r & MAX_WORD : r)
         }
         sp--
@@ -323,7 +321,7 @@ function run(f: Frame): FrameResult | null {
         const x = s[sp - 2]!
         if (typeof shift !== 'number' || shift >= 256) s[sp - 2] = 0
         else if (typeof x === 'number') s[sp - 2] = shift >= 31 ? 0 : x >>> shift
-        else s[sp - 2] = canon(x >> SHIFTS[shift]!)
+        else s[sp - 2] = canon(x >> SMALL_BIGINTS[shift]!)
         sp--
         break
       }
@@ -335,7 +333,7 @@ function run(f: Frame): FrameResult | null {
           s[sp - 2] = typeof shift !== 'number' || shift >= 31 ? 0 : x >>> shift
         } else {
           const value = BigInt.asIntN(256, x)
-          s[sp - 2] = canon(BigInt.asUintN(256, value >> (typeof shift === 'number' && shift < 256 ? SHIFTS[shift]! : 256n)))
+          s[sp - 2] = canon(BigInt.asUintN(256, value >> (typeof shift === 'number' && shift < 256 ? SMALL_BIGINTS[shift]! : 256n)))
         }
         sp--
         break
@@ -500,10 +498,8 @@ function run(f: Frame): FrameResult | null {
         break
       case 0x51: {
         const offset = s[sp - 1]!
-        let start: number
-        if (typeof offset === 'number') start = offset
-        else if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
-        else start = smallWordToNumber(offset)
+        if (typeof offset !== 'number' && offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        const start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -531,10 +527,8 @@ function run(f: Frame): FrameResult | null {
       }
       case 0x52: {
         const offset = s[sp - 1]!
-        let start: number
-        if (typeof offset === 'number') start = offset
-        else if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
-        else start = smallWordToNumber(offset)
+        if (typeof offset !== 'number' && offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        const start = smallWordToNumber(offset)
         const end = start + 32
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)
@@ -559,10 +553,8 @@ function run(f: Frame): FrameResult | null {
       }
       case 0x53: {
         const offset = s[sp - 1]!
-        let start: number
-        if (typeof offset === 'number') start = offset
-        else if (offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
-        else start = smallWordToNumber(offset)
+        if (typeof offset !== 'number' && offset > MAX_MEMORY_END_BIG) return halt(GAS_OVERFLOW)
+        const start = smallWordToNumber(offset)
         const end = start + 1
         if (end > memory.size) {
           const extra = expansionCost(memory.size, end)

@@ -115,9 +115,7 @@ export function copyIntoMemory(memory: Memory, memoryOffset: number, source: Uin
   if (sourceOffset < sourceLength) {
     const from = smallWordToNumber(sourceOffset)
     available = Math.min(length, sourceLength - from)
-    // a short copy byte by byte: a subarray is an allocation that costs more than copying a few words
-    if (available <= 96) for (let i = 0; i < available; i++) buffer[memoryOffset + i] = source[from + i]!
-    else buffer.set(source.subarray(from, from + available), memoryOffset)
+    buffer.set(source.subarray(from, from + available), memoryOffset)
   }
   if (available < length) buffer.fill(0, memoryOffset + available, memoryOffset + length)
 }

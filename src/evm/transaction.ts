@@ -69,9 +69,10 @@ export function intrinsicGas(
   accessList: readonly AccessListEntry[] | undefined,
   authorizationCount: number,
   rules: Rules,
+  nonZeroBytes: number = countNonZero(data),
 ): bigint {
   let gas = isCreate && rules.homestead ? TX_CREATE_GAS : TX_GAS
-  const nonZero = BigInt(countNonZero(data))
+  const nonZero = BigInt(nonZeroBytes)
   const zero = BigInt(data.length) - nonZero
   gas += zero * TX_DATA_ZERO_GAS + nonZero * (rules.istanbul ? TX_DATA_NONZERO_GAS_ISTANBUL : TX_DATA_NONZERO_GAS_FRONTIER)
   if (isCreate && rules.shanghai) gas += BigInt(Math.ceil(data.length / 32)) * INITCODE_WORD_GAS
@@ -82,8 +83,8 @@ export function intrinsicGas(
 }
 
 /** EIP-7623: the least gas a transaction pays for its call data. */
-export function floorDataGas(data: Uint8Array): bigint {
-  const nonZero = BigInt(countNonZero(data))
+export function floorDataGas(data: Uint8Array, nonZeroBytes: number = countNonZero(data)): bigint {
+  const nonZero = BigInt(nonZeroBytes)
   const tokens = BigInt(data.length) - nonZero + nonZero * 4n
   return TX_GAS + tokens * FLOOR_TOKEN_GAS
 }
@@ -222,9 +223,10 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
   if (balance < balanceNeeded) throw invalid(`insufficient funds for gas * price + value: address ${from()} have ${balance} want ${balanceNeeded}`)
   if (options.skipBlockGasLimit !== true && tx.gasLimit > block.gasLimit - (options.blockGasUsed ?? 0n)) throw invalid('gas limit reached')
 
-  const intrinsic = intrinsicGas(tx.data, isCreate, tx.accessList, tx.authorizationList?.length ?? 0, rules)
+  const nonZeroBytes = countNonZero(tx.data) // once for both charges on call data
+  const intrinsic = intrinsicGas(tx.data, isCreate, tx.accessList, tx.authorizationList?.length ?? 0, rules, nonZeroBytes)
   if (tx.gasLimit < intrinsic) throw invalid(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`)
-  const floor = rules.prague ? floorDataGas(tx.data) : 0n
+  const floor = rules.prague ? floorDataGas(tx.data, nonZeroBytes) : 0n
   if (tx.gasLimit < floor) throw invalid(`insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${floor}`)
   if (tx.value > 0n && balance - upfront < tx.value) throw invalid(`insufficient funds for transfer: address ${from()}`)
   if (rules.shanghai && isCreate && tx.data.length > MAX_INITCODE_SIZE) {

@@ -46,8 +46,8 @@ export function canon(word: bigint): Word {
   return halves[LOW_HALF]!
 }
 
-/** 0..255 as bigints: the small constants compiled code mixes into wide arithmetic, without an allocation. */
-const SMALL_BIGINTS = Array.from({ length: 256 }, (_, i) => BigInt(i))
+/** 0..255 as bigints: the small constants compiled code mixes into wide arithmetic, and shift amounts, without an allocation. */
+export const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 256 }, (_, i) => BigInt(i))
 
 /** A Word as a bigint. */
 export function big(word: Word): bigint {

@@ -1,6 +1,6 @@
 /**
- * Whether the execution pool may hand every kind of job to its extra workers (simulations go to them either
- * way: worker-executor.ts): only while they raise the rate at which jobs complete, and tried only when jobs
+ * Whether the execution pool may hand every kind of job to its extra workers (simulations and long calls go
+ * to them either way: worker-executor.ts): only while they raise the rate at which jobs complete, and tried only when jobs
  * wait and the node's main thread leaves most of its core unused.
  *
  * Why: a worker pool as large as the machine is right for long executions (a loop-heavy eth_call, a swap's

@@ -103,15 +103,15 @@ export class WorkerExecutor implements Executor {
   /** Jobs that ended (answered or failed) since the gate's last sample: its measure of throughput. */
   private completedSinceSample = 0
   private readonly sampler: NodeJS.Timeout | undefined
-  /** The calls whose function ran long last time (they may use the extra workers like simulations). */
-  private readonly longCalls: LongCalls
+  /** The calls whose function ran long last time (they may use the extra workers like simulations); none without extra workers. */
+  private readonly longCalls: LongCalls | undefined
 
   constructor(
     private readonly init: WorkerInit,
     private readonly opts: WorkerExecutorOptions,
     private readonly observer?: ExecutionObserver,
   ) {
-    this.longCalls = new LongCalls(opts.longCallSeconds)
+    this.longCalls = opts.extra === undefined ? undefined : new LongCalls(opts.longCallSeconds)
     for (let i = 0; i < opts.workers; i++) this.addSlot()
     const extra = opts.extra
     if (extra !== undefined && extra.workers > 0 && extra.sampleEveryMs !== undefined) {
@@ -157,7 +157,7 @@ export class WorkerExecutor implements Executor {
         const running = this.finish(slot, msg.id)
         if (running === undefined) return
         this.observer?.executed(running.q.job.kind, msg.gas, msg.seconds)
-        this.longCalls.record(running.q.job, msg.seconds)
+        this.longCalls?.record(running.q.job, msg.seconds)
         if (msg.ok) running.q.resolve(msg.result!)
         else {
           // The EVM stops a job at its deadline itself (the kill timer, later by a grace, is the backstop).
@@ -202,7 +202,7 @@ export class WorkerExecutor implements Executor {
     const gateOpen = this.opts.extra?.gate.open === true
     while (this.queue.length > 0) {
       const job = this.queue[0]!.job
-      const usable = this.usableSlots(job.kind === 'simulate' || (this.opts.extra !== undefined && this.longCalls.isLong(job)))
+      const usable = this.usableSlots(job.kind === 'simulate' || this.longCalls?.isLong(job) === true)
       let best: Slot | undefined
       for (let i = 0; i < usable; i++) {
         const slot = this.slots[i]!
