@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt } from './hex.ts'
+import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt, bytesToHex, hexToBytes } from './hex.ts'
 
 test('bigIntToMinimalBytes gives the shortest big-endian bytes, as the library does, on both sides of 2^53', () => {
   const values = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 0xffffn, 0x10000n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 48n + 3n]
@@ -27,4 +27,23 @@ test('bytesToBigInt and bigIntToFixedBytes agree with a byte-by-byte reference f
     }
   }
   assert.deepEqual(bigIntToFixedBytes(-5n, 4), new Uint8Array(4), 'a negative value is all zeros')
+})
+
+test('bytesToHex matches Buffer\'s hex for every length on both sides of its scratch buffer, views at odd offsets included', () => {
+  const pool = new Uint8Array(700)
+  for (let i = 0; i < pool.length; i++) pool[i] = (i * 167 + 13) & 0xff
+  for (let length = 0; length <= 600; length++) {
+    for (const offset of [0, 1, 7]) {
+      const bytes = pool.subarray(offset, offset + length)
+      const hex = bytesToHex(bytes)
+      assert.equal(hex, `0x${Buffer.from(bytes).toString('hex')}`, `${length} bytes at offset ${offset}`)
+      assert.deepEqual(hexToBytes(hex), bytes)
+    }
+  }
+  const every = Uint8Array.from({ length: 256 }, (_, i) => i)
+  assert.equal(bytesToHex(every), `0x${Buffer.from(every).toString('hex')}`, 'every byte value')
+  // Each call's string is its own: a later call does not change an earlier result.
+  const first = bytesToHex(new Uint8Array([0xab, 0xcd]))
+  bytesToHex(new Uint8Array([0x01, 0x02, 0x03]))
+  assert.equal(first, '0xabcd')
 })
