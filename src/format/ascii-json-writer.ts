@@ -7,7 +7,7 @@
  * same values are refused). The text is ASCII, so its length in characters is its length in bytes.
  */
 
-import { quantity } from '../../primitives/hex.ts'
+import { quantity } from '../primitives/hex.ts'
 
 const HEX_DIGITS = ascii('0123456789abcdef')
 const QUOTE = 0x22
@@ -68,6 +68,16 @@ export class AsciiJsonWriter {
     for (let i = 0; i < text.length; i++) buf[p++] = text.charCodeAt(i)
     buf[p++] = QUOTE
     this.pos = p
+  }
+
+  /** Starts over, keeping the buffer (a writer reused for many small answers allocates once). */
+  clear(): void {
+    this.pos = 0
+  }
+
+  /** The buffer's size in bytes (what a kept writer holds on to). */
+  get capacity(): number {
+    return this.buf.length
   }
 
   /** The text written so far. */

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { BlockView, TransactionView } from '../chain/types.ts'
 import type { SimulatedBlock } from '../simulate/types.ts'
-import { formatSimulatedBlock } from './simulate.ts'
+import { formatSimulatedBlock, simulatedBlocksJson } from './simulate.ts'
 
 const b = (n: number, len: number) => new Uint8Array(len).fill(n)
 const TX: TransactionView = {
@@ -57,4 +57,52 @@ test('full transactions are located in the simulated block, with their senders',
 test('a VM error has no data', () => {
   const vm: SimulatedBlock = { ...SIM, calls: [SIM.calls[0]!, { ...SIM.calls[1]!, error: { code: -32015, message: 'out of gas' } }] }
   assert.deepEqual((formatSimulatedBlock(vm, false) as Record<string, any>).calls[1].error, { message: 'out of gas', code: -32015 })
+})
+
+test('the answer written straight to text is the bytes JSON.stringify gives for the objects, across header shapes, logs and calls', () => {
+  let seed = 7
+  const next = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    return (seed >>> 8) % n
+  }
+  const bytes = (len: number) => Uint8Array.from({ length: len }, () => next(256))
+  const quantityOf = () => [0n, 1n, 0x7fn, 2n ** 64n + 5n, BigInt(next(1_000_000))][next(5)]!
+  const maybe = <T>(value: () => T): T | undefined => (next(2) === 0 ? undefined : value())
+  const call = (): SimulatedBlock['calls'][number] => ({
+    status: next(2) as 0 | 1,
+    gasUsed: quantityOf(),
+    maxUsedGas: quantityOf(),
+    returnData: bytes(next(3) * 32 + next(2)),
+    logs: Array.from({ length: next(4) }, () => ({ log: { address: bytes(20), topics: Array.from({ length: next(5) }, () => bytes(32)), data: bytes(next(70)) }, logIndex: next(300) })),
+  })
+  const simBlock = (): SimulatedBlock => {
+    const calls = Array.from({ length: next(4) }, call)
+    const withdrawals = [undefined, [], [{ index: 1n, validatorIndex: 2n, address: bytes(20), amount: 3n }]][next(3)]
+    const header = {
+      ...BLOCK.header,
+      hash: bytes(32), parentHash: bytes(32), stateRoot: bytes(32), transactionsTrie: bytes(32), receiptTrie: bytes(32), logsBloom: bytes(256),
+      coinbase: bytes(20), difficulty: quantityOf(), number: quantityOf(), gasLimit: quantityOf(), gasUsed: quantityOf(), timestamp: quantityOf(),
+      extraData: bytes(next(33)), mixHash: bytes(32), nonce: bytes(8),
+      baseFeePerGas: maybe(quantityOf), blobGasUsed: maybe(quantityOf), excessBlobGas: maybe(quantityOf), parentBeaconBlockRoot: maybe(() => bytes(32)),
+      requestsHash: maybe(() => bytes(32)), withdrawalsRoot: maybe(() => bytes(32)),
+    }
+    for (const key of Object.keys(header) as (keyof typeof header)[]) if (header[key] === undefined) delete header[key]
+    return {
+      block: {
+        header,
+        transactions: calls.map(() => ({ ...TX, hash: bytes(32) })),
+        uncleHashes: Array.from({ length: next(2) }, () => bytes(32)),
+        ...(withdrawals !== undefined ? { withdrawals } : {}),
+        size: next(100_000),
+      },
+      calls: next(6) === 0 && calls.length > 0 ? [...calls.slice(1), { ...calls[0]!, error: { code: 3, message: 'execution reverted: "quoted" é', data: bytes(4) } }] : calls,
+    }
+  }
+  for (let i = 0; i < 400; i++) {
+    const blocks = Array.from({ length: 1 + next(3) }, simBlock)
+    for (const full of [false, true]) {
+      assert.equal(simulatedBlocksJson(blocks, full), JSON.stringify(blocks.map((b) => formatSimulatedBlock(b, full))), `case ${i}, full transactions ${full}`)
+    }
+  }
+  assert.equal(simulatedBlocksJson([], false), '[]')
 })

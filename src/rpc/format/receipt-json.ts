@@ -11,7 +11,7 @@
 
 import type { BlockContext, LogView, ReceiptView } from '../../chain/types.ts'
 import { bytesToHex, quantity } from '../../primitives/hex.ts'
-import { ascii, AsciiJsonWriter } from './ascii-json-writer.ts'
+import { ascii, AsciiJsonWriter } from '../../format/ascii-json-writer.ts'
 
 const OPEN_LIST = ascii('[')
 const CLOSE_LIST = ascii(']')
