@@ -59,12 +59,14 @@ export const DEFAULT_LIMITS: TransportLimits = Object.freeze({
 })
 
 const resolved = new WeakMap<Partial<TransportLimits>, TransportLimits>()
+/** No settings given (in-process callers, tests): one object, so its answer is remembered too. */
+const NO_SETTINGS: Partial<TransportLimits> = Object.freeze({})
 
 /**
  * Merges `partial` over the defaults; throws a RangeError for a limit that is not a positive integer.
  * Called per payload with the endpoint's settings object: the answer is remembered per object.
  */
-export function resolveLimits(partial: Partial<TransportLimits> = {}): TransportLimits {
+export function resolveLimits(partial: Partial<TransportLimits> = NO_SETTINGS): TransportLimits {
   const hit = resolved.get(partial)
   if (hit !== undefined) return hit
   const out = mergeLimits(partial)
