@@ -28,3 +28,30 @@ test('a proof-of-work block reward is 5 ether, 3 from Byzantium (EIP-649), 2 fro
   assert.equal(rules.at(15n, 0n).param('minerReward'), 3n * 10n ** 18n)
   assert.equal(rules.at(25n, 0n).param('minerReward'), 2n * 10n ** 18n)
 })
+
+test('the remembered fork answers are the library\'s own on every fork, for a copy that switches forks too', () => {
+  const rules = new ChainRules(testGenesis())
+  const remembered = rules.at(0n, 0n).copy()
+  const plain = rules.mutableCopy()
+  const names = plain.hardforks().map((hf) => hf.name)
+  const outcome = <T>(f: () => T): T | string => {
+    try {
+      return f()
+    } catch (e) {
+      return `throws ${(e as Error).message}`
+    }
+  }
+  // Twice over the forks: the second pass reads the memo the first one filled.
+  for (const pass of [1, 2]) {
+    for (const fork of names) {
+      remembered.setHardfork(fork)
+      plain.setHardfork(fork)
+      for (const other of names) assert.equal(remembered.gteHardfork(other), plain.gteHardfork(other), `pass ${pass}: ${fork} >= ${other}`)
+      for (const eip of [1559, 2935, 3855, 4788, 4844, 4895, 7002, 7623, 7702, 7918]) {
+        assert.equal(remembered.isActivatedEIP(eip), plain.isActivatedEIP(eip), `pass ${pass}: EIP-${eip} on ${fork}`)
+      }
+      assert.deepEqual(outcome(() => remembered.getBlobGasSchedule()), outcome(() => plain.getBlobGasSchedule()), `pass ${pass}: blob schedule of ${fork}`)
+    }
+  }
+  assert.ok(names.includes('prague') && names.includes('cancun'), `forks checked: ${names.join(', ')}`)
+})

@@ -116,26 +116,37 @@ export class ChainRules {
 
 /**
  * The library asks `isActivatedEIP` on every opcode and gas computation, and each answer walks the fork
- * list. Answers are remembered per fork name; copies of this Common (the libraries copy it, and may switch
- * a copy's fork) share the memo safely because it is keyed by the fork they are on.
+ * list; `gteHardfork` and `getBlobGasSchedule` walk it too (every simulated block asked them 4 times: ~2% of
+ * a one-call simulation). Answers are remembered per fork name; copies of this Common (the libraries copy
+ * it, and may switch a copy's fork) share the memo safely because it is keyed by the fork they are on.
+ * (No code here changes a Common's EIPs or parameters after it is made, which would change the answers.)
  */
 function memoizeActivation(common: Common): void {
-  const byFork = new Map<string, Map<number, boolean>>()
-  const original = Common.prototype.isActivatedEIP
+  const eips = new Map<string, Map<number, boolean>>()
+  const forks = new Map<string, Map<string, boolean>>()
+  const schedules = new Map<string, ReturnType<Common['getBlobGasSchedule']>>()
+  const proto = Common.prototype
   Object.assign(common, {
     isActivatedEIP(this: Common, eip: number): boolean {
+      return remembered(eips, this.hardfork(), eip, () => proto.isActivatedEIP.call(this, eip))
+    },
+    gteHardfork(this: Common, hardfork: string): boolean {
+      return remembered(forks, this.hardfork(), hardfork, () => proto.gteHardfork.call(this, hardfork))
+    },
+    getBlobGasSchedule(this: Common): ReturnType<Common['getBlobGasSchedule']> {
       const fork = this.hardfork()
-      let known = byFork.get(fork)
-      if (known === undefined) {
-        known = new Map()
-        byFork.set(fork, known)
-      }
-      let v = known.get(eip)
-      if (v === undefined) {
-        v = original.call(this, eip)
-        known.set(eip, v)
-      }
-      return v
+      let schedule = schedules.get(fork)
+      if (schedule === undefined) schedules.set(fork, (schedule = Object.freeze(proto.getBlobGasSchedule.call(this))))
+      return schedule
     },
   })
+}
+
+/** The answer for `key` under `fork`, computed once. */
+function remembered<K>(memo: Map<string, Map<K, boolean>>, fork: string, key: K, compute: () => boolean): boolean {
+  let known = memo.get(fork)
+  if (known === undefined) memo.set(fork, (known = new Map()))
+  let v = known.get(key)
+  if (v === undefined) known.set(key, (v = compute()))
+  return v
 }
