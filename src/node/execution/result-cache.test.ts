@@ -73,3 +73,25 @@ test('calls with kilobytes of calldata are keyed by a digest: the same long call
   assert.notEqual(cacheKey('t', `${'x'.repeat(20_000)}\u0101`), cacheKey('t', `${'x'.repeat(20_000)}\u0001`), 'texts beyond latin1 stay distinct')
   assert.equal(cacheKey('t', 'short'), 't|short')
 })
+
+test('calldata on both sides of the length past which its bytes are digested: equal bytes hit, one byte apart misses', async () => {
+  const cache = new ResultCache(1000)
+  let runs = 0
+  const run = async () => Uint8Array.of(++runs & 0xff)
+  const call = (length: number, at: number, value: number, gas = 100n): ExecutionJob => {
+    const data = new Uint8Array(length).fill(0x5a)
+    if (length > 0) data[at] = value
+    return { kind: 'call', request: { to: new Uint8Array(20), data, gas } }
+  }
+  for (const length of [0, 1, 511, 512, 513, 2048, 13_000]) {
+    const before = runs
+    const first = await cache.through('t', call(length, 0, 1), executing(run), TARGET)
+    assert.deepEqual(await cache.through('t', call(length, 0, 1), executing(run), TARGET), first, `${length} bytes: the same call hits`)
+    assert.equal(runs, before + 1)
+    if (length === 0) continue
+    await cache.through('t', call(length, 0, 2), executing(run), TARGET)
+    await cache.through('t', call(length, length - 1, 3), executing(run), TARGET)
+    await cache.through('t', call(length, 0, 1, 101n), executing(run), TARGET)
+    assert.equal(runs, before + 4, `${length} bytes: a first byte, a last byte or the gas apart each run`)
+  }
+})
