@@ -309,7 +309,8 @@ export class WorldState {
   /** A slot not seen yet in `s`: zero in a wiped account, else read from the base and remembered. */
   private loadSlot(s: AccountStorage, address: bigint, slot: bigint): bigint {
     if (s.wiped) return 0n
-    const value = bytesToBigInt(this.base.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+    const base = this.base
+    const value = base.storageWord !== undefined ? base.storageWord(address, slot) : bytesToBigInt(base.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
     this.seedSlot(s, address, slot, value)
     return value
   }

@@ -12,6 +12,7 @@
 
 import type { Account } from '@ethereumjs/util'
 import { bytesKey } from '../primitives/bytes-key.ts'
+import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
 import { Lru } from '../primitives/lru.ts'
 import { copyAccount } from '../state/overlay-reader.ts'
 import type { StateReader } from '../state/state-reader.ts'
@@ -61,6 +62,11 @@ export class CachedReader implements StateReader {
       }
     }
     return value
+  }
+
+  storageWord(address: bigint, slot: bigint): bigint {
+    if (this.base.storageWord !== undefined) return this.base.storageWord(address, slot)
+    return bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
   }
 
   getCode(codeHash: Uint8Array): Uint8Array {

@@ -5,6 +5,7 @@ import { tempDir } from '../../test/support/temp-dir.ts'
 import { LmdbStore } from '../storage/db.ts'
 import { keys } from '../storage/keys.ts'
 import { ArchiveReader } from './archive-reader.ts'
+import { bytesToBigInt } from '../primitives/hex.ts'
 
 const alice = new Uint8Array(20).fill(0xa1)
 const slot = new Uint8Array(32).fill(0x05)
@@ -79,4 +80,31 @@ test('code is read by hash, and a caller mutating it does not change the next re
   first[0] = 0
   assert.deepEqual(new ArchiveReader(kv, 5n).getCode(hash), code)
   assert.deepEqual(new ArchiveReader(kv, 0n).getCode(new Uint8Array(32).fill(0x43)), new Uint8Array(0), 'unknown hash')
+})
+
+test('a word read by bigint is the byte read at every block, as blocks are appended after the words were remembered', async (t) => {
+  const kv = new LmdbStore(tempDir(t))
+  const other = new LmdbStore(tempDir(t))
+  t.after(() => {
+    kv.close()
+    other.close()
+  })
+  const a = bytesToBigInt(alice)
+  const s = bytesToBigInt(slot)
+  const asWord = (reader: ArchiveReader): bigint => bytesToBigInt(reader.getStorage(alice, slot))
+  appendBlock(kv, 1n, 1n, word(7))
+  const atOne = new ArchiveReader(kv, 1n)
+  assert.equal(atOne.storageWord(a, s), 7n)
+  assert.equal(atOne.storageWord(a, s + 1n), 0n, 'a slot never written')
+  appendBlock(kv, 2n, 2n, word(9))
+  appendBlock(kv, 3n, 3n, word(0), true)
+  for (const n of [0n, 1n, 2n, 3n, 4n]) {
+    for (const reader of [new ArchiveReader(kv, n), new ArchiveReader(kv, n)]) {
+      assert.equal(reader.storageWord(a, s), asWord(reader), `block ${n}`)
+    }
+  }
+  assert.deepEqual([1n, 2n, 3n].map((n) => new ArchiveReader(kv, n).storageWord(a, s)), [7n, 9n, 0n], 'written, rewritten, wiped')
+  assert.equal(atOne.storageWord(a, s), 7n, 'block 1 still reads its own word')
+  appendBlock(other, 1n, 1n, word(2))
+  assert.equal(new ArchiveReader(other, 1n).storageWord(a, s), 2n, 'another database has its own words')
 })

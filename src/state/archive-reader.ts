@@ -9,6 +9,7 @@
  */
 
 import { KECCAK256_NULL, type Account } from '@ethereumjs/util'
+import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
 import type { KvStore } from '../storage/db.ts'
 import { bytesKey } from '../primitives/bytes-key.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
@@ -16,6 +17,7 @@ import { decodeAccount } from './account-rlp.ts'
 import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
 import { hasLatestState, latestBlock, latestValue } from './latest-state.ts'
 import type { StateReader } from './state-reader.ts'
+import { wordsAt, type WordCache } from './word-cache.ts'
 
 const EMPTY = new Uint8Array(0)
 /** The value of an item never written (no latest-state entry): absent at every block. */
@@ -27,6 +29,8 @@ export class ArchiveReader implements StateReader {
   private readonly prefix: string
   /** The latest-state tables are complete here (latest-state.ts). */
   private readonly latest: boolean
+  /** This block's words on this thread, made on the first word read. */
+  private words: WordCache | undefined
 
   constructor(
     private readonly store: KvStore,
@@ -73,6 +77,16 @@ export class ArchiveReader implements StateReader {
       this.cache.slots.set(key, value)
     }
     return value === null ? EMPTY : new Uint8Array(value)
+  }
+
+  storageWord(address: bigint, slot: bigint): bigint {
+    const words = (this.words ??= wordsAt(this.store, this.blockNumber))
+    let value = words.get(address, slot)
+    if (value === undefined) {
+      value = bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+      words.set(address, slot, value)
+    }
+    return value
   }
 
   private readSlot(address: Uint8Array, slot: Uint8Array): Uint8Array | null {

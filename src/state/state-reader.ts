@@ -13,4 +13,10 @@ export interface StateReader {
   getAccount(address: Uint8Array): Account | undefined
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array
   getCode(codeHash: Uint8Array): Uint8Array
+  /**
+   * The value getStorage gives, as a word, by bigint address and slot: for readers that can answer without
+   * converting to bytes and back (the archive's word cache, state/word-cache.ts). Left out by the others;
+   * the EVM's WorldState then reads getStorage.
+   */
+  storageWord?(address: bigint, slot: bigint): bigint
 }
