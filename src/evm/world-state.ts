@@ -149,13 +149,23 @@ export class WorldState {
   }
 
   private load(address: bigint): AccountRecord | undefined {
-    const from = this.base.getAccount(bigIntToFixedBytes(address, 20))
+    const base = this.base
+    let from: Account | undefined
+    let codeHash: bigint
+    if (base.accountWord !== undefined) {
+      // a shared account: read, never mutated here
+      const word = base.accountWord(address)
+      from = word?.account
+      codeHash = word?.codeHash ?? EMPTY_CODE_HASH
+    } else {
+      from = base.getAccount(bigIntToFixedBytes(address, 20))
+      codeHash = from === undefined || isEmptyCodeHash(from.codeHash) ? EMPTY_CODE_HASH : bytesToBigInt(from.codeHash)
+    }
     this.baseAccounts.set(address, from)
     if (from === undefined) {
       this.accounts.set(address, null)
       return undefined
     }
-    const codeHash = isEmptyCodeHash(from.codeHash) ? EMPTY_CODE_HASH : bytesToBigInt(from.codeHash)
     const record = new AccountRecord(from.nonce, from.balance, codeHash, codeHash === EMPTY_CODE_HASH ? EMPTY_CODE : undefined)
     this.accounts.set(address, record)
     return record

@@ -108,3 +108,21 @@ test('a word read by bigint is the byte read at every block, as blocks are appen
   appendBlock(other, 1n, 1n, word(2))
   assert.equal(new ArchiveReader(other, 1n).storageWord(a, s), 2n, 'another database has its own words')
 })
+
+test('an account read by bigint is the byte read at every block, absent ones included', async (t) => {
+  const kv = new LmdbStore(tempDir(t))
+  t.after(() => kv.close())
+  const a = bytesToBigInt(alice)
+  appendBlock(kv, 1n, 1n, word(7))
+  assert.equal(new ArchiveReader(kv, 0n).accountWord(a), null, 'absent before block 1')
+  assert.equal(new ArchiveReader(kv, 1n).accountWord(a)?.account.nonce, 1n)
+  appendBlock(kv, 2n, 2n, word(9))
+  for (const n of [0n, 1n, 2n, 3n]) {
+    const reader = new ArchiveReader(kv, n)
+    const bytes = reader.getAccount(alice)
+    const w = reader.accountWord(a)
+    assert.deepEqual(w?.account.serialize(), bytes?.serialize(), `block ${n}`)
+    if (bytes !== undefined) assert.equal(w?.codeHash, bytesToBigInt(bytes.codeHash))
+    assert.equal(reader.accountWord(a), w, `block ${n}: the same word again`)
+  }
+})

@@ -16,8 +16,8 @@ import { historyKeyBlock, keys } from '../storage/keys.ts'
 import { decodeAccount } from './account-rlp.ts'
 import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
 import { hasLatestState, latestBlock, latestValue } from './latest-state.ts'
-import type { StateReader } from './state-reader.ts'
-import { wordsAt, type WordCache } from './word-cache.ts'
+import type { AccountWord, StateReader } from './state-reader.ts'
+import { wordsAt, type BlockWords } from './word-cache.ts'
 
 const EMPTY = new Uint8Array(0)
 /** The value of an item never written (no latest-state entry): absent at every block. */
@@ -29,8 +29,8 @@ export class ArchiveReader implements StateReader {
   private readonly prefix: string
   /** The latest-state tables are complete here (latest-state.ts). */
   private readonly latest: boolean
-  /** This block's words on this thread, made on the first word read. */
-  private words: WordCache | undefined
+  /** This block's words on this thread, found on the first word read. */
+  private words: BlockWords | undefined
 
   constructor(
     private readonly store: KvStore,
@@ -80,13 +80,24 @@ export class ArchiveReader implements StateReader {
   }
 
   storageWord(address: bigint, slot: bigint): bigint {
-    const words = (this.words ??= wordsAt(this.store, this.blockNumber))
+    const words = (this.words ??= wordsAt(this.store, this.blockNumber)).slots
     let value = words.get(address, slot)
     if (value === undefined) {
       value = bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
       words.set(address, slot, value)
     }
     return value
+  }
+
+  accountWord(address: bigint): AccountWord | null {
+    const accounts = (this.words ??= wordsAt(this.store, this.blockNumber)).accounts
+    let word = accounts.get(address)
+    if (word === undefined) {
+      const account = this.getAccount(bigIntToFixedBytes(address, 20))
+      word = account === undefined ? null : { account, codeHash: bytesToBigInt(account.codeHash) }
+      accounts.set(address, word)
+    }
+    return word
   }
 
   private readSlot(address: Uint8Array, slot: Uint8Array): Uint8Array | null {

@@ -19,4 +19,15 @@ export interface StateReader {
    * the EVM's WorldState then reads getStorage.
    */
   storageWord?(address: bigint, slot: bigint): bigint
+  /**
+   * The account getAccount gives, by bigint address, with its code hash as a bigint; null when absent. Shared
+   * between callers, so never to be mutated. Left out by the readers that cannot answer from such a cache.
+   */
+  accountWord?(address: bigint): AccountWord | null
+}
+
+/** An account as the word caches keep it (state/word-cache.ts). */
+export interface AccountWord {
+  readonly account: Account
+  readonly codeHash: bigint
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { tempDir } from '../../test/support/temp-dir.ts'
 import { LmdbStore } from '../storage/db.ts'
-import { WordCache, wordsAt } from './word-cache.ts'
+import { Account } from '@ethereumjs/util'
+import { AccountWords, WordCache, wordsAt } from './word-cache.ts'
 
 test('words are kept in halves: one read again outlives a turnover, one not read is gone after two', () => {
   const words = new WordCache(4)
@@ -29,12 +30,24 @@ test('each database keeps the words of its four most recently asked blocks', asy
     other.close()
   })
   const first = wordsAt(kv, 1n)
-  first.set(1n, 1n, 5n)
+  first.slots.set(1n, 1n, 5n)
   assert.equal(wordsAt(kv, 1n), first)
   assert.notEqual(wordsAt(other, 1n), first, 'another database, other words')
   for (const n of [2n, 3n, 4n]) wordsAt(kv, n)
   assert.equal(wordsAt(kv, 1n), first, 'still among the four')
   for (const n of [5n, 6n, 7n, 8n]) wordsAt(kv, n)
   assert.notEqual(wordsAt(kv, 1n), first, 'four newer blocks asked since: dropped')
-  assert.equal(wordsAt(kv, 1n).get(1n, 1n), undefined)
+  assert.equal(wordsAt(kv, 1n).slots.get(1n, 1n), undefined)
+})
+
+test('accounts are kept in halves too, absent ones included', () => {
+  const accounts = new AccountWords(2)
+  const word = { account: new Account(1n, 2n), codeHash: 3n }
+  accounts.set(1n, word)
+  accounts.set(2n, null) // a turnover
+  assert.equal(accounts.get(1n), word, 'read from the old generation, and moved up')
+  assert.equal(accounts.get(2n), null, 'an absent account is remembered as absent') // moved up: a turnover
+  accounts.set(3n, null)
+  accounts.set(4n, null) // another turnover, 1 not read since
+  assert.equal(accounts.get(1n), undefined)
 })
