@@ -15,7 +15,7 @@ import { bytesKey } from '../primitives/bytes-key.ts'
 import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
 import { Lru } from '../primitives/lru.ts'
 import { copyAccount } from '../state/overlay-reader.ts'
-import type { AccountWord, StateReader } from '../state/state-reader.ts'
+import { accountWordOf, type AccountWord, type StateReader } from '../state/state-reader.ts'
 
 const MAX_ITEMS = 50_000
 
@@ -71,8 +71,7 @@ export class CachedReader implements StateReader {
 
   accountWord(address: bigint): AccountWord | null {
     if (this.base.accountWord !== undefined) return this.base.accountWord(address)
-    const account = this.getAccount(bigIntToFixedBytes(address, 20))
-    return account === undefined ? null : { account, codeHash: bytesToBigInt(account.codeHash) }
+    return accountWordOf(this.getAccount(bigIntToFixedBytes(address, 20)))
   }
 
   getCode(codeHash: Uint8Array): Uint8Array {

@@ -16,7 +16,7 @@ import { historyKeyBlock, keys } from '../storage/keys.ts'
 import { decodeAccount } from './account-rlp.ts'
 import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
 import { hasLatestState, latestBlock, latestValue } from './latest-state.ts'
-import type { AccountWord, StateReader } from './state-reader.ts'
+import { accountWordOf, type AccountWord, type StateReader } from './state-reader.ts'
 import { wordsAt, type BlockWords } from './word-cache.ts'
 
 const EMPTY = new Uint8Array(0)
@@ -93,8 +93,7 @@ export class ArchiveReader implements StateReader {
     const accounts = (this.words ??= wordsAt(this.store, this.blockNumber)).accounts
     let word = accounts.get(address)
     if (word === undefined) {
-      const account = this.getAccount(bigIntToFixedBytes(address, 20))
-      word = account === undefined ? null : { account, codeHash: bytesToBigInt(account.codeHash) }
+      word = accountWordOf(this.getAccount(bigIntToFixedBytes(address, 20)))
       accounts.set(address, word)
     }
     return word

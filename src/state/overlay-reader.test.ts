@@ -9,8 +9,8 @@ import assert from 'node:assert/strict'
 import { Account } from '@ethereumjs/util'
 import { OverlayReader } from './overlay-reader.ts'
 import type { StateDiff } from './state-diff.ts'
-import type { StateReader } from './state-reader.ts'
-import { bytesToHex } from '../primitives/hex.ts'
+import { accountWordOf, type StateReader } from './state-reader.ts'
+import { bigIntToFixedBytes, bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 
 const A = new Uint8Array(20).fill(0xaa)
 const B = new Uint8Array(20).fill(0xbb)
@@ -49,4 +49,37 @@ test('accounts from the diff are copies', () => {
   a.balance = 0n
   assert.equal(reader.getAccount(A)?.balance, 11n)
   assert.equal(diff.accounts.get(bytesToHex(A))?.balance, 11n, 'the published diff is untouched')
+})
+
+test('word reads equal the byte reads for addresses the diff touches (written, wiped, deleted) and the rest, over a base with and without word reads', () => {
+  const C = new Uint8Array(20).fill(0xcc)
+  const D = new Uint8Array(20).fill(0xdd)
+  const touching: StateDiff = {
+    accounts: new Map([[bytesToHex(A), new Account(2n, 11n)], [bytesToHex(D), null]]),
+    storage: new Map([[bytesToHex(A), new Map([[bytesToHex(slot1), Uint8Array.of(7)]])], [bytesToHex(C), new Map([[bytesToHex(slot2), Uint8Array.of(9)]])]]),
+    wiped: new Set([bytesToHex(C)]),
+    codes: new Map(),
+  }
+  let baseWordReads = 0
+  const withWords: StateReader = {
+    ...base,
+    storageWord: (a, s) => (baseWordReads++, bytesToBigInt(base.getStorage(bigIntToFixedBytes(a, 20), bigIntToFixedBytes(s, 32)))),
+    accountWord: (a) => (baseWordReads++, accountWordOf(base.getAccount(bigIntToFixedBytes(a, 20)))),
+  }
+  for (const under of [base, withWords]) {
+    const reader = new OverlayReader(under, touching)
+    for (const address of [A, B, C, D]) {
+      const a = bytesToBigInt(address)
+      for (const slot of [slot1, slot2]) {
+        assert.equal(reader.storageWord(a, bytesToBigInt(slot)), bytesToBigInt(reader.getStorage(address, slot)), `slot ${slot[0]} of ${address[0]!.toString(16)}`)
+      }
+      const bytes = reader.getAccount(address)
+      const word = reader.accountWord(a)
+      assert.deepEqual(word?.account.serialize(), bytes?.serialize(), `account ${address[0]!.toString(16)}`)
+      if (bytes !== undefined) assert.equal(word?.codeHash, bytesToBigInt(bytes.codeHash))
+    }
+  }
+  assert.equal(baseWordReads, 3, 'only B, the one address the diff does not touch, reads the base by word (two slots, the account)')
+  assert.equal(new OverlayReader(withWords, touching).accountWord(bytesToBigInt(D)), null, 'deleted in the diff')
+  assert.equal(new OverlayReader(withWords, touching).storageWord(bytesToBigInt(C), bytesToBigInt(slot1)), 0n, 'wiped in the diff')
 })

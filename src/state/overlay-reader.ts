@@ -1,12 +1,32 @@
 /**
  * A reader that sees a diff on top of another reader: the state of a pre-confirmed snapshot, or of a
  * simulated block, without copying the base.
+ *
+ * Word reads (storageWord, accountWord: state-reader.ts) of an address the diff does not touch go to the
+ * base's word reads, so a pending read of an unchanged contract costs what a read at the sealed parent does;
+ * an address the diff touches reads through the diff's hex keys. Which addresses it touches is worked out
+ * once per diff and thread (a diff is immutable once published: state-diff.ts).
  */
 
 import { Account } from '@ethereumjs/util'
-import { bytesToHex } from '../primitives/hex.ts'
+import { bigIntToFixedBytes, bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { StateDiff } from './state-diff.ts'
-import type { StateReader } from './state-reader.ts'
+import { accountWordOf, type AccountWord, type StateReader } from './state-reader.ts'
+
+/** The addresses each diff touches (accounts, storage, wipes), as bigints. */
+const touchedByDiff = new WeakMap<StateDiff, ReadonlySet<bigint>>()
+
+function touchedWords(diff: StateDiff): ReadonlySet<bigint> {
+  let touched = touchedByDiff.get(diff)
+  if (touched === undefined) {
+    const set = new Set<bigint>()
+    for (const key of diff.accounts.keys()) set.add(BigInt(key))
+    for (const key of diff.storage.keys()) set.add(BigInt(key))
+    for (const key of diff.wiped) set.add(BigInt(key))
+    touchedByDiff.set(diff, (touched = set))
+  }
+  return touched
+}
 
 const EMPTY = new Uint8Array(0)
 
@@ -14,10 +34,28 @@ const EMPTY = new Uint8Array(0)
 export const copyAccount = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash)
 
 export class OverlayReader implements StateReader {
+  private touched: ReadonlySet<bigint> | undefined
+
   constructor(
     private readonly base: StateReader,
     private readonly diff: StateDiff,
   ) {}
+
+  storageWord(address: bigint, slot: bigint): bigint {
+    const base = this.base
+    if (!this.touches(address) && base.storageWord !== undefined) return base.storageWord(address, slot)
+    return bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+  }
+
+  accountWord(address: bigint): AccountWord | null {
+    const base = this.base
+    if (!this.touches(address) && base.accountWord !== undefined) return base.accountWord(address)
+    return accountWordOf(this.getAccount(bigIntToFixedBytes(address, 20)))
+  }
+
+  private touches(address: bigint): boolean {
+    return (this.touched ??= touchedWords(this.diff)).has(address)
+  }
 
   getAccount(address: Uint8Array): Account | undefined {
     // The diff maps an address to an account or to null (deleted), never to undefined.

@@ -8,6 +8,7 @@
  */
 
 import type { Account } from '@ethereumjs/util'
+import { bytesToBigInt } from '../primitives/hex.ts'
 
 export interface StateReader {
   getAccount(address: Uint8Array): Account | undefined
@@ -30,4 +31,9 @@ export interface StateReader {
 export interface AccountWord {
   readonly account: Account
   readonly codeHash: bigint
+}
+
+/** An account as a word (shared from then on: never mutated). */
+export function accountWordOf(account: Account | undefined): AccountWord | null {
+  return account === undefined ? null : { account, codeHash: bytesToBigInt(account.codeHash) }
 }
