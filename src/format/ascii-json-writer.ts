@@ -13,6 +13,7 @@ const HEX_DIGITS = ascii('0123456789abcdef')
 const QUOTE = 0x22
 const ZERO = 0x30
 const X = 0x78
+const COMMA_BYTES = Uint8Array.of(0x2c)
 
 /** The bytes of a constant ASCII fragment, encoded once (module constants), for `fragment()`. */
 export function ascii(text: string): Uint8Array {
@@ -68,6 +69,26 @@ export class AsciiJsonWriter {
     for (let i = 0; i < text.length; i++) buf[p++] = text.charCodeAt(i)
     buf[p++] = QUOTE
     this.pos = p
+  }
+
+  /** A pre-encoded key fragment, then `"0x…"` data. */
+  dataField(key: Uint8Array, bytes: Uint8Array): void {
+    this.fragment(key)
+    this.data(bytes)
+  }
+
+  /** A pre-encoded key fragment, then a `"0x…"` quantity. */
+  quantityField(key: Uint8Array, value: bigint | number): void {
+    this.fragment(key)
+    this.quantity(value)
+  }
+
+  /** `"0x…"` data items separated by commas (the inside of a list). */
+  dataItems(items: readonly Uint8Array[]): void {
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) this.fragment(COMMA_BYTES)
+      this.data(items[i]!)
+    }
   }
 
   /** Starts over, keeping the buffer (a writer reused for many small answers allocates once). */
