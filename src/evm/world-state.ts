@@ -28,7 +28,7 @@ import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../primitives/keccak.ts'
 import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { StateDiff } from '../state/state-diff.ts'
-import type { StateReader } from '../state/state-reader.ts'
+import { readAccountWord, readStorageWord, type StateReader } from '../state/state-reader.ts'
 import { sharedCode } from './code-cache.ts'
 import type { Log } from './types.ts'
 
@@ -36,12 +36,6 @@ import type { Log } from './types.ts'
 export const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
 const EMPTY_CODE = new Uint8Array(0)
 const NONE: ReadonlySet<bigint> = new Set()
-
-function isEmptyCodeHash(hash: Uint8Array): boolean {
-  if (hash.length !== 32) return false
-  for (let i = 0; i < 32; i++) if (hash[i] !== KECCAK256_NULL[i]) return false
-  return true
-}
 
 /** An account as the EVM sees it; mutated in place, every change journaled first. */
 export class AccountRecord {
@@ -149,24 +143,15 @@ export class WorldState {
   }
 
   private load(address: bigint): AccountRecord | undefined {
-    const base = this.base
-    let from: Account | undefined
-    let codeHash: bigint
-    if (base.accountWord !== undefined) {
-      // a shared account: read, never mutated here
-      const word = base.accountWord(address)
-      from = word?.account
-      codeHash = word?.codeHash ?? EMPTY_CODE_HASH
-    } else {
-      from = base.getAccount(bigIntToFixedBytes(address, 20))
-      codeHash = from === undefined || isEmptyCodeHash(from.codeHash) ? EMPTY_CODE_HASH : bytesToBigInt(from.codeHash)
-    }
-    this.baseAccounts.set(address, from)
-    if (from === undefined) {
+    // the account may be shared between readers (state-reader.ts): it is only read here
+    const word = readAccountWord(this.base, address)
+    this.baseAccounts.set(address, word?.account)
+    if (word === null) {
       this.accounts.set(address, null)
       return undefined
     }
-    const record = new AccountRecord(from.nonce, from.balance, codeHash, codeHash === EMPTY_CODE_HASH ? EMPTY_CODE : undefined)
+    const { account, codeHash } = word
+    const record = new AccountRecord(account.nonce, account.balance, codeHash, codeHash === EMPTY_CODE_HASH ? EMPTY_CODE : undefined)
     this.accounts.set(address, record)
     return record
   }
@@ -319,8 +304,7 @@ export class WorldState {
   /** A slot not seen yet in `s`: zero in a wiped account, else read from the base and remembered. */
   private loadSlot(s: AccountStorage, address: bigint, slot: bigint): bigint {
     if (s.wiped) return 0n
-    const base = this.base
-    const value = base.storageWord !== undefined ? base.storageWord(address, slot) : bytesToBigInt(base.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+    const value = readStorageWord(this.base, address, slot)
     this.seedSlot(s, address, slot, value)
     return value
   }

@@ -12,10 +12,9 @@
 
 import type { Account } from '@ethereumjs/util'
 import { bytesKey } from '../primitives/bytes-key.ts'
-import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
 import { Lru } from '../primitives/lru.ts'
 import { copyAccount } from '../state/overlay-reader.ts'
-import { accountWordOf, type AccountWord, type StateReader } from '../state/state-reader.ts'
+import { accountWordFromBytes, storageWordFromBytes, type AccountWord, type StateReader } from '../state/state-reader.ts'
 
 const MAX_ITEMS = 50_000
 
@@ -66,12 +65,12 @@ export class CachedReader implements StateReader {
 
   storageWord(address: bigint, slot: bigint): bigint {
     if (this.base.storageWord !== undefined) return this.base.storageWord(address, slot)
-    return bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+    return storageWordFromBytes(this, address, slot)
   }
 
   accountWord(address: bigint): AccountWord | null {
     if (this.base.accountWord !== undefined) return this.base.accountWord(address)
-    return accountWordOf(this.getAccount(bigIntToFixedBytes(address, 20)))
+    return accountWordFromBytes(this, address)
   }
 
   getCode(codeHash: Uint8Array): Uint8Array {

@@ -9,14 +9,13 @@
  */
 
 import { KECCAK256_NULL, type Account } from '@ethereumjs/util'
-import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
 import type { KvStore } from '../storage/db.ts'
 import { bytesKey } from '../primitives/bytes-key.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
 import { decodeAccount } from './account-rlp.ts'
 import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
 import { hasLatestState, latestBlock, latestValue } from './latest-state.ts'
-import { accountWordOf, type AccountWord, type StateReader } from './state-reader.ts'
+import { accountWordFromBytes, storageWordFromBytes, type AccountWord, type StateReader } from './state-reader.ts'
 import { wordsAt, type BlockWords } from './word-cache.ts'
 
 const EMPTY = new Uint8Array(0)
@@ -83,7 +82,7 @@ export class ArchiveReader implements StateReader {
     const words = (this.words ??= wordsAt(this.store, this.blockNumber)).slots
     let value = words.get(address, slot)
     if (value === undefined) {
-      value = bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+      value = storageWordFromBytes(this, address, slot)
       words.set(address, slot, value)
     }
     return value
@@ -93,7 +92,7 @@ export class ArchiveReader implements StateReader {
     const accounts = (this.words ??= wordsAt(this.store, this.blockNumber)).accounts
     let word = accounts.get(address)
     if (word === undefined) {
-      word = accountWordOf(this.getAccount(bigIntToFixedBytes(address, 20)))
+      word = accountWordFromBytes(this, address)
       accounts.set(address, word)
     }
     return word

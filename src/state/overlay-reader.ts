@@ -9,22 +9,16 @@
  */
 
 import { Account } from '@ethereumjs/util'
-import { bigIntToFixedBytes, bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
-import type { StateDiff } from './state-diff.ts'
-import { accountWordOf, type AccountWord, type StateReader } from './state-reader.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import { touchedAddresses, type StateDiff } from './state-diff.ts'
+import { accountWordFromBytes, storageWordFromBytes, type AccountWord, type StateReader } from './state-reader.ts'
 
-/** The addresses each diff touches (accounts, storage, wipes), as bigints. */
+/** The addresses each diff touches (state-diff.ts: touchedAddresses), as bigints. */
 const touchedByDiff = new WeakMap<StateDiff, ReadonlySet<bigint>>()
 
 function touchedWords(diff: StateDiff): ReadonlySet<bigint> {
   let touched = touchedByDiff.get(diff)
-  if (touched === undefined) {
-    const set = new Set<bigint>()
-    for (const key of diff.accounts.keys()) set.add(BigInt(key))
-    for (const key of diff.storage.keys()) set.add(BigInt(key))
-    for (const key of diff.wiped) set.add(BigInt(key))
-    touchedByDiff.set(diff, (touched = set))
-  }
+  if (touched === undefined) touchedByDiff.set(diff, (touched = new Set([...touchedAddresses(diff)].map((key) => BigInt(key)))))
   return touched
 }
 
@@ -44,13 +38,13 @@ export class OverlayReader implements StateReader {
   storageWord(address: bigint, slot: bigint): bigint {
     const base = this.base
     if (!this.touches(address) && base.storageWord !== undefined) return base.storageWord(address, slot)
-    return bytesToBigInt(this.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+    return storageWordFromBytes(this, address, slot)
   }
 
   accountWord(address: bigint): AccountWord | null {
     const base = this.base
     if (!this.touches(address) && base.accountWord !== undefined) return base.accountWord(address)
-    return accountWordOf(this.getAccount(bigIntToFixedBytes(address, 20)))
+    return accountWordFromBytes(this, address)
   }
 
   private touches(address: bigint): boolean {

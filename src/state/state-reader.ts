@@ -8,7 +8,7 @@
  */
 
 import type { Account } from '@ethereumjs/util'
-import { bytesToBigInt } from '../primitives/hex.ts'
+import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
 
 export interface StateReader {
   getAccount(address: Uint8Array): Account | undefined
@@ -36,4 +36,24 @@ export interface AccountWord {
 /** An account as a word (shared from then on: never mutated). */
 export function accountWordOf(account: Account | undefined): AccountWord | null {
   return account === undefined ? null : { account, codeHash: bytesToBigInt(account.codeHash) }
+}
+
+/** `reader`'s storage word through its byte read (for readers without a word read, and word caches' misses). */
+export function storageWordFromBytes(reader: StateReader, address: bigint, slot: bigint): bigint {
+  return bytesToBigInt(reader.getStorage(bigIntToFixedBytes(address, 20), bigIntToFixedBytes(slot, 32)))
+}
+
+/** `reader`'s account word through its byte read. */
+export function accountWordFromBytes(reader: StateReader, address: bigint): AccountWord | null {
+  return accountWordOf(reader.getAccount(bigIntToFixedBytes(address, 20)))
+}
+
+/** A storage word from `reader`: its word read when it has one, else its byte read. */
+export function readStorageWord(reader: StateReader, address: bigint, slot: bigint): bigint {
+  return reader.storageWord !== undefined ? reader.storageWord(address, slot) : storageWordFromBytes(reader, address, slot)
+}
+
+/** An account word from `reader`: its word read when it has one, else its byte read. */
+export function readAccountWord(reader: StateReader, address: bigint): AccountWord | null {
+  return reader.accountWord !== undefined ? reader.accountWord(address) : accountWordFromBytes(reader, address)
 }

@@ -3,7 +3,9 @@ import { test } from 'node:test'
 import { tempDir } from '../../test/support/temp-dir.ts'
 import { LmdbStore } from '../storage/db.ts'
 import { Account } from '@ethereumjs/util'
-import { AccountWords, WordCache, wordsAt } from './word-cache.ts'
+import { Lru } from '../primitives/lru.ts'
+import type { AccountWord } from './state-reader.ts'
+import { WordCache, wordsAt } from './word-cache.ts'
 
 test('words are kept in halves: one read again outlives a turnover, one not read is gone after two', () => {
   const words = new WordCache(4)
@@ -41,7 +43,8 @@ test('each database keeps the words of its four most recently asked blocks', asy
 })
 
 test('accounts are kept in halves too, absent ones included', () => {
-  const accounts = new AccountWords(2)
+  // the per-block accounts are the project's Lru (capacity 4: halves of 2), absent accounts kept as null
+  const accounts = new Lru<bigint, AccountWord | null>(4)
   const word = { account: new Account(1n, 2n), codeHash: 3n }
   accounts.set(1n, word)
   accounts.set(2n, null) // a turnover

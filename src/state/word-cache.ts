@@ -12,6 +12,7 @@
  * as primitives/lru.ts does), and each thread keeps the caches of its few newest-asked blocks per database.
  */
 
+import { Lru } from '../primitives/lru.ts'
 import type { KvStore } from '../storage/db.ts'
 import type { AccountWord } from './state-reader.ts'
 
@@ -22,6 +23,10 @@ const BLOCKS = 4
 
 type Words = Map<bigint, Map<bigint, bigint>>
 
+/**
+ * primitives/lru.ts's generations over words nested by address (a lookup makes no combined key) and counted
+ * per word, so one contract's many slots cannot grow it past its bound.
+ */
 export class WordCache {
   private young: Words = new Map()
   private old: Words = new Map()
@@ -51,38 +56,14 @@ export class WordCache {
   }
 }
 
-/** Accounts of one block by bigint address (null: absent), kept in halves as the words are. */
-export class AccountWords {
-  private young = new Map<bigint, AccountWord | null>()
-  private old = new Map<bigint, AccountWord | null>()
-
-  constructor(private readonly half = ACCOUNTS / 2) {}
-
-  get(address: bigint): AccountWord | null | undefined {
-    const v = this.young.get(address)
-    if (v !== undefined) return v
-    const aged = this.old.get(address)
-    if (aged !== undefined) this.set(address, aged)
-    return aged
-  }
-
-  set(address: bigint, account: AccountWord | null): void {
-    if (this.young.has(address)) return
-    this.young.set(address, account)
-    if (this.young.size >= this.half) {
-      this.old = this.young
-      this.young = new Map()
-    }
-  }
-}
-
 /** Accounts per block (both generations): ~400 bytes of heap each (the library's Account), ~6 MB a block at most. */
 const ACCOUNTS = 16_384
 
 /** What a thread keeps of one block. */
 export interface BlockWords {
   readonly slots: WordCache
-  readonly accounts: AccountWords
+  /** By bigint address (null: absent), in halves as primitives/lru.ts keeps them. */
+  readonly accounts: Lru<bigint, AccountWord | null>
 }
 
 const perStore = new WeakMap<KvStore, { block: bigint; words: BlockWords }[]>()
@@ -94,7 +75,7 @@ export function wordsAt(store: KvStore, block: bigint): BlockWords {
   const first = list[0]
   if (first !== undefined && first.block === block) return first.words
   const i = list.findIndex((e) => e.block === block)
-  const entry = i >= 0 ? list.splice(i, 1)[0]! : { block, words: { slots: new WordCache(), accounts: new AccountWords() } }
+  const entry = i >= 0 ? list.splice(i, 1)[0]! : { block, words: { slots: new WordCache(), accounts: new Lru<bigint, AccountWord | null>(ACCOUNTS) } }
   list.unshift(entry)
   if (list.length > BLOCKS) list.pop()
   return entry.words
