@@ -11,7 +11,7 @@ import { blockEnvWith } from '../../src/evm/test-kit.ts'
 import { bytesToHex } from '../../src/primitives/hex.ts'
 import { runWithLibrary } from './library-oracle.ts'
 import { accountState, stateRootOf, type WorldSnapshot } from '../state-tests/world.ts'
-import { corpusAvailable, loadFixture } from '../state-tests/fixtures.ts'
+import { CANCUN_CORPUS } from '../state-tests/fixtures.ts'
 import { buildBlockEnv, buildPreState, buildTxInput } from '../state-tests/build.ts'
 
 const SENDER = 0xa94f5374fce5edbc8e2a8697c15331677e6ebf0bn
@@ -79,8 +79,8 @@ test('overlapping runs on pooled VMs answer as sequential ones', async () => {
   assert.equal(new Set(sequential).size, 4)
 })
 
-test('a state-test fixture: the post-state root the fixture expects', { skip: !corpusAvailable() && 'no corpus beside the repository' }, async () => {
-  const cases = loadFixture('stExample/add11.json')
+test('a state-test fixture: the post-state root the fixture expects', { skip: !CANCUN_CORPUS.available() && 'no corpus beside the repository' }, async () => {
+  const cases = CANCUN_CORPUS.loadFixture('stExample/add11.json')
   const c = Object.values(cases)[0]!
   const entry = c.post.Cancun![0]!
   const { stateRoot } = await runWithLibrary(buildPreState(c.pre), buildBlockEnv(c.env, 'cancun'), 'cancun', buildTxInput(c.transaction, entry.indexes))

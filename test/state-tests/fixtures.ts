@@ -1,10 +1,12 @@
 /**
- * The state-test corpus on disk: where it is, which files it has, and their parsed cases.
+ * The state-test corpora on disk: where they are, which files each has, and their parsed cases.
  *
- * The fixtures live outside the repository, in `../shared/ethereum-tests` beside the repository root (so
- * any clone with the shared folder beside it finds them); they are read at run time and never copied in.
- * The last parsed file is kept in memory (a filter by case name and the run that follows read it once);
- * nothing is cached beyond the process, and the whole corpus is never held at once (~50 MB of JSON).
+ * The fixtures live outside the repository, in `../shared/ethereum-tests` (Cancun-era ethereum/tests) and
+ * `../shared/eest-state-tests` (execution-spec-tests' Prague and Osaka fills) beside the repository root (so
+ * any clone with the shared folder beside it finds them), or in any folder a caller names (openCorpus); they
+ * are read at run time and never copied in. Each corpus keeps its last parsed file in memory (a filter by
+ * case name and the run that follows read it once); nothing is cached beyond the process, and a whole
+ * corpus is never held at once (~50 MB of JSON).
  */
 
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs'
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const CORPUS_DIR = resolve(REPO_ROOT, '..', 'shared', 'ethereum-tests', 'GeneralStateTests')
+export const EEST_CORPUS_DIR = resolve(REPO_ROOT, '..', 'shared', 'eest-state-tests', 'GeneralStateTests')
 
 export interface FixtureAccount {
   readonly nonce: string
@@ -79,8 +82,32 @@ export interface FixtureCase {
   readonly post: Readonly<Record<string, readonly FixturePost[]>>
 }
 
-export function corpusAvailable(): boolean {
-  return existsSync(CORPUS_DIR)
+/** A folder of state-test fixture files (GeneralStateTests format), walked once and read file by file. */
+export class Corpus {
+  private files: string[] | undefined
+  private last: { readonly file: string; readonly cases: Readonly<Record<string, FixtureCase>> } | undefined
+
+  constructor(readonly dir: string) {}
+
+  available(): boolean {
+    return existsSync(this.dir)
+  }
+
+  /** Every fixture file, as a path relative to the folder with '/' separators, sorted. */
+  fixtureFiles(): readonly string[] {
+    if (this.files === undefined) {
+      const abs: string[] = []
+      walk(this.dir, abs)
+      this.files = abs.map((p) => relative(this.dir, p).split(sep).join('/'))
+    }
+    return this.files
+  }
+
+  /** The cases of one fixture file (by its relative path). */
+  loadFixture(file: string): Readonly<Record<string, FixtureCase>> {
+    if (this.last?.file !== file) this.last = { file, cases: JSON.parse(readFileSync(join(this.dir, file), 'utf8')) as Record<string, FixtureCase> }
+    return this.last.cases
+  }
 }
 
 function walk(dir: string, out: string[]): void {
@@ -91,22 +118,16 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
-let fileList: string[] | undefined
+const opened = new Map<string, Corpus>()
 
-/** Every fixture file, as a path relative to GeneralStateTests/ with '/' separators, sorted. */
-export function fixtureFiles(): readonly string[] {
-  if (fileList === undefined) {
-    const abs: string[] = []
-    walk(CORPUS_DIR, abs)
-    fileList = abs.map((p) => relative(CORPUS_DIR, p).split(sep).join('/'))
-  }
-  return fileList
+/** The corpus in `dir` (resolved against the working directory), one object per folder. */
+export function openCorpus(dir: string): Corpus {
+  const abs = resolve(dir)
+  let corpus = opened.get(abs)
+  if (corpus === undefined) opened.set(abs, (corpus = new Corpus(abs)))
+  return corpus
 }
 
-let last: { readonly file: string; readonly cases: Readonly<Record<string, FixtureCase>> } | undefined
-
-/** The cases of one fixture file (by its relative path). */
-export function loadFixture(file: string): Readonly<Record<string, FixtureCase>> {
-  if (last?.file !== file) last = { file, cases: JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as Record<string, FixtureCase> }
-  return last.cases
-}
+/** The Cancun-era ethereum/tests corpus, and EEST's Prague and Osaka fills. */
+export const CANCUN_CORPUS = openCorpus(CORPUS_DIR)
+export const EEST_CORPUS = openCorpus(EEST_CORPUS_DIR)

@@ -1,14 +1,17 @@
 /**
- * Debugging CLI for the state tests:
- *   npx tsx test/state-tests/run.ts [filter] [--oracle] [--shard=i/n] [--limit=N] [--verbose] [--timing] [--slow] [--diff]
- * runs the corpus (or the files / cases whose name contains `filter`) through our EVM, or with --oracle
+ * The state-test runner as a command (`npm run test:state -- [DIR ...] [filter] [options]`):
+ *   npx tsx test/state-tests/run.ts [DIR ...] [filter] [--oracle] [--shard=i/n] [--limit=N] [--verbose] [--timing] [--slow] [--diff]
+ * runs each corpus folder DIR (any folder of GeneralStateTests-format files; by default the two beside the
+ * repository, ../shared/ethereum-tests and ../shared/eest-state-tests), or the files / cases whose name
+ * contains `filter` (an argument that is not a folder), through our EVM, or with --oracle
  * through the library oracle, and prints the same summary as the test. --verbose names each file as it
  * starts (on stderr), --timing adds the time spent per directory, --slow also runs the slow files (runner.ts isSlowFile), --diff re-runs the first
  * 10 failures through the other engine and prints where the post-states differ. Exit status 1 on any failure.
  */
 
-import { corpusAvailable, CORPUS_DIR } from './fixtures.ts'
-import { describeDifferences, entryInputs, formatReport, runCorpus } from './runner.ts'
+import { existsSync, statSync } from 'node:fs'
+import { CANCUN_CORPUS, EEST_CORPUS, openCorpus, type Corpus } from './fixtures.ts'
+import { describeDifferences, entryInputs, formatReport, runCorpus, type CheckFailure } from './runner.ts'
 import { InvalidTransaction } from '../../src/evm/types.ts'
 import { libraryEngine, ourEngine } from './engines.ts'
 
@@ -27,21 +30,32 @@ function progress(file: string): void {
   current = { dir: dirOf(file), since: now }
   if (verbose) console.error(file)
 }
-const filter = args.find((a) => !a.startsWith('--'))
-if (!corpusAvailable()) {
-  console.error(`no state-test corpus at ${CORPUS_DIR}`)
+const positional = args.filter((a) => !a.startsWith('--'))
+const isFolder = (a: string): boolean => existsSync(a) && statSync(a).isDirectory()
+const named = positional.filter(isFolder).map(openCorpus)
+const filter = positional.find((a) => !isFolder(a))
+const corpora: Corpus[] = named.length > 0 ? named : [CANCUN_CORPUS, EEST_CORPUS].filter((c) => c.available())
+if (corpora.length === 0) {
+  console.error(`no state-test corpus at ${CANCUN_CORPUS.dir} or ${EEST_CORPUS.dir}; name a folder`)
   process.exit(2)
 }
 const shard = shardArg === undefined ? undefined : (([i, n]) => ({ index: Number(i), count: Number(n) }))(shardArg.slice('--shard='.length).split('/'))
 const engine = oracle ? await libraryEngine() : await ourEngine()
-const report = await runCorpus({ engine, filter, shard, includeSlow: args.includes('--slow'), onProgress: progress })
-progress('')
-const title = `${oracle ? 'library oracle' : 'our EVM'}${filter ? ` [filter ${filter}]` : ''}${shard ? ` [shard ${shard.index}/${shard.count}]` : ''}`
-console.log(formatReport(report, title, limitArg === undefined ? 50 : Number(limitArg.slice('--limit='.length))))
-if (args.includes('--diff')) {
+let failed = 0
+for (const corpus of corpora) {
+  const report = await runCorpus({ engine, corpus, filter, shard, includeSlow: args.includes('--slow'), onProgress: progress })
+  progress('')
+  failed += report.failures.length
+  const title = `${corpus.dir}: ${oracle ? 'library oracle' : 'our EVM'}${filter ? ` [filter ${filter}]` : ''}${shard ? ` [shard ${shard.index}/${shard.count}]` : ''}`
+  console.log(formatReport(report, title, limitArg === undefined ? 50 : Number(limitArg.slice('--limit='.length))))
+  if (args.includes('--diff')) await printDifferences(corpus, report.failures.slice(0, 10))
+}
+
+/** Re-runs failures through the other engine and prints where the post-states differ. */
+async function printDifferences(corpus: Corpus, failures: readonly CheckFailure[]): Promise<void> {
   const other = oracle ? await ourEngine() : await libraryEngine()
-  for (const f of report.failures.slice(0, 10)) {
-    const { pre, block, fork, tx } = entryInputs(f.file, f.caseName, f.fork, f.indexes)
+  for (const f of failures) {
+    const { pre, block, fork, tx } = entryInputs(corpus, f.file, f.caseName, f.fork, f.indexes)
     const describe = async (e: typeof engine) => {
       try {
         return await e(pre, block, fork, tx)
@@ -59,4 +73,4 @@ if (timing) {
   console.log('time per directory:')
   for (const [dir, ms] of [...perDir].sort((a, b) => b[1] - a[1])) if (dir !== '') console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${dir}`)
 }
-process.exit(report.failures.length > 0 ? 1 : 0)
+process.exit(failed > 0 ? 1 : 0)

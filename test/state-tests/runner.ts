@@ -2,9 +2,10 @@
  * Runs the state-test corpus through an engine (our EVM, or the library oracle) and checks every post entry
  * of the forks we support, as geth's state-test runner does:
  *
- * - an entry with expectException: the engine must refuse the transaction (InvalidTransaction), or the
- *   transaction must be unbuildable (TxBuildError: a field no transaction can hold); the entry's `hash` must
- *   then be the untouched pre-state's root.
+ * - an entry with expectException: the engine must refuse the transaction (InvalidTransaction) for the
+ *   expected reason (exceptions.ts), or the transaction must be unbuildable (TxBuildError: a field no
+ *   transaction can hold) where the expected exception allows that; the entry's `hash` must then be the
+ *   untouched pre-state's root.
  * - any other entry: the engine must accept it; the root of the whole post-state must equal `hash`, and
  *   keccak256(rlp(logs)) must equal `logs`.
  * - after an accepted transaction the coinbase is touched with a zero reward, as geth's runner does
@@ -20,7 +21,8 @@ import { rulesFor, type ForkName } from '../../src/evm/fork.ts'
 import { keccak256 } from '../../src/primitives/keccak.ts'
 import { bigIntToFixedBytes, bytesToHex } from '../../src/primitives/hex.ts'
 import { encodeRlp } from '../../src/primitives/rlp-encode.ts'
-import { fixtureFiles, loadFixture, type FixtureCase, type FixturePost } from './fixtures.ts'
+import type { Corpus, FixtureCase, FixturePost } from './fixtures.ts'
+import { exceptionMismatch } from './exceptions.ts'
 import { FIXTURE_FORKS, TxBuildError, buildBlockEnv, buildPreState, buildTxInput, encodedType } from './build.ts'
 import { isEmptyAccount, stateRootOf, type AccountState, type WorldSnapshot } from './world.ts'
 
@@ -31,7 +33,7 @@ export interface EngineRun {
 
 export type Engine = (pre: WorldSnapshot, block: BlockEnv, fork: ForkName, tx: TxInput) => EngineRun | Promise<EngineRun>
 
-export type FailureKind = 'root' | 'logs' | 'exception' | 'rejected' | 'crash'
+export type FailureKind = 'root' | 'logs' | 'exception' | 'reason' | 'rejected' | 'crash'
 
 export interface CheckFailure {
   readonly file: string
@@ -74,6 +76,8 @@ export function isSlowFile(file: string): boolean {
 
 export interface RunOptions {
   readonly engine: Engine
+  /** The fixtures to run (fixtures.ts openCorpus). */
+  readonly corpus: Corpus
   /** Also run the slow files (isSlowFile). */
   readonly includeSlow?: boolean
   /** Only files whose relative path (or case name) contains this. */
@@ -117,6 +121,25 @@ function preRootOf(c: FixtureCase, pre: WorldSnapshot): string {
   return root
 }
 
+/**
+ * A refused transaction (`reason` undefined: one no encoding holds) against an entry that expects a refusal:
+ * for the expected reason, and leaving the pre-state's root.
+ */
+function refusalOutcome(c: FixtureCase, pre: WorldSnapshot, post: FixturePost, reason: string | undefined): { kinds: FailureKind[]; detail: string } {
+  const kinds: FailureKind[] = []
+  const details: string[] = []
+  const mismatch = exceptionMismatch(post.expectException!, reason)
+  if (mismatch !== undefined) {
+    kinds.push('reason')
+    details.push(mismatch)
+  }
+  if (post.hash.toLowerCase() !== preRootOf(c, pre)) {
+    kinds.push('root')
+    details.push(`pre-state root ${preRootOf(c, pre)} != ${post.hash}`)
+  }
+  return { kinds, detail: details.join('; ') }
+}
+
 async function checkEntry(engine: Engine, c: FixtureCase, pre: WorldSnapshot, forkName: ForkName, post: FixturePost): Promise<{ kinds: FailureKind[]; detail: string; unbuildable: boolean }> {
   const block = buildBlockEnv(c.env, forkName)
   let tx: TxInput
@@ -125,8 +148,7 @@ async function checkEntry(engine: Engine, c: FixtureCase, pre: WorldSnapshot, fo
   } catch (e) {
     if (!(e instanceof TxBuildError)) return { kinds: ['crash'], detail: `building the transaction: ${(e as Error).stack}`, unbuildable: false }
     if (post.expectException === undefined) return { kinds: ['crash'], detail: `unbuildable transaction: ${e.message}`, unbuildable: false }
-    const rootOk = post.hash.toLowerCase() === preRootOf(c, pre)
-    return { kinds: rootOk ? [] : ['root'], detail: rootOk ? '' : `pre-state root ${preRootOf(c, pre)} != ${post.hash}`, unbuildable: true }
+    return { ...refusalOutcome(c, pre, post, undefined), unbuildable: true }
   }
   if (encodedType(post.txbytes) !== tx.type) return { kinds: ['crash'], detail: `built a type ${tx.type} transaction, txbytes hold type ${encodedType(post.txbytes)}`, unbuildable: false }
   let run: EngineRun
@@ -135,8 +157,7 @@ async function checkEntry(engine: Engine, c: FixtureCase, pre: WorldSnapshot, fo
   } catch (e) {
     if (e instanceof InvalidTransaction) {
       if (post.expectException === undefined) return { kinds: ['rejected'], detail: `rejected: ${e.reason}`, unbuildable: false }
-      const rootOk = post.hash.toLowerCase() === preRootOf(c, pre)
-      return { kinds: rootOk ? [] : ['root'], detail: rootOk ? '' : `pre-state root ${preRootOf(c, pre)} != ${post.hash}`, unbuildable: false }
+      return { ...refusalOutcome(c, pre, post, e.reason), unbuildable: false }
     }
     return { kinds: ['crash'], detail: String((e as Error).stack ?? e).split('\n').slice(0, 4).join(' | '), unbuildable: false }
   }
@@ -158,8 +179,8 @@ async function checkEntry(engine: Engine, c: FixtureCase, pre: WorldSnapshot, fo
 }
 
 /** The inputs of one post entry (for re-running a failure through another engine). */
-export function entryInputs(file: string, caseName: string, fixtureFork: string, indexes: FixturePost['indexes']) {
-  const c = loadFixture(file)[caseName]!
+export function entryInputs(corpus: Corpus, file: string, caseName: string, fixtureFork: string, indexes: FixturePost['indexes']) {
+  const c = corpus.loadFixture(file)[caseName]!
   const fork = FIXTURE_FORKS[fixtureFork]!
   return { pre: buildPreState(c.pre), block: buildBlockEnv(c.env, fork), fork, tx: buildTxInput(c.transaction, indexes) }
 }
@@ -188,12 +209,12 @@ export function describeDifferences(ours: WorldSnapshot, reference: WorldSnapsho
 }
 
 /** The fixture files a run covers. */
-export function selectFiles(filter: string | undefined, shard: RunOptions['shard'], includeSlow = false): string[] {
-  let files = fixtureFiles().filter((f) => includeSlow || !isSlowFile(f))
+export function selectFiles(corpus: Corpus, filter: string | undefined, shard: RunOptions['shard'], includeSlow = false): string[] {
+  let files = corpus.fixtureFiles().filter((f) => includeSlow || !isSlowFile(f))
   if (filter !== undefined && filter !== '') {
     files = files.filter((f) => {
       if (f.includes(filter)) return true
-      return Object.keys(loadFixture(f)).some((name) => name.includes(filter))
+      return Object.keys(corpus.loadFixture(f)).some((name) => name.includes(filter))
     })
   }
   if (shard !== undefined) files = files.filter((_, i) => i % shard.count === shard.index)
@@ -213,11 +234,11 @@ export async function runCorpus(options: RunOptions): Promise<CorpusReport> {
     cases: 0,
     elapsedMs: 0,
   }
-  if (options.includeSlow !== true) report.slowSkipped.push(...selectFiles(options.filter, options.shard, true).filter(isSlowFile))
-  for (const file of selectFiles(options.filter, options.shard, options.includeSlow)) {
+  if (options.includeSlow !== true) report.slowSkipped.push(...selectFiles(options.corpus, options.filter, options.shard, true).filter(isSlowFile))
+  for (const file of selectFiles(options.corpus, options.filter, options.shard, options.includeSlow)) {
     options.onProgress?.(file)
     report.files++
-    const cases = loadFixture(file)
+    const cases = options.corpus.loadFixture(file)
     for (const [caseName, c] of Object.entries(cases)) {
       report.cases++
       const pre = buildPreState(c.pre)

@@ -1,8 +1,9 @@
 /**
- * The Ethereum state tests (../shared/ethereum-tests/GeneralStateTests) through our EVM: first shard.
- * The others are state-tests.shard<N>.test.ts; shard.ts says how the corpus is split and filtered.
+ * The Ethereum state tests (../shared/ethereum-tests/GeneralStateTests, Cancun-era) through our EVM: first
+ * shard. The second is state-tests.shard1.test.ts; shard.ts says how a corpus is split and filtered.
  */
 
-import { defineShard } from './shard.ts'
+import { CANCUN_CORPUS } from './fixtures.ts'
+import { CANCUN_SHARDS, defineShard } from './shard.ts'
 
-defineShard(0)
+defineShard('Ethereum state tests (Cancun corpus)', CANCUN_CORPUS, 0, CANCUN_SHARDS)
