@@ -13,7 +13,8 @@
  * - Per-transaction parts (EIP-2929 warm sets, EIP-1153 transient storage, EIP-2200 original values, the
  *   refund counter, logs, the self-destruct set, accounts created in the transaction (EIP-6780), touched
  *   accounts (EIP-161)) live between `beginTransaction()` and `endTransaction()`/`discardTransaction()`;
- *   all but the original values are journaled (original values cannot change within a transaction).
+ *   all but the original values are journaled (original values cannot change within a transaction). One
+ *   journaled change is not undone: a touch of 0x03 (the RIPEMD-160 exception, see undo).
  * - Storage is wiped only by deleting an account, which happens at the end of a transaction (self-destruct,
  *   EIP-161). A wiped account's storage object starts empty and never falls back to the base again.
  * - An account's storage and its per-transaction slot record (warm slots, original values) are each found
@@ -36,6 +37,8 @@ import type { Log } from './types.ts'
 export const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
 const EMPTY_CODE = new Uint8Array(0)
 const NONE: ReadonlySet<bigint> = new Set()
+/** The RIPEMD-160 precompile's address: its touch survives a revert (undo, Change.Touch). */
+const RIPEMD_160 = 3n
 
 /** An account as the EVM sees it; mutated in place, every change journaled first. */
 export class AccountRecord {
@@ -575,7 +578,10 @@ export class WorldState {
         this.createdInTx.delete(e.address)
         return
       case Change.Touch:
-        this.touched.delete(e.address)
+        // The RIPEMD-160 exception (EIP-716): a touch of 0x03 outlives the frame that made it, so an existing
+        // empty 0x03 touched by a reverted frame or a failed precompile call is still deleted (EIP-161), as
+        // mainnet's block 2,675,119 was executed and as geth, revm and @ethereumjs do.
+        if (e.address !== RIPEMD_160) this.touched.delete(e.address)
         return
     }
   }
