@@ -5,6 +5,7 @@ import { rulesFor } from '../fork.ts'
 import type { Precompile } from '../types.ts'
 import { blsG1Add, blsG1Msm, blsG2Add, blsG2Msm, blsMapFp2ToG2, blsMapFpToG1, blsPairingCheck, msmGas } from './bls12-381.ts'
 import { compare, concat, flipBit, ourRun, seeded, word, type Outcome, type Random } from './test-kit.ts'
+import { G1_OFF_SUBGROUP, G1_OFF_SUBGROUP_NEGATED, G2_OFF_SUBGROUP } from '../../../test/evm/off-subgroup-points.ts'
 
 const G1 = curve.G1.Point
 const G2 = curve.G2.Point
@@ -191,4 +192,33 @@ test('known answers: G + (-G) is infinity, MSM by r is infinity, a lone infinity
   assert.equal(ourRun(blsPairingCheck, concat(new Uint8Array(128), g2Bytes(G2.BASE)), 70300, rules).output, '00'.repeat(31) + '01')
   assert.equal(ourRun(blsPairingCheck, new Uint8Array(0), 10 ** 6, rules).ok, false, 'an empty pairing input fails')
   assert.equal(ourRun(blsG1Msm, new Uint8Array(0), 10 ** 6, rules).ok, false, 'an empty MSM fails')
+})
+
+test('EIP-2537 subgroup vectors: MSMs and the pairing refuse points off the r-subgroup on every run, ADD accepts them', async () => {
+  const rules = rulesFor('prague')
+  const g1Off = [G1_OFF_SUBGROUP, G1_OFF_SUBGROUP_NEGATED]
+  for (const point of g1Off) {
+    for (const k of [0n, 1n, 3n, R - 1n]) {
+      assert.equal(ourRun(blsG1Msm, concat(point, word(k)), 12000, rules).ok, false, `G1MSM of an off-subgroup point times ${k}`)
+      // Behind a valid pair, the second point is checked too.
+      assert.equal(ourRun(blsG1Msm, concat(g1Bytes(G1.BASE), word(1n), point, word(k)), 2 * 12000, rules).ok, false, 'G1MSM, off-subgroup second pair')
+    }
+    assert.equal(ourRun(blsPairingCheck, concat(point, g2Bytes(G2.BASE)), 70300, rules).ok, false, 'PAIRING_CHECK with an off-subgroup G1 point')
+    assert.equal(ourRun(blsPairingCheck, concat(g1Bytes(G1.BASE), g2Bytes(G2.BASE), point, g2Bytes(G2.BASE)), 102900, rules).ok, false, 'PAIRING_CHECK, second pair off-subgroup')
+  }
+  for (const k of [0n, 1n, R - 1n]) {
+    assert.equal(ourRun(blsG2Msm, concat(G2_OFF_SUBGROUP, word(k)), 22500, rules).ok, false, `G2MSM of an off-subgroup point times ${k}`)
+  }
+  assert.equal(ourRun(blsPairingCheck, concat(g1Bytes(G1.BASE), G2_OFF_SUBGROUP), 70300, rules).ok, false, 'PAIRING_CHECK with an off-subgroup G2 point')
+  assert.equal(ourRun(blsPairingCheck, concat(new Uint8Array(128), G2_OFF_SUBGROUP), 70300, rules).ok, false, 'an off-subgroup G2 point beside infinity is still refused')
+  // ADD has no subgroup check: (0, 2) + (0, 2) is the point's double, (0, 2) + (0, p - 2) infinity.
+  const sum = ourRun(blsG1Add, concat(G1_OFF_SUBGROUP, G1_OFF_SUBGROUP), 375, rules)
+  const off = G1.fromAffine({ x: 0n, y: 2n })
+  assert.deepEqual(sum, { ok: true, gasUsed: 375, output: Buffer.from(g1Bytes(off.double())).toString('hex') })
+  assert.equal(ourRun(blsG1Add, concat(G1_OFF_SUBGROUP, G1_OFF_SUBGROUP_NEGATED), 375, rules).output, '00'.repeat(128))
+  assert.equal(ourRun(blsG2Add, concat(G2_OFF_SUBGROUP, new Uint8Array(256)), 600, rules).output, Buffer.from(G2_OFF_SUBGROUP).toString('hex'))
+  // And the library agrees on each (the oracle refuses the same inputs).
+  await compare(0x0cn, blsG1Msm, concat(G1_OFF_SUBGROUP, word(1n)), 12000, 'prague', 'G1MSM off-subgroup')
+  await compare(0x0en, blsG2Msm, concat(G2_OFF_SUBGROUP, word(1n)), 22500, 'osaka', 'G2MSM off-subgroup')
+  await compare(0x0fn, blsPairingCheck, concat(G1_OFF_SUBGROUP, g2Bytes(G2.BASE)), 70300, 'prague', 'PAIRING off-subgroup G1')
 })
