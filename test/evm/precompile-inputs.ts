@@ -1,8 +1,9 @@
 /**
  * Inputs for calls to precompiles in random programs: for each precompile a mix of well-formed inputs that
  * take the real computation path (valid signatures made here with @noble/curves, curve generators and their
- * negations, points at infinity, a valid KZG opening) and malformed ones (wrong lengths, points off the curve,
- * field elements out of range, bad flags), so both the success and the failure paths of each are reached.
+ * negations, points at infinity, a valid KZG opening) and malformed ones (wrong lengths, points off the curve
+ * or off the BLS12-381 r-subgroup, field elements out of range, bad flags, ECRECOVER v words with high bytes
+ * set), so both the success and the failure paths of each are reached.
  * Deterministic in the Rng given.
  */
 
@@ -11,6 +12,7 @@ import { p256 } from '@noble/curves/nist.js'
 import { bn254 } from '@noble/curves/bn254.js'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import type { Rng } from '../support/rng.ts'
+import { G1_OFF_SUBGROUP, G1_OFF_SUBGROUP_NEGATED, G2_OFF_SUBGROUP } from './off-subgroup-points.ts'
 
 export const PRECOMPILE_SINCE: ReadonlyMap<bigint, string> = new Map([
   [1n, 'frontier'], [2n, 'frontier'], [3n, 'frontier'], [4n, 'frontier'],
@@ -87,7 +89,8 @@ function ecrecoverInput(rng: Rng): Uint8Array {
   let r = sig.subarray(1, 33)
   let s = sig.subarray(33, 65)
   const twist = rng.int(8)
-  if (twist === 0) v = BigInt(rng.pick([0, 1, 29, 256 + 27]))
+  // a v word that is not exactly 27 or 28: small, one byte up, or with its high bytes set
+  if (twist === 0) v = rng.pick([0n, 1n, 29n, 256n + 27n, (1n << 255n) | 27n, (0xffn << 240n) | 28n, v | (1n << BigInt(8 * rng.range(1, 31)))])
   else if (twist === 1) r = new Uint8Array(32)
   else if (twist === 2) s = word(secp256k1.Point.CURVE().n)
   else if (twist === 3) return rng.bytes(rng.range(0, 140))
@@ -206,8 +209,9 @@ const blsG2Multiple = pool(4, (i) => {
 })
 
 function blsG1(rng: Rng): Uint8Array {
-  switch (rng.int(6)) {
+  switch (rng.int(7)) {
     case 0: return new Uint8Array(128)
+    case 5: return rng.pick([G1_OFF_SUBGROUP, G1_OFF_SUBGROUP_NEGATED]) // on the curve, outside the r-subgroup
     case 1: return concat(fp(BLS_G1.x), fp(BLS_G1.y))
     case 2: return concat(fp(BLS_G1.x), fp(BLS_P - BLS_G1.y))
     case 3: return concat(fp(BLS_G1.x), fp(BLS_G1.y + 1n)) // off the curve
@@ -219,8 +223,9 @@ function blsG1(rng: Rng): Uint8Array {
 function blsG2(rng: Rng): Uint8Array {
   // EIP-2537: an Fp2 element as c0 then c1.
   const enc = (x: { c0: bigint; c1: bigint }, y: { c0: bigint; c1: bigint }): Uint8Array => concat(fp(x.c0), fp(x.c1), fp(y.c0), fp(y.c1))
-  switch (rng.int(5)) {
+  switch (rng.int(6)) {
     case 0: return new Uint8Array(256)
+    case 4: return G2_OFF_SUBGROUP // on the curve, outside the r-subgroup
     case 1: return enc(BLS_G2.x, BLS_G2.y)
     case 2: return enc(BLS_G2.x, { c0: BLS_G2.y.c0 + 1n, c1: BLS_G2.y.c1 })
     case 3: return blsG2Multiple(rng)

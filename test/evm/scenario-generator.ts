@@ -1,9 +1,12 @@
 /**
  * Random scenarios for the differential test: a fork (Frontier to Osaka, weighted to recent ones), a
  * pre-state (a funded sender, a few contracts with generated code, balances and storage, a second EOA that
- * may be delegated, an empty account), a block environment and one transaction of a type the fork allows
- * (sometimes deliberately invalid: wrong nonce, too little gas or balance, fee caps under the base fee,
- * malformed blob or authorization lists). EIP-7702 authorizations are really signed, with keys fixed here.
+ * may be delegated, absent, empty or holding code, an empty account, sometimes an empty precompile
+ * account), a block environment and one
+ * transaction of a type the fork allows (sometimes deliberately invalid: wrong nonce, too little gas or
+ * balance, fee caps under the base fee, malformed blob or authorization lists; and limits at exactly their
+ * bound and one past it). EIP-7702 authorizations are really signed, with keys fixed here, and sometimes
+ * turned into their high-s twins.
  *
  * A scenario is plain data plus BlockEnv.blockHash (a pure function of the number), so both EVMs can be
  * given the same one. Deterministic in (seed, index).
@@ -53,6 +56,7 @@ export const SECOND_EOA = addressOfKey(EOA_KEY)
 export const EMPTY_ACCOUNT = 0xe0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0n
 export const ABSENT_ACCOUNT = 0xdeaddeaddeaddeaddeaddeaddeaddeaddeaddeadn
 const CONTRACT_BASE = 0xc0de000000000000000000000000000000000000n
+const SECP256K1_N = secp256k1.Point.Fn.ORDER
 
 export function blockHashOf(number: bigint): bigint {
   return bytesToBigInt(keccak256(bigIntToFixedBytes(number, 32)))
@@ -153,14 +157,23 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
     code: senderDelegated ? delegation(rng.pick(contracts)) : new Uint8Array(0),
     storage: new Map(),
   })
-  const eoaNonce = BigInt(rng.range(0, 3))
-  pre.set(SECOND_EOA, {
-    balance: BigInt(rng.range(0, 1_000_000)),
-    nonce: eoaNonce,
-    code: rules.prague && rng.chance(0.3) ? delegation(rng.pick(contracts)) : new Uint8Array(0),
-    storage: new Map(),
-  })
+  // The second EOA signs the authorizations: sometimes absent, sometimes existing but empty (EIP-7702's
+  // refund is for an authority that exists, empty or not), sometimes holding contract code (skipped).
+  const eoaShape = rng.int(20)
+  const eoaNonce = eoaShape < 4 ? 0n : BigInt(rng.range(0, 3))
+  if (eoaShape >= 2) {
+    const empty = eoaShape < 4
+    pre.set(SECOND_EOA, {
+      balance: empty ? 0n : BigInt(rng.range(0, 1_000_000)),
+      nonce: eoaNonce,
+      code: eoaShape === 4 ? Uint8Array.of(0x60, 0x01, 0x00) : !empty && rules.prague && rng.chance(0.3) ? delegation(rng.pick(contracts)) : new Uint8Array(0),
+      storage: new Map(),
+    })
+  }
   if (rng.chance(0.5)) pre.set(EMPTY_ACCOUNT, { balance: 0n, nonce: 0n, code: new Uint8Array(0), storage: new Map() })
+  // An existing empty precompile account: EIP-161 deletes it once touched, and a touch of 0x03 (RIPEMD-160)
+  // outlives a reverted frame or a failed call.
+  if (rng.chance(0.15)) pre.set(rng.pick([3n, 3n, 4n, 1n]), { balance: 0n, nonce: 0n, code: new Uint8Array(0), storage: new Map() })
 
   // ---- block ----
   const baseFee = rules.london ? rng.pick([1n, 7n, 10n, 875_000_000n]) : 0n
@@ -226,6 +239,8 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
       let auth = signAuthorization(key, chain, target, nonce)
       if (rng.chance(0.04)) auth = { ...auth, s: auth.s | (1n << 255n) }
       else if (rng.chance(0.04)) auth = { ...auth, yParity: 2n }
+      // the same signature's high-s twin: recovers the same authority, which EIP-7702 refuses
+      else if (rng.chance(0.06)) auth = { ...auth, s: SECP256K1_N - auth.s, yParity: auth.yParity ^ 1n }
       authorizationList.push(auth)
     }
   }
@@ -234,7 +249,9 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
   let maxFeePerBlobGas: bigint | undefined
   if (type === 3) {
     const maxBlobs = Number(block.maxBlobGasPerBlock / 131_072n)
-    const count = rng.chance(0.03) ? 0 : rng.chance(0.03) ? maxBlobs + 1 : rng.range(1, 3)
+    // None, the block's limit and one past it, Osaka's per-transaction cap (EIP-7594) and one past it.
+    const r = rng.int(100)
+    const count = r < 3 ? 0 : r < 6 ? maxBlobs + 1 : r < 9 ? maxBlobs : r < 25 && rules.osaka ? rng.pick([6, 7]) : rng.range(1, 3)
     blobVersionedHashes = []
     for (let i = 0; i < count; i++) blobVersionedHashes.push((BigInt(rng.chance(0.03) ? 2 : 1) << 248n) | bytesToBigInt(rng.bytes(31)))
     maxFeePerBlobGas = rng.chance(0.03) ? 0n : blobBaseFee * BigInt(rng.range(1, 3))
@@ -261,9 +278,10 @@ export function generateScenario(seed: number, index: number, options: ScenarioO
   let gasLimit: bigint
   if (g < 55) gasLimit = needed + BigInt(rng.range(100_000, 800_000))
   else if (g < 85) gasLimit = needed + BigInt(rng.range(800_000, 2_500_000))
-  else if (g < 95) gasLimit = needed + BigInt(rng.range(0, 60_000))
-  else if (g < 98) gasLimit = needed - BigInt(rng.range(0, 1))
-  else gasLimit = rules.osaka && rng.chance(0.5) ? (1n << 24n) + 1n : block.gasLimit + 1n
+  else if (g < 93) gasLimit = needed + BigInt(rng.range(0, 60_000))
+  else if (g < 96) gasLimit = needed - BigInt(rng.range(0, 1))
+  // a limit at exactly its bound, or one past it: EIP-7825's cap from Osaka, else the block's gas limit
+  else gasLimit = rng.pick(rules.osaka ? [1n << 24n, (1n << 24n) + 1n] : [block.gasLimit, block.gasLimit + 1n])
 
   let nonce = senderNonce
   if (rng.chance(0.03)) nonce += rng.pick([1n, -1n])
