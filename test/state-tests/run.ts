@@ -6,10 +6,12 @@
  * contains `filter` (an argument that is not a folder), through our EVM, or with --oracle
  * through the library oracle, and prints the same summary as the test. --verbose names each file as it
  * starts (on stderr), --timing adds the time spent per directory, --slow also runs the slow files (runner.ts isSlowFile), --diff re-runs the first
- * 10 failures through the other engine and prints where the post-states differ. Exit status 1 on any failure.
+ * 10 failures through the other engine and prints where the post-states differ. Exit status 1 on any failure,
+ * 2 when no post check ran.
  */
 
 import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { CANCUN_CORPUS, EEST_CORPUS, openCorpus, type Corpus } from './fixtures.ts'
 import { describeDifferences, entryInputs, formatReport, runCorpus, type CheckFailure } from './runner.ts'
 import { InvalidTransaction } from '../../src/evm/types.ts'
@@ -31,8 +33,10 @@ function progress(file: string): void {
   if (verbose) console.error(file)
 }
 const positional = args.filter((a) => !a.startsWith('--'))
-const isFolder = (a: string): boolean => existsSync(a) && statSync(a).isDirectory()
-const named = positional.filter(isFolder).map(openCorpus)
+// `npm run test:state -- DIR` runs in the package's root: a relative DIR means the caller's folder (INIT_CWD).
+const fromCaller = (a: string): string => resolve(process.env['INIT_CWD'] ?? process.cwd(), a)
+const isFolder = (a: string): boolean => existsSync(fromCaller(a)) && statSync(fromCaller(a)).isDirectory()
+const named = positional.filter(isFolder).map((a) => openCorpus(fromCaller(a)))
 const filter = positional.find((a) => !isFolder(a))
 const corpora: Corpus[] = named.length > 0 ? named : [CANCUN_CORPUS, EEST_CORPUS].filter((c) => c.available())
 if (corpora.length === 0) {
@@ -42,10 +46,12 @@ if (corpora.length === 0) {
 const shard = shardArg === undefined ? undefined : (([i, n]) => ({ index: Number(i), count: Number(n) }))(shardArg.slice('--shard='.length).split('/'))
 const engine = oracle ? await libraryEngine() : await ourEngine()
 let failed = 0
+let checks = 0
 for (const corpus of corpora) {
   const report = await runCorpus({ engine, corpus, filter, shard, includeSlow: args.includes('--slow'), onProgress: progress })
   progress('')
   failed += report.failures.length
+  for (const tally of report.tallies.values()) checks += tally.total
   const title = `${corpus.dir}: ${oracle ? 'library oracle' : 'our EVM'}${filter ? ` [filter ${filter}]` : ''}${shard ? ` [shard ${shard.index}/${shard.count}]` : ''}`
   console.log(formatReport(report, title, limitArg === undefined ? 50 : Number(limitArg.slice('--limit='.length))))
   if (args.includes('--diff')) await printDifferences(corpus, report.failures.slice(0, 10))
@@ -73,4 +79,5 @@ if (timing) {
   console.log('time per directory:')
   for (const [dir, ms] of [...perDir].sort((a, b) => b[1] - a[1])) if (dir !== '') console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${dir}`)
 }
-process.exit(failed > 0 ? 1 : 0)
+if (checks === 0) console.error(`no post checks ran (an empty folder, or a filter nothing matched${filter === undefined ? '' : `: ${filter}, neither a folder nor a file or case name`})`)
+process.exit(failed > 0 ? 1 : checks === 0 ? 2 : 0)
