@@ -48,7 +48,8 @@ const engine = oracle ? await libraryEngine() : await ourEngine()
 let failed = 0
 let checks = 0
 for (const corpus of corpora) {
-  const report = await runCorpus({ engine, corpus, filter, shard, includeSlow: args.includes('--slow'), onProgress: progress })
+  // The oracle refuses in its own words: only that it refuses is checked, not why.
+  const report = await runCorpus({ engine, corpus, filter, shard, includeSlow: args.includes('--slow'), checkReasons: !oracle, onProgress: progress })
   progress('')
   failed += report.failures.length
   for (const tally of report.tallies.values()) checks += tally.total
