@@ -22,6 +22,7 @@ import { ACCOUNTS } from '../../support/dev-chain.ts'
 import { REPO_ROOT } from '../../support/node-process.ts'
 import { liveNode, steppedNode, type ClientNode } from '../../support/clients.ts'
 import { tempDir } from '../../support/temp-dir.ts'
+import { VIEM_DEV_CHAIN } from '../../support/viem-chain.ts'
 
 /** The forge executable: the platform binary if installed, else the npm wrapper. */
 function forgeCommand(): string {
@@ -148,13 +149,12 @@ test('forge test --fork-url runs a suite against Flashnode at latest, and at the
   const dir = await project(t)
   const node = await steppedNode(t)
   const account = privateKeyToAccount(ACCOUNTS[1]!.privateKey as Hex)
-  const wallet = createWalletClient({ account, transport: http(node.url) })
-  const chain = { id: await client(node).getChainId() } as never
+  const wallet = createWalletClient({ account, chain: VIEM_DEV_CHAIN, transport: http(node.url) })
   const artifact = JSON.parse(readFileSync(join(dir, 'out', 'Counter.sol', 'Counter.json'), 'utf8')) as { bytecode: { object: Hex } }
   // The counter deployed, incremented once and sealed (latest: 1), then incremented twice more and only
   // pre-confirmed (pending: 3).
-  const deployHash = await wallet.deployContract({ abi: counterAbi, bytecode: artifact.bytecode.object, chain })
-  const increment = () => wallet.writeContract({ address: counter, abi: counterAbi, functionName: 'increment', chain })
+  const deployHash = await wallet.deployContract({ abi: counterAbi, bytecode: artifact.bytecode.object })
+  const increment = () => wallet.writeContract({ address: counter, abi: counterAbi, functionName: 'increment' })
   await node.step()
   const counter = (await client(node).getTransactionReceipt({ hash: deployHash })).contractAddress!
   await increment()
