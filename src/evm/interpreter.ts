@@ -16,7 +16,8 @@
  * (with a bigint reserve beyond 2^53 - 1 that only the slow path of a charge, GAS and the frame's end read).
  * A halt consumes all gas and gives no output; REVERT keeps the gas left. The interpreter touches state only
  * through the Host. Every 4096 runs started (a loop starts one per round), after every call or create and
- * every 1024 frames it checks ctx.deadline (ExecutionTimeout).
+ * every 1024 frames it checks ctx.deadline (ExecutionTimeout). With a step observer (ctx.steps,
+ * step-observer.ts) no run is paid whole: every opcode goes op by op and is shown to the observer first.
  */
 
 import { analyse, decodePush, PUSH_JUMP, PUSH_JUMPI } from './code-analysis.ts'
@@ -96,6 +97,9 @@ function run(f: Frame): FrameResult | null {
   const inputLength = input.length
   const deadline = ctx.deadline
   let runsToCheck = RUN_CHECK_INTERVAL
+  // With a step observer every opcode goes op by op (no run is paid whole) and is shown to it first.
+  const steps = ctx.steps
+  const paysRuns = steps === undefined
   let pc = f.pc
   let sp = f.sp
   let gas = f.gas
@@ -113,13 +117,14 @@ function run(f: Frame): FrameResult | null {
         if (deadline !== undefined && Date.now() > deadline) throw new ExecutionTimeout()
       }
       const need = runGas[pc]!
-      if (need <= gas && sp >= runLow[pc]! && sp <= runHigh[pc]!) {
+      if (paysRuns && need <= gas && sp >= runLow[pc]! && sp <= runHigh[pc]!) {
         gas -= need
         careful = false
         // a run that starts at a JUMPDEST (where every jump lands): paid with the run, it has nothing to do
         if (op === 0x5b) op = dispatch[++pc]!
       } else {
         if (op > 0xff) op = code[pc]! // a fused PUSH goes op by op as the PUSH it is
+        if (steps !== undefined) steps.step(f, pc, op, gas, sp, msg.depth)
         const cost = staticGas[op]!
         if (cost < 0) return halt(invalidOpcodeReason(op))
         if (sp < minStack[op]! || sp > maxStack[op]!) return halt(stackError(sp, minStack[op]!, maxStack[op]!))

@@ -309,6 +309,7 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
       deadline: options.deadline,
       observer: options.observer,
       precompiles: options.precompiles,
+      steps: options.steps,
     }
     const host = new TransactionHost(world, ctx)
     const available = tx.gasLimit - prepared.intrinsic

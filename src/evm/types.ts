@@ -16,6 +16,7 @@
 
 import type { Rules } from './fork.ts'
 import type { FrameObserver, PrecompileTable } from './observer.ts'
+import type { StepObserver } from './step-observer.ts'
 
 /** The block a transaction runs in. Block-level system work (withdrawals, beacon root, history) is the caller's. */
 export interface BlockEnv {
@@ -57,6 +58,8 @@ export interface ExecutionContext {
   readonly observer?: FrameObserver
   /** Replaces the fork's precompiles for calls (observer.ts); absent on the ordinary path. */
   readonly precompiles?: PrecompileTable
+  /** Sees every opcode before it runs (step-observer.ts); absent on the ordinary path. */
+  readonly steps?: StepObserver
 }
 
 export const enum MessageKind {
@@ -261,6 +264,8 @@ export interface TxOptions {
   readonly observer?: FrameObserver
   /** ExecutionContext.precompiles for this transaction. */
   readonly precompiles?: PrecompileTable
+  /** ExecutionContext.steps for this transaction. */
+  readonly steps?: StepObserver
 }
 
 export interface TxResult {
