@@ -6,14 +6,15 @@
  *     hits); the other three rows have no result cache;
  *   - eth_getStorageAt of the same holders' balance slots (state access without the EVM);
  *   - eth_getCode of the token and the four Prague system contracts, cycled;
- *   - eth_getTransactionCount of the 64 holders.
+ *   - eth_getTransactionCount of the 64 holders;
+ *   - eth_getProof of the token with 10 of the holders' balance slots, a different window each request.
  * Each peer's answer is checked against the genesis before it is measured.
  *
  * `readCases` builds the same four cases for any block tag and expected state; the pending-reads scenario
  * reuses it at `pending` with the pool idle and with 1,000 transactions waiting.
  */
 
-import { encodeFunctionData, type Address, type Hex } from 'viem'
+import { encodeFunctionData, keccak256, type Address, type Hex } from 'viem'
 import { balanceSlot, deployedCode, ERC20_ABI } from '../test/fixtures/erc20/index.ts'
 import type { BenchChain } from './genesis.ts'
 import { rpcBody, rpcCall } from './rpc.ts'
@@ -104,8 +105,35 @@ export function readCases(
   ]
 }
 
+/** Storage keys per eth_getProof request. */
+const PROOF_SLOTS = 10
+
+/**
+ * eth_getProof of the token with 10 holders' balance slots @latest: request i asks holders i … i+9 (of the 64),
+ * so consecutive requests differ. Checked before it is measured: holder 0's slot proves the genesis balance,
+ * and the account proof hangs from the latest block's stateRoot (its first node hashes to it).
+ */
+function proofCase(chain: BenchChain): BenchCase {
+  const holders = chain.accounts.slice(0, HOLDERS).map((a) => a.address)
+  const slotsFrom = (i: number): Hex[] => Array.from({ length: PROOF_SLOTS }, (_, k) => balanceSlot(holders[(i + k) % HOLDERS]!))
+  return {
+    name: `eth_getProof token + ${PROOF_SLOTS} balance slots @latest (a different window of the 64 holders each request)`,
+    bodies: () => holders.map((_, i) => rpcBody(i + 1, 'eth_getProof', [chain.token, slotsFrom(i), 'latest'])),
+    check: async (run) => {
+      const got = (await rpcCall(run.node.url, 'eth_getProof', [chain.token, slotsFrom(0), 'latest'])) as {
+        accountProof: Hex[]
+        storageProof: { value: Hex }[]
+      }
+      const block = (await rpcCall(run.node.url, 'eth_getBlockByNumber', ['latest', false])) as { stateRoot: Hex }
+      if (keccak256(got.accountProof[0]!) !== block.stateRoot) throw new Error('eth_getProof: the account proof does not start at the latest stateRoot')
+      if (got.storageProof.length !== PROOF_SLOTS) throw new Error(`eth_getProof: ${got.storageProof.length} storage proofs`)
+      expectQuantity(got.storageProof[0]!.value, chain.tokenBalance, 'proved balance slot of holder 0')
+    },
+  }
+}
+
 function cases({ chain }: ScenarioContext): BenchCase[] {
-  return readCases(chain, 'latest', '', () => ({ tokenBalance: chain.tokenBalance, nonce: 0n }))
+  return [...readCases(chain, 'latest', '', () => ({ tokenBalance: chain.tokenBalance, nonce: 0n })), proofCase(chain)]
 }
 
 export const readBench: Scenario = {

@@ -38,6 +38,7 @@ import type {
   SyncStatus,
 } from './api.ts'
 import { BlockResolver, type ResolvedBlock } from './block-resolver.ts'
+import { ProofService, type StateProofs } from './state-proofs.ts'
 import type { PreconfirmedFeed } from '../preconf/feed.ts'
 import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
 import { bytesToHex } from '../primitives/hex.ts'
@@ -101,6 +102,7 @@ export class NodeService implements NodeApi {
   private readonly syncStatus: (() => SyncStatus) | undefined
 
   readonly preconfirmations: boolean
+  readonly proofs: StateProofs
 
   constructor(
     private readonly kv: KvStore,
@@ -119,6 +121,7 @@ export class NodeService implements NodeApi {
     this.networkId = settings.networkId
     this.clientVersion = settings.clientVersion
     this.resolver = new BlockResolver(chain, this.pending)
+    this.proofs = new ProofService(kv, chain, this.resolver)
     this.fees = new FeeOracle(chain, rules)
   }
 

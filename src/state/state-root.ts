@@ -34,8 +34,9 @@ export async function computeStateRoot(
   parentRoot: Uint8Array,
   base: StateReader,
   diff: StateDiff,
+  /** Where the new nodes go (and nodes are read through): by default a fresh buffer over `store`. */
+  db: BufferedTrieDb = new BufferedTrieDb(store),
 ): Promise<StateRootResult> {
-  const db = new BufferedTrieDb(store)
   const finals = new Map<string, Account | null>()
   const accountUpdates: TrieUpdate[] = []
   const addresses = [...touchedAddresses(diff)].sort()

@@ -3,7 +3,7 @@
  * canned value, which a test may replace. Imported only by `*.test.ts` files.
  */
 
-import type { NodeApi } from '../../node/api.ts'
+import type { NodeApi, StateProofs } from '../../node/api.ts'
 import type { MethodHandler } from '../registry.ts'
 
 export interface RecordedCall {
@@ -46,7 +46,19 @@ const defaults: Methods = {
   subscribe: () => () => undefined,
 }
 
-export function fakeNode(answers: Partial<Methods> = {}): { node: NodeApi; calls: RecordedCall[] } {
+/** The proof port's canned answer: an absent account (zero values, empty hashes, no nodes) echoing its inputs. */
+const absentProof: StateProofs['getProof'] = async (address, slots) => ({
+  address,
+  accountProof: [],
+  nonce: 0n,
+  balance: 0n,
+  codeHash: new Uint8Array(32),
+  storageHash: new Uint8Array(32),
+  storageProof: slots.map((slot) => ({ slot, value: 0n, proof: [] })),
+})
+
+/** `proofs` replaces the proof port's answer; its calls are recorded as `proofs.getProof`. */
+export function fakeNode(answers: Partial<Methods> = {}, proofs: Partial<StateProofs> = {}): { node: NodeApi; calls: RecordedCall[] } {
   const calls: RecordedCall[] = []
   const impl = { ...defaults, ...answers } as Record<string, (...args: unknown[]) => unknown>
   const node: Record<string, unknown> = { chainId: 3503995874084926n, networkId: 3503995874084926n, clientVersion: 'flashnode/test', preconfirmations: true }
@@ -56,6 +68,13 @@ export function fakeNode(answers: Partial<Methods> = {}): { node: NodeApi; calls
       return fn(...args)
     }
   }
+  const getProof = proofs.getProof ?? absentProof
+  node.proofs = {
+    getProof: (...args: Parameters<StateProofs['getProof']>) => {
+      calls.push({ method: 'proofs.getProof', args })
+      return getProof(...args)
+    },
+  } satisfies StateProofs
   return { node: node as unknown as NodeApi, calls }
 }
 

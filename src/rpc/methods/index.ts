@@ -12,6 +12,7 @@ import { logMethods } from './logs.ts'
 import { metaMethods } from './meta.ts'
 import { receiptMethods } from './receipts.ts'
 import { stateMethods } from './state.ts'
+import { proofMethods } from './proof.ts'
 import { transactionMethods } from './transactions.ts'
 import { sendMethods } from './send.ts'
 import { devMethods } from './dev.ts'
@@ -23,6 +24,7 @@ export function createEthMethods(node: NodeApi): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
     metaMethods(node),
     stateMethods(node),
+    proofMethods(node),
     callMethods(node),
     simulateMethods(node),
     blockMethods(node),
