@@ -42,6 +42,8 @@ import type { Logger } from '../primitives/logger.ts'
 import { buildLatestState, latestStateReaches } from '../state/latest-state.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
+import { EMPTY_POOL, poolApi } from './pool-api.ts'
+import type { NodePorts } from './ports.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
@@ -159,6 +161,8 @@ export interface FlashNode {
   /** The flashblock stream (docs/stream.md), present when the node sequences. */
   readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
+  /** The small read ports beside the facades (node/ports.ts): the pool's content, shared by both facades. */
+  readonly ports: NodePorts
   /** The node's metrics, unless turned off. */
   readonly metrics?: NodeMetrics
   /** Whether it should get traffic now (GET /readyz), and why. */
@@ -343,9 +347,13 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     reason: sequencing === undefined ? 'serving the stored chain (no sequencer)' : 'manual sealing: flashblocks come when asked',
   }
   let started = false
+  const ports: NodePorts = {
+    txpool: sequencing === undefined ? EMPTY_POOL : poolApi(sequencing.admission.pool),
+  }
   return {
     api,
     sealedApi,
+    ports,
     rules,
     chain,
     writer,

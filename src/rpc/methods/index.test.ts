@@ -12,7 +12,8 @@ const EXPECTED = [
   'eth_getTransactionByHash', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'eth_getUncleCountByBlockHash',
   'eth_getUncleCountByBlockNumber', 'eth_maxPriorityFeePerGas', 'eth_newBlockFilter', 'eth_newFilter',
   'eth_newPendingTransactionFilter', 'eth_sendRawTransaction', 'eth_sendRawTransactionSync',
-  'eth_simulateV1', 'eth_subscribe', 'eth_syncing', 'eth_uninstallFilter', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'net_version', 'web3_clientVersion',
+  'eth_simulateV1', 'eth_subscribe', 'eth_syncing', 'eth_uninstallFilter', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'net_version',
+  'txpool_content', 'txpool_contentFrom', 'txpool_inspect', 'txpool_status', 'web3_clientVersion',
 ]
 
 test('the table holds exactly the served methods', () => {
