@@ -44,6 +44,7 @@ import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { EMPTY_POOL, poolApi } from './pool-api.ts'
 import type { NodePorts } from './ports.ts'
+import { nodeInfo } from './node-info.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
@@ -349,6 +350,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   let started = false
   const ports: NodePorts = {
     txpool: sequencing === undefined ? EMPTY_POOL : poolApi(sequencing.admission.pool),
+    info: nodeInfo(config.sequencer?.coinbase),
   }
   return {
     api,

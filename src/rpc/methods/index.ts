@@ -7,6 +7,7 @@
 
 import type { NodeApi } from '../../node/api.ts'
 import { EMPTY_POOL } from '../../node/pool-api.ts'
+import { NO_BLOCK_BUILDER } from '../../node/node-info.ts'
 import type { NodePorts } from '../../node/ports.ts'
 import type { MethodHandler, MethodTable } from '../registry.ts'
 import { blockMethods } from './blocks.ts'
@@ -23,10 +24,11 @@ import { simulateMethods } from './simulate.ts'
 import { subscriptionMethods } from '../subscriptions.ts'
 import { filterMethods } from '../filters.ts'
 import { txpoolMethods } from './txpool.ts'
+import { debugMethods } from './debug.ts'
 
 export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
-    metaMethods(node),
+    metaMethods(node, ports.info ?? NO_BLOCK_BUILDER),
     stateMethods(node),
     callMethods(node),
     simulateMethods(node),
@@ -40,6 +42,7 @@ export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}):
     filterMethods(node),
     devMethods(node),
     txpoolMethods(ports.txpool ?? EMPTY_POOL),
+    debugMethods(node),
   ]
   const table = new Map<string, MethodHandler>()
   for (const group of groups) {
