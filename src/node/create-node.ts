@@ -45,6 +45,7 @@ import { PoolPort } from './pool-port.ts'
 import { EMPTY_POOL, poolApi } from './pool-api.ts'
 import type { NodePorts } from './ports.ts'
 import { nodeInfo } from './node-info.ts'
+import { ethConfig } from '../execution/fork-config.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
@@ -350,7 +351,11 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   let started = false
   const ports: NodePorts = {
     txpool: sequencing === undefined ? EMPTY_POOL : poolApi(sequencing.admission.pool),
-    info: nodeInfo(config.sequencer?.coinbase),
+    info: nodeInfo(config.sequencer?.coinbase, () => {
+      const genesisHeader = chain.header(0n)!
+      const head = chain.header(chain.head())!
+      return ethConfig(rules, { genesisHash: genesisHeader.hash(), genesisTime: genesisHeader.timestamp, headNumber: head.number, headTime: head.timestamp })
+    }),
   }
   return {
     api,

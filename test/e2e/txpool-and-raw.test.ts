@@ -125,6 +125,15 @@ test('identity probes, and rpc_modules by endpoint: a public endpoint lists no d
   assert.equal(await call(pub, 'net_listening'), true)
   assert.equal(await call(pub, 'net_peerCount'), '0x0')
   assert.equal(await call(pub, 'web3_sha3', ['0x68656c6c6f']), keccak256('0x68656c6c6f'))
+  type Fork = { activationTime: number; chainId: Hex; forkId: Hex; precompiles: Record<string, Hex>; systemContracts: Record<string, Hex> }
+  const config = await call<{ current: Fork; next: Fork | null; last: Fork | null }>(pub, 'eth_config')
+  assert.equal(config.current.activationTime, 0, 'the dev chain\'s forks are active at genesis')
+  assert.equal(config.current.chainId, toHex(chain.id))
+  assert.match(config.current.forkId, /^0x[0-9a-f]{8}$/)
+  assert.equal(config.current.precompiles.ECREC, '0x0000000000000000000000000000000000000001')
+  assert.equal(config.current.systemContracts.HISTORY_STORAGE_ADDRESS, '0x0000f90827f1c53a10cb7a02335b175320002935', 'EIP-2935')
+  assert.equal(config.next, null)
+  assert.equal(config.last, null)
   const modules = await call<Record<string, string>>(pub, 'rpc_modules')
   for (const ns of ['debug', 'eth', 'net', 'rpc', 'txpool', 'web3']) assert.equal(modules[ns], '1.0', ns)
 

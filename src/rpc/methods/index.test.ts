@@ -5,7 +5,7 @@ import { fakeNode } from './fake-node.ts'
 
 const EXPECTED = [
   'base_transactionStatus', 'debug_getBadBlocks', 'debug_getRawBlock', 'debug_getRawHeader', 'debug_getRawReceipts', 'debug_getRawTransaction',
-  'eth_accounts', 'eth_blobBaseFee', 'eth_blockNumber', 'eth_call', 'eth_chainId', 'eth_coinbase', 'eth_createAccessList', 'eth_estimateGas',
+  'eth_accounts', 'eth_blobBaseFee', 'eth_blockNumber', 'eth_call', 'eth_chainId', 'eth_coinbase', 'eth_config', 'eth_createAccessList', 'eth_estimateGas',
   'eth_feeHistory', 'eth_gasPrice', 'eth_getBalance', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockReceipts',
   'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getCode', 'eth_getFilterChanges',
   'eth_getFilterLogs', 'eth_getHeaderByHash', 'eth_getHeaderByNumber', 'eth_getLogs',

@@ -1,7 +1,7 @@
 /**
  * Node identity and status: eth_chainId, net_version (decimal string), web3_clientVersion, eth_blockNumber,
  * eth_syncing (false, but on a follower behind its sequencer: geth's object of starting, current and highest block), eth_accounts (always empty: the node holds no keys),
- * eth_coinbase (the sequencer's fee recipient; a node that builds no blocks answers geth's error for a node
+ * eth_config (EIP-7910 at the sealed head: rpc/format/eth-config.ts), eth_coinbase (the sequencer's fee recipient; a node that builds no blocks answers geth's error for a node
  * without an etherbase), net_listening (true: it answers), net_peerCount ("0x0": no peer-to-peer network;
  * a follower reads its sequencer's stream, which is no devp2p peer) and web3_sha3 (keccak-256 of the bytes).
  * Only web3_sha3 takes an argument; extra ones are refused as geth refuses them.
@@ -13,6 +13,7 @@ import { bytesToHex, quantity } from '../../primitives/hex.ts'
 import { keccak256 } from '../../primitives/keccak.ts'
 import { FlashnodeError } from '../../errors/errors.ts'
 import { parseBytes } from '../params/hex.ts'
+import { formatEthConfig } from '../format/eth-config.ts'
 import type { MethodHandler } from '../registry.ts'
 import { parseArgs, required } from '../params/args.ts'
 
@@ -49,6 +50,10 @@ export function metaMethods(node: NodeApi, info: NodeInfoApi): Record<string, Me
       const coinbase = info.coinbase()
       if (coinbase === undefined) throw new FlashnodeError('notFound', 'etherbase must be explicitly specified')
       return bytesToHex(coinbase)
+    },
+    eth_config: async (params) => {
+      parseArgs(params, [])
+      return formatEthConfig(info.ethConfig())
     },
     net_listening: async (params) => {
       parseArgs(params, [])
