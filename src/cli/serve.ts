@@ -61,7 +61,7 @@ const facadeOf = (node: FlashNode, preconfirmations: boolean | undefined): NodeA
 export async function serve(node: FlashNode, opts: ServeOptions): Promise<RunningEndpoint> {
   const profile = opts.profile ?? DEFAULT_PROFILE
   const api = facadeOf(node, opts.preconfirmations)
-  const policy = endpointPolicy(opts.methods ?? createEthMethods(api), {
+  const policy = endpointPolicy(opts.methods ?? createEthMethods(api, node.ports), {
     profile,
     preconfirmations: api.preconfirmations,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
@@ -109,7 +109,7 @@ export async function serveEndpoints(
   const tables = new Map<NodeApi, MethodTable>()
   const tableOf = (api: NodeApi): MethodTable => {
     let table = tables.get(api)
-    if (table === undefined) tables.set(api, (table = createEthMethods(api)))
+    if (table === undefined) tables.set(api, (table = createEthMethods(api, node.ports)))
     return table
   }
   const running: RunningEndpoint[] = []

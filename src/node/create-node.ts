@@ -42,6 +42,10 @@ import type { Logger } from '../primitives/logger.ts'
 import { buildLatestState, latestStateReaches } from '../state/latest-state.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
+import { EMPTY_POOL, poolApi } from './pool-api.ts'
+import type { NodePorts } from './ports.ts'
+import { nodeInfo } from './node-info.ts'
+import { ethConfig } from '../execution/fork-config.ts'
 import { NodeEvents } from './node-events.ts'
 import { CallService } from './execution/call-service.ts'
 import { InlineExecutor } from './execution/inline-executor.ts'
@@ -159,6 +163,8 @@ export interface FlashNode {
   /** The flashblock stream (docs/stream.md), present when the node sequences. */
   readonly stream?: FlashblockPublisher
   readonly pool?: TxPool
+  /** The small read ports beside the facades (node/ports.ts): the pool's content, shared by both facades. */
+  readonly ports: NodePorts
   /** The node's metrics, unless turned off. */
   readonly metrics?: NodeMetrics
   /** Whether it should get traffic now (GET /readyz), and why. */
@@ -343,9 +349,18 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     reason: sequencing === undefined ? 'serving the stored chain (no sequencer)' : 'manual sealing: flashblocks come when asked',
   }
   let started = false
+  const ports: NodePorts = {
+    txpool: sequencing === undefined ? EMPTY_POOL : poolApi(sequencing.admission.pool),
+    info: nodeInfo(config.sequencer?.coinbase, () => {
+      const genesisHeader = chain.header(0n)!
+      const head = chain.header(chain.head())!
+      return ethConfig(rules, { genesisHash: genesisHeader.hash(), genesisTime: genesisHeader.timestamp, headNumber: head.number, headTime: head.timestamp })
+    }),
+  }
   return {
     api,
     sealedApi,
+    ports,
     rules,
     chain,
     writer,

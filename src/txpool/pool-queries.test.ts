@@ -38,6 +38,24 @@ test('a sender\'s content: executable and gapped transactions in nonce order; no
   assert.deepEqual(pool.contentOf(bob.address), { pending: [], queued: [] })
 })
 
+test('the whole content: each sender with its own split, senders without transactions left out', () => {
+  const { pool, add } = setup()
+  const a0 = add(alice, 0)
+  const a2 = add(alice, 2)
+  const b1 = add(bob, 1)
+  const c0 = add(carol, 0)
+  pool.remove(c0.hash)
+  const content = pool.content()
+  const bySender = new Map(content.map((c) => [Buffer.from(c.sender).toString('hex'), c]))
+  assert.equal(content.length, 2, 'carol emptied her list and is not listed')
+  const hashes = (txs: { hashHex: string }[]) => txs.map((tx) => tx.hashHex)
+  const a = bySender.get(alice.hex.slice(2))!
+  assert.deepEqual([hashes(a.pending), hashes(a.queued)], [[a0.hash], [a2.hash]])
+  const b = bySender.get(bob.hex.slice(2))!
+  assert.deepEqual([hashes(b.pending), hashes(b.queued)], [[], [b1.hash]])
+  for (const c of content) assert.deepEqual({ pending: c.pending, queued: c.queued }, pool.contentOf(c.sender))
+})
+
 test('status and lookups of a transaction the pool does not hold', () => {
   const { pool } = setup()
   const unknown = `0x${'ab'.repeat(32)}`

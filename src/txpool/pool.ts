@@ -128,6 +128,20 @@ export class TxPool {
     return { pending: all.slice(0, s.pendingCount), queued: all.slice(s.pendingCount) }
   }
 
+  /**
+   * Every sender's transactions (txpool_content), senders in the order they first entered the pool, each
+   * split as `contentOf` splits it. A copy: later pool changes do not show in it.
+   */
+  content(): Array<{ sender: Uint8Array; pending: PooledTx[]; queued: PooledTx[] }> {
+    const out: Array<{ sender: Uint8Array; pending: PooledTx[]; queued: PooledTx[] }> = []
+    for (const s of this.senders.values()) {
+      if (s.size === 0) continue
+      const all = s.all()
+      out.push({ sender: s.address, pending: all.slice(0, s.pendingCount), queued: all.slice(s.pendingCount) })
+    }
+    return out
+  }
+
   /** max(stateNonce, the nonce after the sender's consecutive pool transactions from stateNonce). */
   pendingNonce(sender: Uint8Array | string, stateNonce: bigint): bigint {
     const s = this.senders.get(keyOf(sender))

@@ -1,22 +1,25 @@
 /**
- * Blocks: eth_getBlockByNumber / eth_getBlockByHash (with hashes or full transactions), the transaction and
- * uncle counts by number / hash. An unknown block answers null. By-number methods take geth's block number
+ * Blocks: eth_getBlockByNumber / eth_getBlockByHash (with hashes or full transactions), geth's
+ * eth_getHeaderByNumber / eth_getHeaderByHash (the same fields without size, transactions, uncles and
+ * withdrawals), the transaction and uncle counts by number / hash. An unknown block answers null. By-number methods take geth's block number
  * (hex or tag, no hash); by-hash methods a 32-byte hash. The pending block (a view marked pending) prints as
  * geth prints it: no hash, nonce or miner.
  */
 
 import type { NodeApi } from '../../node/api.ts'
 import type { BlockId } from '../../primitives/block-id.ts'
-import { bytesToHex, quantity } from '../../primitives/hex.ts'
-import { FlashnodeError } from '../../errors/errors.ts'
+import { quantity } from '../../primitives/hex.ts'
 import type { BlockView } from '../../chain/types.ts'
 import type { MethodHandler } from '../registry.ts'
-import { formatBlock } from '../../format/block.ts'
+import { formatBlock, formatHeader } from '../../format/block.ts'
 import { parseArgs, parseBool, required } from '../params/args.ts'
-import { parseBlockNumber, parseBlockNumberOrHash } from '../params/block-id.ts'
+import { parseBlockNumber } from '../params/block-id.ts'
 import { parseHash } from '../params/hex.ts'
 
 const byHash = (hash: Uint8Array): BlockId => ({ kind: 'hash', hash, requireCanonical: false })
+
+/** geth's RPCMarshalHeader: the block's fields without size, transactions, uncles and withdrawals. */
+const header = (block: BlockView | null) => (block === null ? null : formatHeader(block.header, { pending: block.pending === true }))
 
 export function blockMethods(node: NodeApi): Record<string, MethodHandler> {
   const count = async (id: BlockId, of: (b: BlockView) => number) => {
@@ -32,16 +35,18 @@ export function blockMethods(node: NodeApi): Record<string, MethodHandler> {
       const block = await node.getBlock(id)
       return block === null ? null : formatBlock(block, fullTx)
     },
-    debug_getRawBlock: async (params) => {
-      const [id] = parseArgs(params, [required(parseBlockNumberOrHash)])
-      const rlp = await node.rawBlock(id)
-      if (rlp === null) throw new FlashnodeError('notFound', 'block not found')
-      return bytesToHex(rlp)
-    },
     eth_getBlockByHash: async (params) => {
       const [hash, fullTx] = parseArgs(params, [required(parseHash), required(parseBool)])
       const block = await node.getBlock(byHash(hash))
       return block === null ? null : formatBlock(block, fullTx)
+    },
+    eth_getHeaderByNumber: async (params) => {
+      const [id] = parseArgs(params, [required(parseBlockNumber)])
+      return header(await node.getBlock(id))
+    },
+    eth_getHeaderByHash: async (params) => {
+      const [hash] = parseArgs(params, [required(parseHash)])
+      return header(await node.getBlock(byHash(hash)))
     },
     eth_getBlockTransactionCountByNumber: async (params) => {
       const [id] = parseArgs(params, [required(parseBlockNumber)])

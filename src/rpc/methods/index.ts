@@ -1,9 +1,14 @@
 /**
- * The eth_/net_/web3_ method table: every handler of this folder, by exact name. The transport looks methods up
+ * The method table (eth_, net_, web3_, txpool_, debug_ and the node's own namespaces): every handler of this
+ * folder, by exact name. The handlers see the node through the NodeApi facade and its small ports
+ * (node/ports.ts); a port not given is the one of a node without that part (no pool: an empty one). The transport looks methods up
  * here; endpoint policy (which profile serves which method) lives with the transport, not here.
  */
 
 import type { NodeApi } from '../../node/api.ts'
+import { EMPTY_POOL } from '../../node/pool-api.ts'
+import { NO_BLOCK_BUILDER } from '../../node/node-info.ts'
+import type { NodePorts } from '../../node/ports.ts'
 import type { MethodHandler, MethodTable } from '../registry.ts'
 import { blockMethods } from './blocks.ts'
 import { callMethods } from './call.ts'
@@ -19,10 +24,12 @@ import { devMethods } from './dev.ts'
 import { simulateMethods } from './simulate.ts'
 import { subscriptionMethods } from '../subscriptions.ts'
 import { filterMethods } from '../filters.ts'
+import { txpoolMethods } from './txpool.ts'
+import { debugMethods } from './debug.ts'
 
-export function createEthMethods(node: NodeApi): MethodTable {
+export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
-    metaMethods(node),
+    metaMethods(node, ports.info ?? NO_BLOCK_BUILDER),
     stateMethods(node),
     proofMethods(node),
     callMethods(node),
@@ -36,6 +43,8 @@ export function createEthMethods(node: NodeApi): MethodTable {
     subscriptionMethods(node),
     filterMethods(node),
     devMethods(node),
+    txpoolMethods(ports.txpool ?? EMPTY_POOL),
+    debugMethods(node),
   ]
   const table = new Map<string, MethodHandler>()
   for (const group of groups) {

@@ -13,7 +13,7 @@ const names = (t: MethodTable): string[] => [...t.keys()].sort()
 
 test('dedicated serves every method of the node, forbids nothing and has no rate limit', () => {
   const policy = endpointPolicy(table, { profile: 'dedicated', preconfirmations: true })
-  assert.deepEqual(names(policy.methods), names(table))
+  assert.deepEqual(names(policy.methods), [...names(table), 'rpc_modules'].sort())
   assert.equal(policy.forbidden.size, 0)
   assert.equal(policy.rateLimiter, undefined)
   assert.equal(policy.gate, undefined, 'nothing to check: no gate at all')
@@ -22,10 +22,24 @@ test('dedicated serves every method of the node, forbids nothing and has no rate
 test('public serves the public namespaces only, and refuses eth_getBlockReceipts', () => {
   const policy = endpointPolicy(table, { profile: 'public', preconfirmations: true })
   assert.deepEqual(names(policy.methods), [
-    'base_transactionStatus', 'eth_call', 'eth_simulateV1', 'eth_subscribe', 'net_version', 'web3_clientVersion',
+    'base_transactionStatus', 'eth_call', 'eth_simulateV1', 'eth_subscribe', 'net_version', 'rpc_modules', 'web3_clientVersion',
   ])
   assert.deepEqual([...policy.forbidden], ['eth_getBlockReceipts'])
   assert.deepEqual(policy.rateLimiter?.limit, PROFILES.public.rateLimit)
+})
+
+test('rpc_modules answers the namespaces the endpoint serves, as geth does ("rpc" included)', async () => {
+  const ctx = { signal: new AbortController().signal, endpoint: 'test' }
+  const modules = async (profile: 'public' | 'dedicated') => endpointPolicy(table, { profile, preconfirmations: true }).methods.get('rpc_modules')!([], ctx)
+  const namespaces = (profile: keyof typeof PROFILES) =>
+    [...new Set([...endpointPolicy(table, { profile, preconfirmations: true }).methods.keys()].map((m) => m.split('_')[0]!))].sort()
+  for (const profile of ['public', 'dedicated'] as const) {
+    const answer = (await modules(profile)) as Record<string, string>
+    assert.deepEqual(Object.keys(answer).sort(), namespaces(profile), profile)
+    assert.ok(Object.values(answer).every((v) => v === '1.0'))
+  }
+  assert.equal('debug' in ((await modules('public')) as object), false, 'public serves no debug_')
+  assert.equal('debug' in ((await modules('dedicated')) as object), true)
 })
 
 test('without pre-confirmations eth_simulateV1 is served by no profile', () => {

@@ -20,6 +20,7 @@ import type { MethodHandler, MethodTable } from '../registry.ts'
 import type { GateFactory, PayloadGate, Refusal } from '../transport/gate.ts'
 import { PROFILES, serves, type ProfileName } from './profiles.ts'
 import { RateLimiter, type RateLimit } from './rate-limiter.ts'
+import { RPC_MODULES, rpcModulesMethod } from '../methods/rpc-modules.ts'
 
 export interface EndpointPolicyOptions {
   readonly profile: ProfileName
@@ -33,7 +34,7 @@ export interface EndpointPolicyOptions {
 
 export interface EndpointPolicy {
   readonly profile: ProfileName
-  /** The methods this endpoint serves. */
+  /** The methods this endpoint serves, rpc_modules (the namespaces of the others) among them. */
   readonly methods: MethodTable
   /** Methods answered HTTP 403. */
   readonly forbidden: ReadonlySet<string>
@@ -46,6 +47,8 @@ export function endpointPolicy(all: MethodTable, opts: EndpointPolicyOptions): E
   const profile = PROFILES[opts.profile]
   const methods = new Map<string, MethodHandler>()
   for (const [name, handler] of all) if (serves(profile, name, opts.preconfirmations)) methods.set(name, handler)
+  // Every endpoint says which namespaces it serves (its own answer: the profile decides them).
+  methods.set(RPC_MODULES, rpcModulesMethod(methods))
   const forbidden = new Set(profile.forbidden.filter((name) => all.has(name)))
   const limit = opts.rateLimit === undefined ? profile.rateLimit : opts.rateLimit === false ? undefined : opts.rateLimit
   const rateLimiter = limit === undefined ? undefined : new RateLimiter(limit, opts.now)
