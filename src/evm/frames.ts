@@ -248,7 +248,8 @@ export class TransactionHost implements Host {
     this.entering = msg
     const result = this.create(msg)
     // geth's return data of a create is the code it deployed (our frame's output is empty then).
-    const output = result.status === Status.Success && result.createdAddress !== undefined && result.createdAddress !== 0n ? world.getCode(result.createdAddress) : result.output
+    const deployed = result.status === Status.Success && result.haltReason === undefined && result.createdAddress !== undefined
+    const output = deployed ? world.getCode(result.createdAddress!) : result.output
     observer.exit(result, refusal ?? frameError(result), output)
     return result
   }
@@ -390,8 +391,9 @@ export class TransactionHost implements Host {
         }
       }
       // Frontier: a deposit the frame cannot pay leaves the account without code, and the gas is kept; the
-      // reason rides along for the transaction, which ends in it (FrameResult.haltReason).
-      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: EMPTY, createdAddress: address, haltReason: HALT_CODE_STORE_OOG }
+      // reason rides along for the transaction, which ends in it (FrameResult.haltReason), and the code not
+      // deployed is the output (what geth's tracers see).
+      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: code, createdAddress: address, haltReason: HALT_CODE_STORE_OOG }
       halt = HALT_CODE_STORE_OOG
     }
     world.revertTo(mark)

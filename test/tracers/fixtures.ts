@@ -14,6 +14,7 @@ import { FORK_NAMES, rulesFor, type ForkName } from '../../src/evm/fork.ts'
 import { createTracer, traceTransaction } from '../../src/evm/tracers/index.ts'
 import type { BlockEnv } from '../../src/evm/types.ts'
 import { WorldState } from '../../src/evm/world-state.ts'
+import { lazyKzg } from '../../src/execution/crypto.ts'
 import { txInputOf } from '../../src/execution/evm-env.ts'
 import { hexToBytes } from '../../src/primitives/hex.ts'
 import { REPO_ROOT } from '../state-tests/fixtures.ts'
@@ -154,8 +155,10 @@ export function runFixture(fixture: TracerFixture): FixtureRun {
       chainId,
       blockHash: () => 0n,
     }
-    const common = createCustomCommon({ chainId: Number(chainId) }, Mainnet, { hardfork: Hardfork.Prague })
-    const tx = createTxFromRLP(hexToBytes(file.input as string), { common })
+    // KZG only because the library will not build a blob transaction without it (no blobs are checked here)
+    const common = createCustomCommon({ chainId: Number(chainId) }, Mainnet, { hardfork: Hardfork.Prague, customCrypto: { kzg: lazyKzg } })
+    const raw = file.input as string
+    const tx = createTxFromRLP(hexToBytes(raw.startsWith('0x') ? raw : '0x' + raw), { common })
     const input = txInputOf(tx, tx.getSenderAddress().bytes)
     const world = new WorldState(stateReaderOf(preStateOf(genesis.alloc as Json)))
     const tracer = createTracer(fixture.tracer, file.tracerConfig)

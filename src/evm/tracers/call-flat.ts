@@ -26,6 +26,7 @@ const PARITY_ERRORS: ReadonlyMap<string, string> = new Map([
   ['invalid input length', 'Built-in failed'],
 ])
 const PARITY_ERROR_PREFIXES: readonly (readonly [string, string])[] = [
+  ['out of gas:', 'Out of gas'],
   ['invalid opcode:', 'Bad instruction'],
   ['stack underflow', 'Stack underflow'],
 ]
