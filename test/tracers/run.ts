@@ -8,10 +8,9 @@
 import { resolve } from 'node:path'
 import { diff, normalise, matches } from './compare.ts'
 import { listFixtures, runFixture, TRACER_FIXTURES_DIR } from './fixtures.ts'
-import { REPO_ROOT } from '../state-tests/fixtures.ts'
 
 const arg = process.argv[2]
-const dir = arg === undefined ? TRACER_FIXTURES_DIR : resolve(process.cwd() === REPO_ROOT ? REPO_ROOT : process.cwd(), arg)
+const dir = arg === undefined ? TRACER_FIXTURES_DIR : resolve(process.cwd(), arg)
 const fixtures = listFixtures(dir)
 const perFolder = new Map<string, { passed: number; total: number }>()
 const failed: string[] = []
