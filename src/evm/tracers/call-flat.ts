@@ -107,7 +107,7 @@ export class FlatCallTracer implements Tracer, FrameObserver {
     const json: Record<string, unknown> = {
       action: entry.action,
       blockHash: ctx?.blockHash === undefined || ctx.blockHash === 0n ? null : hash(ctx.blockHash),
-      blockNumber: ctx?.blockHash === undefined ? 0 : Number(ctx.block.number),
+      blockNumber: ctx === undefined ? 0 : Number(ctx.block.number),
       ...(error !== undefined ? { error } : {}),
       ...(entry.result !== undefined && !dropResult ? { result: entry.result } : {}),
       subtraces: frame.calls.length,
