@@ -14,7 +14,7 @@ import { Account } from '@ethereumjs/util'
 import { rulesFor } from '../src/evm/fork.ts'
 import type { FrameObserver } from '../src/evm/observer.ts'
 import { executeTransaction } from '../src/evm/transaction.ts'
-import { MessageKind, Status, type BlockEnv, type Message, type TxInput } from '../src/evm/types.ts'
+import { MessageKind, Status, type BlockEnv, type FrameResult, type Message, type TxInput } from '../src/evm/types.ts'
 import { WorldState } from '../src/evm/world-state.ts'
 import { bigIntToMinimalBytes, bytesToBigInt, bytesToHex, hexToBytes } from '../src/primitives/hex.ts'
 import { keccak256 } from '../src/primitives/keccak.ts'
@@ -75,8 +75,8 @@ class FrameCounter implements FrameObserver {
     else if (msg.kind === MessageKind.StaticCall) this.kinds.staticcall++
     else if (msg.kind === MessageKind.DelegateCall) this.kinds.delegatecall++
   }
-  exit(reverted: boolean): void {
-    if (reverted) this.undone++
+  exit(result: FrameResult): void {
+    if (result.status !== Status.Success) this.undone++
   }
   log(): void {}
   selfDestruct(): void {}

@@ -11,8 +11,9 @@
  * halt (a halt also consumes all the frame's gas, its reserve beyond 2^53 - 1 included; a frame that does not
  * run gives its gas back, reserve included). Nothing here allocates per opcode.
  *
- * Two optional additions (observer.ts): an observer of frames, logs and self-destruct balance moves, and a
- * precompile table replacing the fork's. Without them the cost is one field check per frame or log.
+ * Two optional additions (observer.ts): an observer of frames, logs and self-destructs, and a precompile table
+ * replacing the fork's. Without them the cost is one field check per frame, log or self-destruct; the observing
+ * wrappers (observedCall, observedCreate) repeat the refusal checks for the observer's sake only.
  */
 
 import { bigIntToFixedBytes, bigIntToMinimalBytes, bytesToBigInt } from '../primitives/hex.ts'
@@ -21,7 +22,7 @@ import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { Rules } from './fork.ts'
 import { splitGas } from './frame-state.ts'
 import { interpret } from './interpreter.ts'
-import type { FrameObserver, PrecompileTable } from './observer.ts'
+import { EXECUTION_REVERTED, REFUSED_BALANCE, REFUSED_DEPTH, REFUSED_NONCE, type FrameObserver, type PrecompileTable } from './observer.ts'
 import { precompileAt } from './precompiles/registry.ts'
 import {
   ExecutionTimeout,
@@ -80,6 +81,12 @@ export function create2Address(sender: bigint, salt: bigint, initcode: Uint8Arra
   preimage.set(bigIntToFixedBytes(salt, 32), 21)
   preimage.set(keccak256(initcode), 53)
   return bytesToBigInt(keccak256(preimage).subarray(12))
+}
+
+/** geth's word for why a frame's changes were undone (undefined when they were kept): observer.ts. */
+function frameError(result: FrameResult): string | undefined {
+  if (result.status === Status.Success) return undefined
+  return result.status === Status.Revert ? EXECUTION_REVERTED : result.haltReason
 }
 
 /** A frame that did not run: all of the message's gas comes back (its reserve too). */
@@ -186,7 +193,7 @@ export class TransactionHost implements Host {
     const world = this.world
     const already = world.isSelfDestructed(address)
     const balance = world.getBalance(address)
-    if (this.observer !== undefined && balance !== 0n) this.observer.selfDestruct(address, beneficiary, balance)
+    if (this.observer !== undefined) this.observer.selfDestruct(address, beneficiary, balance)
     if (this.rules.cancun) {
       // EIP-6780: the balance always moves; the account goes only when created in this transaction.
       world.subBalance(address, balance)
@@ -219,19 +226,31 @@ export class TransactionHost implements Host {
 
   private observedCall(msg: Message, observer: FrameObserver): FrameResult {
     observer.enter(msg)
+    // The refusals geth names (call's own checks, repeated here so the unobserved path stays as it is).
+    let refusal: string | undefined
+    if (msg.depth > MAX_CALL_DEPTH) refusal = REFUSED_DEPTH
+    else if (msg.value !== 0n && (msg.kind === MessageKind.Call || msg.kind === MessageKind.CallCode) && this.world.getBalance(msg.caller) < msg.value) refusal = REFUSED_BALANCE
     this.entering = msg
     const result = this.call(msg)
-    observer.exit(result.status !== Status.Success)
+    observer.exit(result, refusal ?? frameError(result), result.output)
     return result
   }
 
   private observedCreate(msg: Message, observer: FrameObserver): FrameResult {
-    const address =
-      msg.kind === MessageKind.Create2 ? create2Address(msg.caller, msg.salt ?? 0n, msg.input) : createAddress(msg.caller, this.world.getNonce(msg.caller))
+    const world = this.world
+    const nonce = world.getNonce(msg.caller)
+    const address = msg.kind === MessageKind.Create2 ? create2Address(msg.caller, msg.salt ?? 0n, msg.input) : createAddress(msg.caller, nonce)
     observer.enter({ ...msg, recipient: address, codeAddress: address })
+    let refusal: string | undefined
+    if (msg.depth > MAX_CALL_DEPTH) refusal = REFUSED_DEPTH
+    else if (msg.value !== 0n && world.getBalance(msg.caller) < msg.value) refusal = REFUSED_BALANCE
+    else if (nonce >= MAX_NONCE) refusal = REFUSED_NONCE
     this.entering = msg
     const result = this.create(msg)
-    observer.exit(result.status !== Status.Success)
+    // geth's return data of a create is the code it deployed (our frame's output is empty then).
+    const deployed = result.status === Status.Success && result.haltReason === undefined && result.createdAddress !== undefined
+    const output = deployed ? world.getCode(result.createdAddress!) : result.output
+    observer.exit(result, refusal ?? frameError(result), output)
     return result
   }
 
@@ -372,8 +391,9 @@ export class TransactionHost implements Host {
         }
       }
       // Frontier: a deposit the frame cannot pay leaves the account without code, and the gas is kept; the
-      // reason rides along for the transaction, which ends in it (FrameResult.haltReason).
-      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: EMPTY, createdAddress: address, haltReason: HALT_CODE_STORE_OOG }
+      // reason rides along for the transaction, which ends in it (FrameResult.haltReason), and the code not
+      // deployed is the output (what geth's tracers see).
+      if (!rules.homestead) return { status: Status.Success, gasLeft: result.gasLeft, output: code, createdAddress: address, haltReason: HALT_CODE_STORE_OOG }
       halt = HALT_CODE_STORE_OOG
     }
     world.revertTo(mark)

@@ -85,7 +85,7 @@ describe('SSTORE', () => {
     // PUSH1 PUSH1 = 6 gas, so 2306 leaves 2300 at SSTORE
     const r = used('istanbul', fromHex('0x6001600055'), { gas: 2306 })
     assert.equal(r.status, Status.Halt)
-    assert.equal(r.reason, 'not enough gas for reentrancy sentry')
+    assert.equal(r.reason, 'out of gas: not enough gas for reentrancy sentry')
     const ok = used('constantinople', fromHex('0x6000600055'), { gas: 5006 })
     assert.equal(ok.status, Status.Success)
   })

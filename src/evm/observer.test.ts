@@ -41,13 +41,13 @@ test('the observer sees frames before their checks, exits with revert status, lo
   const events: string[] = []
   const observer: FrameObserver = {
     enter: (m) => events.push(`enter ${m.caller.toString(16)}->${m.recipient.toString(16)} ${m.value}`),
-    exit: (reverted) => events.push(`exit ${reverted}`),
+    exit: (_result, error) => events.push(`exit ${error ?? 'ok'}`),
     log: (address, topics) => events.push(`log ${address.toString(16)} ${topics.length}`),
     selfDestruct: (from, to, balance) => events.push(`selfdestruct ${from.toString(16)}->${to.toString(16)} ${balance}`),
   }
   const r = executeTransaction(w, block, rulesFor('cancun'), tx(A), { observer })
   assert.equal(r.status, Status.Success)
-  assert.deepEqual(events, ['enter 5e7d00->a0 0', 'enter a0->b0 1', 'exit true', 'log a0 0', 'selfdestruct a0->c0 10', 'exit false'])
+  assert.deepEqual(events, ['enter 5e7d00->a0 0', 'enter a0->b0 1', 'exit execution reverted', 'log a0 0', 'selfdestruct a0->c0 10', 'exit ok'])
   assert.equal(w.getBalance(HEIR), 10n)
 })
 

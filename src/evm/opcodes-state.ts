@@ -31,7 +31,7 @@ export function sstoreOp(f: Frame): string | undefined {
   let cost: number
   let refund = 0
   if (rules.istanbul) {
-    if (f.gas <= SENTRY_GAS && f.reserve === 0n) return 'not enough gas for reentrancy sentry'
+    if (f.gas <= SENTRY_GAS && f.reserve === 0n) return 'out of gas: not enough gas for reentrancy sentry' // geth wraps a gas function's error in ErrOutOfGas
     const berlin = rules.berlin
     cost = berlin && host.accessSlot(address, slot) ? 2100 : 0
     const warmRead = berlin ? 100 : 800

@@ -20,6 +20,7 @@ import type { Rules } from './fork.ts'
 import { splitGas } from './frame-state.ts'
 import { createAddress, delegationDesignator, parseDelegation, TransactionHost } from './frames.ts'
 import { precompileAddressSet } from './precompiles/registry.ts'
+import { StateObservingHost } from './state-observing-host.ts'
 import {
   InvalidTransaction,
   MessageKind,
@@ -311,7 +312,8 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
       precompiles: options.precompiles,
       steps: options.steps,
     }
-    const host = new TransactionHost(world, ctx)
+    const reads = options.observer?.state
+    const host = reads === undefined ? new TransactionHost(world, ctx) : new StateObservingHost(world, ctx, reads)
     const available = tx.gasLimit - prepared.intrinsic
     const frameGas = splitGas(available)
     let result: FrameResult

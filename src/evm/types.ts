@@ -111,7 +111,10 @@ export interface FrameResult {
   readonly gasLeft: number
   /** Gas left beyond `gasLeft` (a frame given more than 2^53 gas, Message.gasReserve); absent means 0n. */
   readonly gasReserve?: bigint
-  /** RETURN/REVERT data; empty on a halt. For a successful create: empty (the deployed code is in state). */
+  /**
+   * RETURN/REVERT data; empty on a halt. For a successful create: empty (the deployed code is in state), except
+   * before Homestead when the deposit could not be paid (haltReason set): the code that was not deployed.
+   */
   readonly output: Uint8Array
   /**
    * Why a frame halted, in geth's words ('out of gas', 'invalid opcode: opcode 0xfe not defined', 'stack underflow', ...).

@@ -1,8 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { MessageKind } from '../evm/types.ts'
+import { MessageKind, Status, type FrameResult } from '../evm/types.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { TRANSFER_LOG_ADDRESS, TRANSFER_TOPIC, TransferTracer, transferLog } from './transfer-tracer.ts'
+
+const OK: FrameResult = { status: Status.Success, gasLeft: 0, output: new Uint8Array(0) }
+const REVERTED: FrameResult = { status: Status.Revert, gasLeft: 0, output: new Uint8Array(0) }
 
 const A = new Uint8Array(20).fill(0xa)
 const B = new Uint8Array(20).fill(0xb)
@@ -31,12 +34,12 @@ test('logs and transfers come out in execution order; DELEGATECALL/CALLCODE and 
   log(t, 1)
   t.enter(frame(MessageKind.Call, 0n, 0xbn, 0xcn)) // call without value
   log(t, 2)
-  t.exit(false)
+  t.exit(OK)
   t.enter(frame(MessageKind.DelegateCall, 7n, 0xbn, 0xbn)) // delegatecall carrying the apparent value
-  t.exit(false)
+  t.exit(OK)
   t.enter(frame(MessageKind.Call, 3n, 0xbn, 0xcn))
-  t.exit(false)
-  t.exit(false)
+  t.exit(OK)
+  t.exit(OK)
   assert.deepEqual(summary(t), ['0:T', '1:L1', '2:L2', '3:T'])
 })
 
@@ -46,9 +49,9 @@ test('a failing frame drops its logs and its children\'s, but their indexes stay
   t.enter(frame(MessageKind.Call, 1n))
   t.enter(frame(MessageKind.Call, 2n, 0xbn, 0xcn))
   log(t, 1)
-  t.exit(true) // reverted
+  t.exit(REVERTED) // reverted
   log(t, 2)
-  t.exit(false)
+  t.exit(OK)
   assert.deepEqual(summary(t), ['0:T', '3:L2'])
 })
 
@@ -57,12 +60,12 @@ test('a failed transaction has no logs; the index keeps counting across the bloc
   t.reset()
   t.enter(frame(MessageKind.Call, 1n))
   log(t, 1)
-  t.exit(true)
+  t.exit(REVERTED)
   assert.deepEqual(t.logs(), [])
   t.reset()
   t.enter(frame(MessageKind.Call, 1n))
   log(t, 2)
-  t.exit(false)
+  t.exit(OK)
   assert.deepEqual(summary(t), ['1:L2'])
 })
 
@@ -72,16 +75,16 @@ test('without traceTransfers only contract logs are recorded; a frame that fails
   quiet.enter(frame(MessageKind.Call, 9n))
   quiet.selfDestruct(0xbn, 0xcn, 3n)
   log(quiet, 1)
-  quiet.exit(false)
+  quiet.exit(OK)
   assert.deepEqual(summary(quiet), ['0:L1'])
 
   const traced = new TransferTracer(true)
   traced.reset()
   traced.enter(frame(MessageKind.Call, 0n))
   traced.enter(frame(MessageKind.Call, 4n, 0xbn, 0xcn)) // a CALL with value the caller cannot pay: entered, then left reverted
-  traced.exit(true)
+  traced.exit(REVERTED)
   log(traced, 1)
-  traced.exit(false)
+  traced.exit(OK)
   assert.deepEqual(summary(traced), ['1:L1'])
 })
 
@@ -90,12 +93,12 @@ test('as our EVM\'s observer: frames by kind, logs and self-destructs in bigint'
   t.reset()
   t.enter(frame(MessageKind.Call, 5n))
   t.enter(frame(MessageKind.DelegateCall, 5n))
-  t.exit(false)
+  t.exit(OK)
   t.enter(frame(MessageKind.CallCode, 5n))
-  t.exit(false)
+  t.exit(OK)
   t.log(0xcn, [1n], new Uint8Array([7]))
   t.selfDestruct(0xbn, 0xcn, 2n)
-  t.exit(false)
+  t.exit(OK)
   const logs = t.logs()
   assert.deepEqual(summary(t), ['0:T', '1:L7', '2:T'])
   assert.equal(bytesToHex(logs[1]!.log.address), `0x${'00'.repeat(19)}0c`)

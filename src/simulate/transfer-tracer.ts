@@ -18,7 +18,7 @@
 
 import type { LogView } from '../chain/types.ts'
 import type { FrameObserver } from '../evm/observer.ts'
-import { MessageKind, type Message } from '../evm/types.ts'
+import { MessageKind, Status, type FrameResult, type Message } from '../evm/types.ts'
 import { bigIntToFixedBytes, hexToBytes, leftPad } from '../primitives/hex.ts'
 import type { SimLog } from './types.ts'
 
@@ -63,7 +63,8 @@ export class TransferTracer implements FrameObserver {
   }
 
   /** A frame ends: a reverted one drops the logs it and its children recorded (their indexes stay used). */
-  exit(reverted: boolean): void {
+  exit(result: FrameResult): void {
+    const reverted = result.status !== Status.Success
     const depth = this.starts.length
     if (depth === 0) return
     const start = depth === 1 ? this.starts[0]! : this.starts.pop()!
@@ -75,8 +76,9 @@ export class TransferTracer implements FrameObserver {
     this.record({ address: address(addr), topics: topics.map(word), data })
   }
 
-  /** A SELFDESTRUCT moving a non-zero balance (FrameObserver). */
+  /** A SELFDESTRUCT (FrameObserver): only one moving a non-zero balance is a transfer. */
   selfDestruct(from: bigint, beneficiary: bigint, balance: bigint): void {
+    if (balance === 0n) return
     this.transfer(address(from), address(beneficiary), balance)
   }
 

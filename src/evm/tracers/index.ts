@@ -1,0 +1,42 @@
+/**
+ * geth's built-in tracers by name, as debug_traceTransaction's `tracer` and `tracerConfig` name them:
+ * createTracer(name, config) gives a Tracer (tracer.ts) for one transaction; traceTransaction runs it.
+ * Unknown names and bad configurations throw TracerConfigError. erc7562Tracer (opcode-level hooks) is not
+ * implemented yet.
+ */
+
+import { CallTracer, callTracerConfig } from './call.ts'
+import { FlatCallTracer, flatCallTracerConfig } from './call-flat.ts'
+import { FourByteTracer } from './four-byte.ts'
+import { MuxTracer, NoopTracer } from './mux.ts'
+import { PrestateTracer, prestateTracerConfig } from './prestate.ts'
+import { configObject, TracerConfigError, type Tracer } from './tracer.ts'
+
+export { traceTransaction, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
+
+export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer'] as const
+
+export function createTracer(name: string, config?: unknown): Tracer {
+  switch (name) {
+    case 'callTracer':
+      return new CallTracer(callTracerConfig(config))
+    case 'flatCallTracer':
+      return new FlatCallTracer(flatCallTracerConfig(config))
+    case 'prestateTracer':
+      return new PrestateTracer(prestateTracerConfig(config))
+    case '4byteTracer':
+      return new FourByteTracer()
+    case 'noopTracer':
+      return new NoopTracer()
+    case 'muxTracer': {
+      const tracers = new Map<string, Tracer>()
+      for (const [inner, innerConfig] of Object.entries(configObject(config))) {
+        if (inner === 'muxTracer') throw new TracerConfigError('muxTracer cannot nest itself')
+        tracers.set(inner, createTracer(inner, innerConfig))
+      }
+      return new MuxTracer(tracers)
+    }
+    default:
+      throw new TracerConfigError(`tracer ${name} not found`)
+  }
+}
