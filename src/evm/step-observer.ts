@@ -14,12 +14,15 @@
 import type { Frame } from './frame-state.ts'
 
 /** A frame as a step observer may read it. */
-export type StepFrame = Pick<Frame, 'msg' | 'stack' | 'memory' | 'returnData' | 'address' | 'code'>
+export type StepFrame = Pick<Frame, 'msg' | 'stack' | 'memory' | 'returnData' | 'address' | 'code' | 'gas'>
 
 export interface StepObserver {
   /**
    * Before the opcode `op` at `pc` runs: `gas` is what the frame holds before the opcode's cost is taken (the
    * frame's reserve beyond 2^53 - 1 not included), `sp` the stack height, `depth` the frame's call depth.
+   * `frame.gas` is not kept current inside a run; it is current when the frame calls out (CALL, CREATE: at
+   * FrameObserver.enter it is the caller's gas after the call's whole cost, the callee's gas included, so
+   * a step's gas minus it is geth's gasCost of the call).
    */
   step(frame: StepFrame, pc: number, op: number, gas: number, sp: number, depth: number): void
 }

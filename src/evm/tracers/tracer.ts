@@ -5,7 +5,7 @@
  *
  * How a caller runs one (traceTransaction below does exactly this): `txStart` with the transaction and the
  * WorldState it is about to run on (before any gas is bought: the prestate tracer reads the sender's balance
- * then), executeTransaction with `observer`, `txEnd` with its TxResult, then `result()`. A transaction that is
+ * then), executeTransaction with `observer` (and `steps` when the tracer has them), `txEnd` with its TxResult, then `result()`. A transaction that is
  * invalid (InvalidTransaction) has no trace: the caller reports the error instead.
  *
  * Tracers only look: they never write the WorldState, never change a frame's result, and copy whatever
@@ -14,6 +14,7 @@
 
 import type { Rules } from '../fork.ts'
 import type { FrameObserver } from '../observer.ts'
+import type { StepObserver } from '../step-observer.ts'
 import { executeTransaction } from '../transaction.ts'
 import type { BlockEnv, TxInput, TxOptions, TxResult } from '../types.ts'
 import type { WorldState } from '../world-state.ts'
@@ -34,6 +35,8 @@ export interface TraceTxContext {
 
 export interface Tracer {
   readonly observer: FrameObserver
+  /** Opcode-level tracers (the struct logger, erc7562Tracer) also see every step (step-observer.ts). */
+  readonly steps?: StepObserver
   txStart(ctx: TraceTxContext): void
   txEnd(result: TxResult): void
   /** The tracer's JSON value (plain objects, strings and numbers), after txEnd. */
@@ -52,10 +55,11 @@ export class TracerConfigError extends Error {
 export function traceTransaction(
   tracer: Tracer,
   ctx: TraceTxContext,
-  options: Omit<TxOptions, 'observer'> = {},
+  options: Omit<TxOptions, 'observer' | 'steps'> = {},
 ): { readonly result: TxResult; readonly trace: unknown } {
   tracer.txStart(ctx)
-  const result = executeTransaction(ctx.world, ctx.block, ctx.rules, ctx.tx, { ...options, observer: tracer.observer })
+  const steps = tracer.steps === undefined ? {} : { steps: tracer.steps }
+  const result = executeTransaction(ctx.world, ctx.block, ctx.rules, ctx.tx, { ...options, observer: tracer.observer, ...steps })
   tracer.txEnd(result)
   return { result, trace: tracer.result() }
 }
