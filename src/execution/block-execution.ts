@@ -29,7 +29,7 @@ import {
 } from '../evm/system-call.ts'
 import type { SystemCallMemo } from '../evm/system-call-memo.ts'
 import { executeTransaction } from '../evm/transaction.ts'
-import { Status, type BlockEnv, type Log, type TxInput, type TxResult } from '../evm/types.ts'
+import { Status, type BlockEnv, type Log, type TxInput, type TxOptions, type TxResult } from '../evm/types.ts'
 import { WorldState } from '../evm/world-state.ts'
 import { blockEnvOf, rulesOf } from './evm-env.ts'
 import { encodeReceiptFast } from './receipt-records.ts'
@@ -92,9 +92,13 @@ export class BlockExecution {
     openBlock(this.world, this.env, this.rules, beaconRoot, parentHash)
   }
 
-  /** Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not be included. */
-  run(input: TxInput): TxResult {
-    const result = executeTransaction(this.world, this.env, this.rules, input, { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed })
+  /**
+   * Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not
+   * be included. `extra`: a deadline, or a tracer's observers (a traced replay, execution/tracing.ts).
+   */
+  run(input: TxInput, extra?: Pick<TxOptions, 'deadline' | 'observer' | 'steps'>): TxResult {
+    const options: TxOptions = { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed }
+    const result = executeTransaction(this.world, this.env, this.rules, input, extra === undefined ? options : { ...options, ...extra })
     this.gasUsed += result.gasUsed
     this.blobGasUsed += result.blobGasUsed
     if (this.rules.prague) for (const log of result.logs) this.logs.push(log)

@@ -26,6 +26,7 @@ import { parseDelegation } from '../evm/frames.ts'
 import { invalidTransactionError, txFailure, type CallFailure } from './vm-errors.ts'
 import { AccessRecordingWorld, type AccessListTracer } from './access-list-tracer.ts'
 import type { EvmMeter } from './evm-meter.ts'
+import type { Tracer } from '../evm/tracers/index.ts'
 
 export interface CallSettings {
   /** Default and maximum gas of a call. */
@@ -132,7 +133,7 @@ export async function executeCall(
   ctx: CallContext,
   state: StateReader,
   req: CallRequest,
-  opts: { gas?: bigint; tracer?: AccessListTracer; deadline?: number; meter?: EvmMeter } = {},
+  opts: { gas?: bigint; tracer?: AccessListTracer; deadline?: number; meter?: EvmMeter; trace?: Tracer } = {},
 ): Promise<CallOutcome> {
   const requested = opts.gas ?? req.gas ?? ctx.settings.gasCap
   const gas = requested > ctx.settings.gasCap ? ctx.settings.gasCap : requested
@@ -146,13 +147,20 @@ export async function executeCall(
     const delegate = parseDelegation(world.getCode(input.to))
     if (delegate !== undefined) world.skipFirstWarming(delegate)
   }
-  const options: TxOptions = opts.deadline === undefined ? CALL_OPTIONS : { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true, skipBlockGasLimit: true, deadline: opts.deadline }
+  let options: TxOptions = opts.deadline === undefined ? CALL_OPTIONS : { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true, skipBlockGasLimit: true, deadline: opts.deadline }
+  // debug_traceCall: geth's tracer hooks around the same run (its txStart reads the state before gas is bought).
+  const trace = opts.trace
+  if (trace !== undefined) {
+    options = { ...options, observer: trace.observer, ...(trace.steps === undefined ? {} : { steps: trace.steps }) }
+    trace.txStart({ world, block: env, rules, tx: input })
+  }
   let result
   const meter = opts.meter
   try {
     const started = meter === undefined ? 0 : performance.now()
     result = executeTransaction(world, env, rules, input, options)
     meter?.ran(result.gasUsed, started)
+    trace?.txEnd(result)
   } catch (e) {
     if (e instanceof InvalidTransaction) throw invalidTransactionError(e)
     throw e

@@ -21,12 +21,14 @@ import type { BlockOverrides, CallRequest } from '../execution/requests.ts'
 import type { StateOverrides } from '../state/account-overrides.ts'
 import type { LocatedLog, LogCriteria } from '../chain/logs.ts'
 import type { StateProofs } from './state-proofs.ts'
+import type { TraceApi } from './trace-service.ts'
 
 /** The request types belong to the layers that run them; rpc/ finds them here with the rest of the facade. */
 export type { BlockOverrides, CallRequest } from '../execution/requests.ts'
 export type { AccountOverride, StateOverrides } from '../state/account-overrides.ts'
 export type { LocatedLog } from '../chain/logs.ts'
 export type { AccountProof, SlotProof, StateProofs } from './state-proofs.ts'
+export type { TraceApi, TraceSpec, TracedTransaction } from './trace-service.ts'
 
 export interface AccessListResult {
   readonly accessList: readonly AccessListEntry[]
@@ -125,6 +127,8 @@ export interface NodeApi {
    * family alone.
    */
   readonly proofs: StateProofs
+  /** The debug_trace* methods, as a port of their own (node/trace-service.ts). */
+  readonly traces: TraceApi
 
   // Execution.
   call(request: CallRequest, block: BlockId, state?: StateOverrides, blockOverrides?: BlockOverrides): Promise<Uint8Array>

@@ -24,6 +24,9 @@ const METHOD_OF: Readonly<Record<Kind, string>> = {
   estimateGas: 'eth_estimateGas',
   createAccessList: 'eth_createAccessList',
   simulate: 'eth_simulateV1',
+  traceCall: 'debug_traceCall',
+  // debug_traceTransaction and debug_traceBlockBy* (a block's replay, one transaction or all traced)
+  traceBlock: 'debug_traceBlock',
 }
 
 /** Gas per second: 1 Mgas/s to 1 Ggas/s (also the flashblocks' gas-per-second histogram, node/metrics.ts). */
@@ -47,7 +50,7 @@ export class ExecutionStats {
 
   constructor(registry: Registry) {
     const of = (kind: Kind): KindStats => ({ method: METHOD_OF[kind], gas: 0, seconds: 0, buckets: new Array<number>(GAS_PER_SECOND_BUCKETS.length + 1).fill(0), sum: 0, count: 0 })
-    this.kinds = { call: of('call'), estimateGas: of('estimateGas'), createAccessList: of('createAccessList'), simulate: of('simulate') }
+    this.kinds = { call: of('call'), estimateGas: of('estimateGas'), createAccessList: of('createAccessList'), simulate: of('simulate'), traceCall: of('traceCall'), traceBlock: of('traceBlock') }
     const all = (): KindStats[] => Object.values(this.kinds)
     const reset = (): void => {
       for (const k of all()) {

@@ -39,6 +39,7 @@ import type {
 } from './api.ts'
 import { BlockResolver, type ResolvedBlock } from './block-resolver.ts'
 import { ProofService, type StateProofs } from './state-proofs.ts'
+import { TraceService, type TraceApi } from './trace-service.ts'
 import type { PreconfirmedFeed } from '../preconf/feed.ts'
 import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
 import { bytesToHex } from '../primitives/hex.ts'
@@ -103,6 +104,7 @@ export class NodeService implements NodeApi {
 
   readonly preconfirmations: boolean
   readonly proofs: StateProofs
+  readonly traces: TraceApi
 
   constructor(
     private readonly kv: KvStore,
@@ -122,6 +124,7 @@ export class NodeService implements NodeApi {
     this.clientVersion = settings.clientVersion
     this.resolver = new BlockResolver(chain, this.pending)
     this.proofs = new ProofService(kv, chain, this.resolver)
+    this.traces = new TraceService(chain, this.resolver, executor)
     this.fees = new FeeOracle(chain, rules)
   }
 

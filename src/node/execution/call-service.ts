@@ -29,7 +29,11 @@ import { Simulator } from '../../simulate/simulator.ts'
 import type { SimulationBase } from '../../simulate/base.ts'
 import type { SimulateSettings } from '../../simulate/types.ts'
 import type { EvmMeter } from '../../execution/evm-meter.ts'
-import type { ExecutionJob, JobResult } from './jobs.ts'
+import type { ExecutionJob, JobResult, TraceBlockJob, WireTransaction } from './jobs.ts'
+import { createTxFromRLP } from '@ethereumjs/tx'
+import { FlashnodeError } from '../../errors/errors.ts'
+import { decodeBlock } from '../../execution/block-codec.ts'
+import { traceBlock, tracerFor, type ReplayTransaction, type TracedTransaction } from '../../execution/tracing.ts'
 
 export interface CallSettings {
   readonly gasCap: bigint
@@ -41,6 +45,8 @@ export interface CallSettings {
 export interface TargetState {
   readonly header: BlockHeader
   readonly state: StateReader
+  /** The state the target block was built on (its parent's): where a traced replay of its transactions starts. */
+  parentState(): StateReader
   /** The target as a simulation's base (asked for only by simulations, once within their limits). */
   simulationBase(): SimulationBase
 }
@@ -103,6 +109,44 @@ export class CallService {
         const blocks = await this.simulator.simulate(job.payload, () => target.simulationBase(), meter)
         return job.answer === 'json' ? simulatedBlocksJson(blocks, job.payload.returnFullTransactions) : blocks
       }
+      case 'traceCall': {
+        const trace = tracerFor(job.spec)
+        const ctx = this.context(target.header, job.block)
+        const state = await this.fresh(target.state, job.state)
+        await withDeadline(Math.min(job.timeoutMs, timeoutMs), (deadline) => executeCall(ctx, state, job.request, { deadline, trace }))
+        return { trace: trace.result() }
+      }
+      case 'traceBlock':
+        return withDeadline(Math.min(job.timeoutMs, timeoutMs), async (deadline) => this.traceBlock(job, target, deadline))
     }
+  }
+
+  private traceBlock(job: TraceBlockJob, target: TargetState, deadline: number): TracedTransaction[] {
+    const header = target.header
+    const transactions = job.transactions === undefined ? this.sealedTransactions(header.number) : job.transactions.map((t) => this.decoded(t, header))
+    const index = job.index
+    if (transactions.length === 0) return []
+    const replay = {
+      header,
+      // The open block has no hash until it is sealed (its receipts and logs carry zero).
+      blockHash: job.transactions === undefined ? header.hash() : new Uint8Array(32),
+      base: target.parentState(),
+      blockHashOf: this.blockHash,
+      transactions,
+    }
+    if (index === undefined) return traceBlock(replay, job.spec, () => true, transactions.length - 1, deadline)
+    return traceBlock(replay, job.spec, (i) => i === index, index, deadline)
+  }
+
+  private sealedTransactions(number: bigint): ReplayTransaction[] {
+    const rlp = this.chain.blockRlp(number)
+    if (rlp === undefined) throw new FlashnodeError('notFound', `block #${number} not found`)
+    const block = decodeBlock(this.rules, rlp)
+    const senders = this.chain.senders(number)
+    return block.transactions.map((tx, i) => ({ tx, sender: senders[i]!, hash: tx.hash() }))
+  }
+
+  private decoded(t: WireTransaction, header: BlockHeader): ReplayTransaction {
+    return { tx: createTxFromRLP(t.raw, { common: header.common }), sender: t.sender, hash: t.hash }
   }
 }

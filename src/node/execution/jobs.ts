@@ -1,5 +1,6 @@
 /**
- * Execution jobs (eth_call, eth_estimateGas, eth_createAccessList, eth_simulateV1) and where they run: a
+ * Execution jobs (eth_call, eth_estimateGas, eth_createAccessList, eth_simulateV1, the debug_trace* methods)
+ * and where they run: a
  * target is either a sealed block (its number) or a pre-confirmed snapshot. Jobs and targets are plain
  * data, so they can be run here or posted to an execution worker unchanged (structured clone carries
  * bigint, Map and bytes), and so are their results. A simulation asked with `answer: 'json'` answers the
@@ -12,15 +13,54 @@
 import type { AccessListResult, BlockOverrides, CallRequest, StateOverrides } from '../api.ts'
 import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import type { SimulatedBlock, SimulatePayload } from '../../simulate/types.ts'
+import type { TraceSpec, TracedTransaction } from '../../execution/tracing.ts'
 
 export type ExecutionJob =
   | { readonly kind: 'call'; readonly request: CallRequest; readonly state?: StateOverrides; readonly block?: BlockOverrides }
   | { readonly kind: 'estimateGas'; readonly request: CallRequest; readonly state?: StateOverrides }
   | { readonly kind: 'createAccessList'; readonly request: CallRequest }
   | { readonly kind: 'simulate'; readonly payload: SimulatePayload; readonly answer?: 'json' }
+  | TraceCallJob
+  | TraceBlockJob
+
+/** debug_traceCall: the call traced on the target's state, within `timeoutMs`. */
+export interface TraceCallJob {
+  readonly kind: 'traceCall'
+  readonly request: CallRequest
+  readonly state?: StateOverrides
+  readonly block?: BlockOverrides
+  readonly spec: TraceSpec
+  readonly timeoutMs: number
+}
+
+/**
+ * debug_traceTransaction / debug_traceBlock*: the target block's transactions replayed on its parent's state,
+ * the one at `index` traced (every one without it), within `timeoutMs`. A sealed target's transactions are
+ * read from the chain where the job runs; a pending target's come with the job (`transactions`: a worker's
+ * replica holds the open block's state, not its transactions).
+ */
+export interface TraceBlockJob {
+  readonly kind: 'traceBlock'
+  readonly spec: TraceSpec
+  readonly index?: number
+  readonly transactions?: readonly WireTransaction[]
+  readonly timeoutMs: number
+}
+
+/** A transaction as a job carries it: its canonical encoding, sender and hash. */
+export interface WireTransaction {
+  readonly raw: Uint8Array
+  readonly sender: Uint8Array
+  readonly hash: Uint8Array
+}
+
+/** A traced call's result, boxed (a tracer's JSON may be any value). */
+export interface TraceCallResult {
+  readonly trace: unknown
+}
 
 /** `string`: a simulation's JSON-RPC result as text (a job with `answer: 'json'`). */
-export type JobResult = Uint8Array | bigint | AccessListResult | SimulatedBlock[] | string
+export type JobResult = Uint8Array | bigint | AccessListResult | SimulatedBlock[] | string | TraceCallResult | TracedTransaction[]
 
 export type ExecutionTarget =
   | { readonly kind: 'sealed'; readonly number: bigint }

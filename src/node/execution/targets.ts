@@ -15,11 +15,11 @@ import type { TargetState } from './call-service.ts'
 /** Sealed block `header`: its own state. */
 export function sealedTarget(kv: KvStore, header: BlockHeader): TargetState {
   const state = new ArchiveReader(kv, header.number)
-  return { header, state, simulationBase: () => sealedBase(kv, header, state) }
+  return { header, state, parentState: () => new ArchiveReader(kv, header.number - 1n), simulationBase: () => sealedBase(kv, header, state) }
 }
 
 /** A pre-confirmed snapshot's state: the open block's environment over the parent's state and the diff. */
 export function pendingTarget(kv: KvStore, p: PreconfirmedState): TargetState {
   const state = preconfirmedReader(kv, p)
-  return { header: p.header, state, simulationBase: () => pendingBase(kv, p, state) }
+  return { header: p.header, state, parentState: () => new ArchiveReader(kv, p.parentNumber), simulationBase: () => pendingBase(kv, p, state) }
 }

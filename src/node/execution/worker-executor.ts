@@ -202,7 +202,7 @@ export class WorkerExecutor implements Executor {
     const gateOpen = this.opts.extra?.gate.open === true
     while (this.queue.length > 0) {
       const job = this.queue[0]!.job
-      const usable = this.usableSlots(job.kind === 'simulate' || this.longCalls?.isLong(job) === true)
+      const usable = this.usableSlots(job.kind === 'simulate' || job.kind === 'traceBlock' || job.kind === 'traceCall' || this.longCalls?.isLong(job) === true)
       let best: Slot | undefined
       for (let i = 0; i < usable; i++) {
         const slot = this.slots[i]!

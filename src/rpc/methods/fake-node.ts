@@ -3,7 +3,7 @@
  * canned value, which a test may replace. Imported only by `*.test.ts` files.
  */
 
-import type { NodeApi, StateProofs } from '../../node/api.ts'
+import type { NodeApi, StateProofs, TraceApi } from '../../node/api.ts'
 import type { MethodHandler } from '../registry.ts'
 
 export interface RecordedCall {
@@ -57,6 +57,12 @@ const absentProof: StateProofs['getProof'] = async (address, slots) => ({
   storageProof: slots.map((slot) => ({ slot, value: 0n, proof: [] })),
 })
 
+/** The trace port's answers: the traced block's one transaction, or a trace naming what was asked. */
+function traceAnswer(method: string, args: unknown[]): unknown {
+  if (method === 'traces.traceBlock') return [{ txHash: new Uint8Array(32), result: { traced: 'block', spec: args[1] } }]
+  return { traced: method, spec: args[method === 'traces.traceCall' ? 2 : 1] }
+}
+
 /** `proofs` replaces the proof port's answer; its calls are recorded as `proofs.getProof`. */
 export function fakeNode(answers: Partial<Methods> = {}, proofs: Partial<StateProofs> = {}): { node: NodeApi; calls: RecordedCall[] } {
   const calls: RecordedCall[] = []
@@ -75,6 +81,15 @@ export function fakeNode(answers: Partial<Methods> = {}, proofs: Partial<StatePr
       return getProof(...args)
     },
   } satisfies StateProofs
+  const record = (method: string) => (...args: unknown[]) => {
+    calls.push({ method, args })
+    return Promise.resolve(traceAnswer(method, args))
+  }
+  node.traces = {
+    traceTransaction: record('traces.traceTransaction'),
+    traceCall: record('traces.traceCall'),
+    traceBlock: record('traces.traceBlock') as TraceApi['traceBlock'],
+  } satisfies TraceApi
   return { node: node as unknown as NodeApi, calls }
 }
 

@@ -5,6 +5,7 @@ import { fakeNode } from './fake-node.ts'
 
 const EXPECTED = [
   'base_transactionStatus', 'debug_getBadBlocks', 'debug_getRawBlock', 'debug_getRawHeader', 'debug_getRawReceipts', 'debug_getRawTransaction',
+  'debug_traceBlockByHash', 'debug_traceBlockByNumber', 'debug_traceCall', 'debug_traceTransaction',
   'eth_accounts', 'eth_blobBaseFee', 'eth_blockNumber', 'eth_call', 'eth_chainId', 'eth_coinbase', 'eth_config', 'eth_createAccessList', 'eth_estimateGas',
   'eth_feeHistory', 'eth_gasPrice', 'eth_getBalance', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockReceipts',
   'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getCode', 'eth_getFilterChanges',
@@ -14,7 +15,7 @@ const EXPECTED = [
   'eth_getUncleCountByBlockNumber', 'eth_maxPriorityFeePerGas', 'eth_newBlockFilter', 'eth_newFilter',
   'eth_newPendingTransactionFilter', 'eth_sendRawTransaction', 'eth_sendRawTransactionSync',
   'eth_simulateV1', 'eth_subscribe', 'eth_syncing', 'eth_uninstallFilter', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'net_listening', 'net_peerCount', 'net_version',
-  'txpool_content', 'txpool_contentFrom', 'txpool_inspect', 'txpool_status', 'web3_clientVersion', 'web3_sha3',
+  'trace_block', 'trace_transaction', 'txpool_content', 'txpool_contentFrom', 'txpool_inspect', 'txpool_status', 'web3_clientVersion', 'web3_sha3',
 ]
 
 test('the table holds exactly the served methods', () => {

@@ -22,6 +22,7 @@ import { transactionMethods } from './transactions.ts'
 import { sendMethods } from './send.ts'
 import { devMethods } from './dev.ts'
 import { simulateMethods } from './simulate.ts'
+import { traceMethods } from './trace.ts'
 import { subscriptionMethods } from '../subscriptions.ts'
 import { filterMethods } from '../filters.ts'
 import { txpoolMethods } from './txpool.ts'
@@ -34,6 +35,7 @@ export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}):
     proofMethods(node),
     callMethods(node),
     simulateMethods(node),
+    traceMethods(node),
     blockMethods(node),
     transactionMethods(node),
     receiptMethods(node),

@@ -1,0 +1,104 @@
+/**
+ * Tracing through the public interface: a real node (stepped clock: a flashblock or a seal when the test says)
+ * and viem's `request` as the client. A transaction is traced while only pre-confirmed (at `pending`) and
+ * again once sealed, and the two traces are the same; what each tracer says is checked against what the
+ * chain says (the receipt's gas and logs, the counter's storage before and after), never against text
+ * written here. Calls are traced at `pending` with state overrides; blocks with every transaction; errors
+ * are geth's.
+ */
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createPublicClient, createWalletClient, encodeFunctionData, http, pad, toHex, type Abi, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { ACCOUNTS } from '../support/dev-chain.ts'
+import { probeArtifact, steppedNode } from '../support/clients.ts'
+import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
+
+const abi = (): Abi => probeArtifact().abi as Abi
+
+interface CallFrame {
+  type: string
+  from: string
+  to: string
+  input: string
+  gas: string
+  gasUsed: string
+  output?: string
+  error?: string
+  logs?: { address: string; topics: string[]; data: string }[]
+}
+
+async function setup(t: Parameters<typeof steppedNode>[0]) {
+  const node = await steppedNode(t)
+  const account = privateKeyToAccount(ACCOUNTS[2]!.privateKey as Hex)
+  const wallet = createWalletClient({ account, chain: VIEM_DEV_CHAIN, transport: http(node.url) })
+  const pub = createPublicClient({ chain: VIEM_DEV_CHAIN, transport: http(node.url) })
+  const rpc = <T>(method: string, params: unknown[]): Promise<T> => pub.request({ method, params } as never) as Promise<T>
+  const deployHash = await wallet.deployContract({ abi: abi(), bytecode: probeArtifact().bytecode, args: [5n] })
+  await node.seal()
+  const probe = (await pub.getTransactionReceipt({ hash: deployHash })).contractAddress! as Address
+  return { node, account, wallet, pub, rpc, probe }
+}
+
+test('debug_traceTransaction: a pre-confirmed transaction traced at pending, and the same trace once sealed', async (t) => {
+  const { node, account, wallet, pub, rpc, probe } = await setup(t)
+  const hash = await wallet.writeContract({ address: probe, abi: abi(), functionName: 'increment' })
+  await node.step()
+  const receipt = await pub.getTransactionReceipt({ hash })
+  const config = { tracer: 'callTracer', tracerConfig: { withLog: true } }
+  const pending = await rpc<CallFrame>('debug_traceTransaction', [hash, config])
+  assert.equal(pending.type, 'CALL')
+  assert.equal(pending.from, account.address.toLowerCase())
+  assert.equal(pending.to, probe.toLowerCase())
+  assert.equal(pending.input, encodeFunctionData({ abi: abi(), functionName: 'increment' }))
+  assert.equal(BigInt(pending.gasUsed), receipt.gasUsed, "the top frame's gas is the receipt's")
+  assert.deepEqual(
+    pending.logs!.map((l) => [l.address, l.topics, l.data]),
+    receipt.logs.map((l) => [l.address.toLowerCase(), l.topics, l.data]),
+  )
+  await node.seal()
+  const sealed = await rpc<CallFrame>('debug_traceTransaction', [hash, config])
+  assert.deepEqual(sealed, pending)
+
+  // prestateTracer in diff mode: the counter's slot before and after, as the chain holds it.
+  const diff = await rpc<{ pre: Record<string, { storage?: Record<string, string> }>; post: Record<string, { storage?: Record<string, string> }> }>(
+    'debug_traceTransaction',
+    [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
+  )
+  const slot = pad('0x0', { size: 32 })
+  const block = receipt.blockNumber
+  const before = await pub.getStorageAt({ address: probe, slot, blockNumber: block - 1n })
+  const after = await pub.getStorageAt({ address: probe, slot, blockNumber: block })
+  assert.equal(diff.pre[probe.toLowerCase()]!.storage![slot], before)
+  assert.equal(diff.post[probe.toLowerCase()]!.storage![slot], after)
+
+  // The Parity flat form explorers read: one entry, this transaction at its place.
+  const flat = await rpc<{ transactionHash: string; blockNumber: number; transactionPosition: number; type: string }[]>('trace_transaction', [hash])
+  assert.deepEqual(flat.map((e) => [e.transactionHash, BigInt(e.blockNumber), e.transactionPosition, e.type]), [[hash, block, receipt.transactionIndex, 'call']])
+})
+
+test('debug_traceCall at pending with state overrides; debug_traceBlockByNumber; geth\'s errors', async (t) => {
+  const { node, account, wallet, rpc, probe } = await setup(t)
+  const data = encodeFunctionData({ abi: abi(), functionName: 'failWithReason' })
+  const call = { from: account.address, to: probe, data }
+  const reverted = await rpc<CallFrame>('debug_traceCall', [call, 'pending', { tracer: 'callTracer' }])
+  assert.equal(reverted.error, 'execution reverted')
+  assert.equal(reverted.to, probe.toLowerCase())
+  // The counter read back through a traced call sees an override of its slot.
+  const read = { from: account.address, to: probe, data: encodeFunctionData({ abi: abi(), functionName: 'counter' }) }
+  const value = pad(toHex(12345n), { size: 32 })
+  const overridden = await rpc<CallFrame>('debug_traceCall', [read, 'pending', { tracer: 'callTracer', stateOverrides: { [probe]: { stateDiff: { [pad('0x0', { size: 32 })]: value } } } }])
+  assert.equal(overridden.output, value)
+
+  const first = await wallet.writeContract({ address: probe, abi: abi(), functionName: 'increment' })
+  const second = await wallet.writeContract({ address: probe, abi: abi(), functionName: 'increment' })
+  await node.step()
+  const traced = await rpc<{ txHash: string; result: CallFrame }[]>('debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])
+  assert.deepEqual(traced.map((e) => e.txHash), [first, second])
+  assert.ok(traced.every((e) => e.result.to === probe.toLowerCase()))
+
+  await assert.rejects(rpc('debug_traceTransaction', [first, { tracer: 'noSuchTracer' }]), (e: { code?: number; cause?: { code?: number } }) => (e.cause?.code ?? e.code) === -32602)
+  await assert.rejects(rpc('debug_traceTransaction', [pad('0x1234', { size: 32 }), { tracer: 'callTracer' }]), /transaction not found/)
+  await assert.rejects(rpc('debug_traceTransaction', [first, { tracer: 'callTracer', timeout: 'soon' }]), /invalid duration/)
+})
