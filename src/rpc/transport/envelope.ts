@@ -15,6 +15,7 @@
  * - The batch response cap is checked in request order: the item whose response passes the cap is kept,
  *   every later request gets -32003 `response too large` (notifications still get nothing), and items still
  *   running are aborted.
+ * - A request's id is echoed as the client wrote it: a numeric id keeps its raw text (raw-ids.ts).
  * - Results are serialized with JSON.stringify (a RawJson result, already serialized, goes in verbatim: see
  *   messages.ts); an unserializable result (e.g. a bigint) becomes -32603 for that item alone.
  * - With a gate (endpoint policy, see gate.ts), nothing of a payload runs unless the gate admitted it whole:
@@ -31,7 +32,8 @@ import type { PayloadGate, Refusal } from './gate.ts'
 import type { PayloadObserver } from './observer.ts'
 import { exceedsJsonDepth } from './json-guard.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
-import { errorMessage, PARSE_ERROR_MESSAGE, resultMessage } from './messages.ts'
+import { errorMessage, PARSE_ERROR_MESSAGE, RawId, resultMessage } from './messages.ts'
+import { numericIdTokens } from './raw-ids.ts'
 import { firstRequestId, isRequestId, prepareRequest, type PreparedRequest } from './request.ts'
 import { RequestScope } from './request-scope.ts'
 import type { RequestId } from './messages.ts'
@@ -124,6 +126,7 @@ export async function answerRpcPayload(
     }
   }
   const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
+  keepRawIds(items, bodyText, Array.isArray(payload))
   const refusal = gate?.admit(items.map(methodOf))
   if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), opts.observer)
 
@@ -141,6 +144,25 @@ export async function answerRpcPayload(
     clearTimeout(timer)
     unfollow?.()
   }
+}
+
+/**
+ * Replaces every numeric `id` with its text as sent (raw-ids.ts), so that it is echoed exactly: a double
+ * cannot hold `12345678901234567890`. Payloads without a numeric id are not scanned.
+ */
+function keepRawIds(items: readonly unknown[], text: string, batch: boolean): void {
+  let numeric = false
+  for (const item of items) if (typeof idOf(item) === 'number') numeric = true
+  if (!numeric) return
+  const tokens = numericIdTokens(text, batch)
+  for (let i = 0; i < items.length; i++) {
+    const token = tokens.get(i)
+    if (token !== undefined && typeof idOf(items[i]) === 'number') (items[i] as Record<string, unknown>).id = new RawId(token)
+  }
+}
+
+function idOf(item: unknown): unknown {
+  return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>).id : undefined
 }
 
 /** Admits a payload that did not parse into requests as one request. */
