@@ -1,6 +1,6 @@
 /**
  * Endpoint profiles through the wire, on one real node serving a public and a dedicated endpoint at once:
- * eth_getBlockReceipts answers HTTP 403 on public (alone or anywhere in a batch), development methods are
+ * eth_getBlockReceipts answers HTTP 403 on public (alone; in a batch only its item is refused), development methods are
  * absent there, the per-client rate limit answers 429 with a JSON-RPC body and keeps the connection (on an
  * injected clock), eth_simulateV1 is absent where pre-confirmations are off, the Host check refuses DNS
  * rebinding, and the connection and subscription limits hold.
@@ -43,7 +43,7 @@ test('one node serves a public and a dedicated endpoint at once', async (t) => {
   }
 })
 
-test('public: eth_getBlockReceipts answers HTTP 403 with a JSON-RPC error body, alone or in any batch; dedicated serves it', async (t) => {
+test('public: eth_getBlockReceipts answers HTTP 403 alone, its own error inside a batch whose other items are answered; dedicated serves it', async (t) => {
   const { endpoints } = await startEndpoints(t, twoEndpoints)
   const pub = endpoints.get('public')!
   const expected = { code: -32004, message: 'eth_getBlockReceipts is not available on public endpoints: use a dedicated endpoint' }
@@ -53,9 +53,21 @@ test('public: eth_getBlockReceipts answers HTTP 403 with a JSON-RPC error body, 
   assert.equal(single.headers['content-type'], 'application/json')
   assert.deepEqual(single.json(), { jsonrpc: '2.0', id: 7, error: expected })
 
-  const batch = await post(pub.url, [call(1, 'evm_mine'), call(2, 'eth_chainId'), call('r', 'eth_getBlockReceipts', ['0x0'])])
-  assert.equal(batch.status, 403, 'one forbidden item refuses the whole batch')
-  assert.deepEqual(batch.json(), { jsonrpc: '2.0', id: 'r', error: expected }, 'the id is the offending item’s')
+  const batch = await post(pub.url, [
+    call(1, 'evm_mine'),
+    call(2, 'eth_chainId'),
+    call('r', 'eth_getBlockReceipts', ['0x0']),
+    { jsonrpc: '2.0', method: 'eth_getBlockReceipts', params: ['latest'] },
+    call(3, 'eth_blockNumber'),
+  ])
+  assert.equal(batch.status, 200, 'a batch has one status: the refusal is the item’s')
+  const chainId = ((await post(pub.url, call(9, 'eth_chainId'))).json() as Json)['result']
+  assert.deepEqual(batch.json(), [
+    { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'the method evm_mine does not exist/is not available' } },
+    { jsonrpc: '2.0', id: 2, result: chainId },
+    { jsonrpc: '2.0', id: 'r', error: expected },
+    { jsonrpc: '2.0', id: 3, result: '0x0' },
+  ], 'the notification gets nothing, as any notification')
 
   const notification = await post(pub.url, { jsonrpc: '2.0', method: 'eth_getBlockReceipts', params: ['latest'] })
   assert.equal(notification.status, 403, 'even as a notification')

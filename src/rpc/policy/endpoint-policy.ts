@@ -4,10 +4,10 @@
  *
  * The gate's order: the rate limit first (every payload costs one token per request, whatever it asks,
  * so refused and malformed requests count too), then the profile's forbidden methods. Over the rate limit:
- * HTTP 429, -32005 `rate limit exceeded: …` and a Retry-After header; a forbidden method anywhere in the
- * payload (a single request or ANY batch item): HTTP 403, -32004 `<method> is not available on public
- * endpoints: …`, with that item's id, and nothing of the payload runs. Refusing the whole batch keeps the
- * rule simple to state and to test (the contract says the method answers 403, and a batch has one status).
+ * HTTP 429, -32005 `rate limit exceeded: …` and a Retry-After header, and nothing of the payload runs. A
+ * forbidden method: -32004 `<method> is not available on public endpoints: …`; a single request gets it
+ * with HTTP 403 (the contract: eth_getBlockReceipts answers 403 on public endpoints), a batch item gets it
+ * as its own answer inside the batch's 200 array while the other items run (the transport's rule, gate.ts).
  * A client whose bucket is already empty is refused before its body is parsed, so that refusal carries
  * id null; one refused after parsing (a batch bigger than what is left) echoes the first request id.
  *
@@ -66,11 +66,12 @@ function gateFactory(limiter: RateLimiter | undefined, forbidden: ReadonlySet<st
         const taken = limiter.take(client, methods.length)
         if (!taken.ok) return rateLimited(limiter, methods.length, taken.retryAfterMs)
       }
-      const item = methods.findIndex((method) => method !== undefined && forbidden.has(method))
-      if (item < 0) return undefined
-      const method = methods[item]!
+      return undefined
+    },
+    refuse: (method) => {
+      if (!forbidden.has(method)) return undefined
       const message = `${method} is not available on ${profile} endpoints: use a dedicated endpoint`
-      return { status: 403, error: new FlashnodeError('forbidden', message), item }
+      return { status: 403, error: new FlashnodeError('forbidden', message) }
     },
   })
 }

@@ -22,7 +22,10 @@
  *   the gate is asked before parsing and again with every item's method name. A payload that never gets
  *   parsed into requests (too deep, not JSON, an empty or oversized batch) is still admitted as one request,
  *   so malformed input counts against a client's rate like any other. A refusal is the outcome's HTTP
- *   status, headers and a single error body.
+ *   status, headers and a single error body. A method the gate refuses is that refusal for a single
+ *   request, and only that item's error answer in a batch (the other items run).
+ * - A batch over `maxBatchItems` is answered, as geth does, with an array holding one -32600
+ *   `batch too large` error carrying the first request's id.
  */
 
 import { FlashnodeError, internalError } from '../../errors/errors.ts'
@@ -122,13 +125,19 @@ export async function answerRpcPayload(
   if (Array.isArray(payload)) {
     if (payload.length === 0) return asOne(gate, opts.observer, errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
     if (payload.length > limits.maxBatchItems) {
-      return asOne(gate, opts.observer, errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
+      const tooLarge = errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' })
+      return asOne(gate, opts.observer, `[${tooLarge}]`)
     }
   }
   const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
   keepRawIds(items, bodyText, Array.isArray(payload))
   const refusal = gate?.admit(items.map(methodOf))
   if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), opts.observer)
+  if (gate !== undefined && !Array.isArray(payload)) {
+    const method = methodOf(payload)
+    const forbidden = method === undefined ? undefined : gate.refuse(method)
+    if (forbidden !== undefined) return refused(forbidden, refusedId(items, 0), opts.observer)
+  }
 
   const scope = opts.scope ?? new RequestScope()
   const unfollow = opts.signal === undefined ? undefined : scope.follow(opts.signal)
@@ -138,7 +147,7 @@ export async function answerRpcPayload(
       const body = await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), scope, run)
       return { status: 200, body }
     }
-    const prepared = payload.map((item) => prepareRequest(item, methods, limits.maxMethodNameLength))
+    const prepared = payload.map((item) => refusedItem(prepareRequest(item, methods, limits.maxMethodNameLength), item, gate))
     return { status: 200, body: await runBatch(prepared, scope, run) }
   } finally {
     clearTimeout(timer)
@@ -177,6 +186,15 @@ function refused(refusal: Refusal, id: RequestId, observer: PayloadObserver | un
   return refusal.headers === undefined
     ? { status: refusal.status, body }
     : { status: refusal.status, body, headers: refusal.headers }
+}
+
+/** A batch item whose method the gate refuses answers the refusal's error instead of running. */
+function refusedItem(request: PreparedRequest, item: unknown, gate: PayloadGate | undefined): PreparedRequest {
+  if (gate === undefined || (request.kind === 'invalid' && request.error.kind !== 'methodNotFound')) return request
+  const method = methodOf(item)
+  const refusal = method === undefined ? undefined : gate.refuse(method)
+  if (refusal === undefined) return request
+  return { kind: 'invalid', id: request.id, notification: request.notification, error: refusal.error }
 }
 
 function methodOf(item: unknown): string | undefined {

@@ -142,7 +142,7 @@ test('batch too large over HTTP', async () => {
   try {
     const batch = [1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'echo' }))
     const res = await post(JSON.stringify(batch), {}, big.url)
-    assert.deepEqual(await res.json(), { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'batch too large' } })
+    assert.deepEqual(await res.json(), [{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'batch too large' } }])
   } finally {
     await big.close()
   }
