@@ -36,7 +36,7 @@ import type { PayloadObserver } from './observer.ts'
 import { exceedsJsonDepth } from './json-guard.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
 import { errorMessage, PARSE_ERROR_MESSAGE, RawId, resultMessage } from './messages.ts'
-import { numericIdTokens } from './raw-ids.ts'
+import { numericIdTokens, unparsedRequestId } from './raw-ids.ts'
 import { firstRequestId, isRequestId, prepareRequest, type PreparedRequest } from './request.ts'
 import { RequestScope } from './request-scope.ts'
 import type { RequestId } from './messages.ts'
@@ -95,7 +95,7 @@ export async function answerRpcPayload(
 ): Promise<PayloadOutcome> {
   const gate = opts.gate
   const early = gate?.beforeParse()
-  if (early !== undefined) return refused(early, null, opts.observer)
+  if (early !== undefined) return refused(early, unparsedRequestId(bodyText), gate, opts.observer)
   let run: Run
   try {
     run = {
@@ -132,23 +132,21 @@ export async function answerRpcPayload(
   const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
   keepRawIds(items, bodyText, Array.isArray(payload))
   const refusal = gate?.admit(items.map(methodOf))
-  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), opts.observer)
+  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), gate, opts.observer)
   if (gate !== undefined && !Array.isArray(payload)) {
     const method = methodOf(payload)
     const forbidden = method === undefined ? undefined : gate.refuse(method)
-    if (forbidden !== undefined) return refused(forbidden, refusedId(items, 0), opts.observer)
+    if (forbidden !== undefined) return refused(forbidden, refusedId(items, 0), gate, opts.observer)
   }
 
   const scope = opts.scope ?? new RequestScope()
   const unfollow = opts.signal === undefined ? undefined : scope.follow(opts.signal)
   const timer = setTimeout(() => scope.abort(new FlashnodeError('requestTimeout', 'request timed out')), limits.requestTimeoutMs)
   try {
-    if (!Array.isArray(payload)) {
-      const body = await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), scope, run)
-      return { status: 200, body }
-    }
-    const prepared = payload.map((item) => refusedItem(prepareRequest(item, methods, limits.maxMethodNameLength), item, gate))
-    return { status: 200, body: await runBatch(prepared, scope, run) }
+    const body = !Array.isArray(payload)
+      ? await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), scope, run)
+      : await runBatch(payload.map((item) => refusedItem(prepareRequest(item, methods, limits.maxMethodNameLength), item, gate)), scope, run)
+    return answered(body, gate)
   } finally {
     clearTimeout(timer)
     unfollow?.()
@@ -177,15 +175,21 @@ function idOf(item: unknown): unknown {
 /** Admits a payload that did not parse into requests as one request. */
 function asOne(gate: PayloadGate | undefined, observer: PayloadObserver | undefined, body: string | null): PayloadOutcome {
   const refusal = gate?.admit([undefined])
-  return refusal === undefined ? { status: 200, body } : refused(refusal, null, observer)
+  return refusal === undefined ? answered(body, gate) : refused(refusal, null, gate, observer)
 }
 
-function refused(refusal: Refusal, id: RequestId, observer: PayloadObserver | undefined): PayloadOutcome {
+/** An admitted payload's answer, with the headers the gate puts on every answer (rate-limit state). */
+function answered(body: string | null, gate: PayloadGate | undefined): PayloadOutcome {
+  const headers = gate?.headers?.()
+  return headers === undefined ? { status: 200, body } : { status: 200, body, headers }
+}
+
+function refused(refusal: Refusal, id: RequestId, gate: PayloadGate | undefined, observer: PayloadObserver | undefined): PayloadOutcome {
   observer?.refused(refusal.status)
   const body = errorMessage(id, toJsonRpcError(refusal.error, { revertCode: DEFAULT_REVERT_CODE, debug: false }))
-  return refusal.headers === undefined
-    ? { status: refusal.status, body }
-    : { status: refusal.status, body, headers: refusal.headers }
+  const always = gate?.headers?.()
+  const headers = always === undefined ? refusal.headers : { ...always, ...refusal.headers }
+  return headers === undefined ? { status: refusal.status, body } : { status: refusal.status, body, headers }
 }
 
 /** A batch item whose method the gate refuses answers the refusal's error instead of running. */

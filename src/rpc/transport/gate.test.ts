@@ -91,7 +91,7 @@ test('over HTTP a refusal is its status, headers and error body; the gate is mad
   assert.equal((await post([req(2, 'echo'), req(3, 'echo')])).status, 200)
   const limited = await post(req(4, 'echo'))
   assert.equal(limited.status, 429)
-  assert.deepEqual(await limited.json(), { jsonrpc: '2.0', id: null, error: { code: -32005, message: 'slow down' } })
+  assert.deepEqual(await limited.json(), { jsonrpc: '2.0', id: 4, error: { code: -32005, message: 'slow down' } }, 'refused unparsed, with its id')
   assert.deepEqual(new Set(clients), new Set(['127.0.0.1']))
 })
 
@@ -109,7 +109,7 @@ test('over WebSocket a refusal is only its error body and the connection stays o
   }
   assert.deepEqual(await ask(req(1, 'secret')), { jsonrpc: '2.0', id: 1, error: { code: -32004, message: 'not here' } })
   assert.deepEqual(await ask(req(2, 'echo')), { jsonrpc: '2.0', id: 2, result: [2] })
-  assert.deepEqual(await ask(req(3, 'echo')), { jsonrpc: '2.0', id: null, error: { code: -32005, message: 'slow down' } })
+  assert.deepEqual(await ask(req(3, 'echo')), { jsonrpc: '2.0', id: 3, error: { code: -32005, message: 'slow down' } })
   assert.equal(ws.readyState, WebSocket.OPEN)
   assert.equal(clients.length, 1, 'one gate for the whole connection')
 })

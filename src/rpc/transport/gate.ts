@@ -14,6 +14,9 @@
  *   with the refusal's error, and the other items run (an HTTP response has one status, and one refused
  *   method must not cost a client every other answer).
  *
+ * - `headers()` (optional): read once the payload is answered, the headers every HTTP answer of this
+ *   endpoint carries (the rate limit's state), refused or not.
+ *
  * A refusal carries the HTTP status the whole response gets (403, 429, …), the typed error that becomes its
  * JSON-RPC body, optional response headers (Retry-After), and which item caused it (its id is echoed).
  * Over WebSocket there is no HTTP status: the body alone is sent and the connection stays open.
@@ -34,6 +37,7 @@ export interface PayloadGate {
   beforeParse(): Refusal | undefined
   admit(methods: readonly (string | undefined)[]): Refusal | undefined
   refuse(method: string): Refusal | undefined
+  headers?(): Readonly<Record<string, string>> | undefined
 }
 
 /** Makes the gate for one client (by remote address); one per HTTP request or per WebSocket connection. */

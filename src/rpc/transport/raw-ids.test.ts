@@ -85,3 +85,18 @@ test('over WebSocket the id is echoed as sent', async () => {
     ws.terminate()
   }
 })
+
+test('a payload refused unparsed echoes its id when the token is valid, a batch its first non-null one', async () => {
+  const { unparsedRequestId } = await import('./raw-ids.ts')
+  const { idJson } = await import('./messages.ts')
+  const cases: [string, string][] = [
+    [single('12345678901234567890'), '12345678901234567890'],
+    ['{"jsonrpc":"2.0","id":"a\\"b","method":"x"}', '"a\\"b"'],
+    [' [{"id":null,"method":"x"},{"method":"y","id":"second"}]', '"second"'],
+    ['{"id":01,"method":"x"}', 'null'], // not a JSON number
+    ['{"id":"open', 'null'],
+    ['{"id":{"a":1}}', 'null'],
+    ['not json', 'null'],
+  ]
+  for (const [text, expected] of cases) assert.equal(idJson(unparsedRequestId(text)), expected, text)
+})

@@ -1,5 +1,5 @@
 /**
- * The request ids of a payload as the client wrote them, for ids that are JSON numbers.
+ * The request ids of a payload as the client wrote them, read from its text.
  *
  * Why: a JSON-RPC id is echoed, and geth echoes its raw bytes. `JSON.parse` turns `12345678901234567890`
  * into a double (and `1e400` into Infinity, `1.0` into 1), so re-serializing the parsed value would answer
@@ -12,15 +12,58 @@
  * number, the number's characters are kept. For a batch, the item's index is the number of commas seen at
  * the array's own depth. A repeated `id` keeps the last, as `JSON.parse` does. Only called when a parsed
  * id is a number, so payloads with string ids pay nothing.
+ *
+ * `unparsedRequestId` serves a payload refused before it is parsed (a client over its rate limit): the
+ * same pass finds the id the refusal echoes, and checks that token alone, since the text is unchecked.
  */
+
+import { RawId, type RequestId } from './messages.ts'
+
+/** A JSON number, whole (the grammar of RFC 8259). */
+const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/
+
+/**
+ * The id a refusal of the unparsed `text` echoes: a single request's, or a batch's first non-null one; null
+ * when there is none or its token is not a valid JSON string or number.
+ */
+export function unparsedRequestId(text: string): RequestId {
+  let at = 0
+  while (at < text.length && text.charCodeAt(at) <= 0x20) at++
+  const batch = text.charCodeAt(at) === 0x5b
+  const tokens = idTokens(text, batch)
+  const indexes = [...tokens.keys()].sort((a, b) => a - b)
+  for (const index of indexes) {
+    const id = idFromToken(tokens.get(index)!)
+    if (id !== null) return id
+    if (!batch) break
+  }
+  return null
+}
+
+function idFromToken(token: string): RequestId {
+  if (JSON_NUMBER.test(token)) return new RawId(token)
+  if (token.charCodeAt(0) !== QUOTE) return null
+  try {
+    return JSON.parse(token) as string
+  } catch {
+    return null
+  }
+}
+
+/** Item index (0 for a single request) to the raw text of its numeric `id` member. */
+export function numericIdTokens(text: string, batch: boolean): Map<number, string> {
+  const found = new Map<number, string>()
+  for (const [index, token] of idTokens(text, batch)) if (token.charCodeAt(0) !== QUOTE) found.set(index, token)
+  return found
+}
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const COLON = 0x3a
 const COMMA = 0x2c
 
-/** Item index (0 for a single request) to the raw text of its numeric `id` member. */
-export function numericIdTokens(text: string, batch: boolean): Map<number, string> {
+/** Item index (0 for a single request) to the raw text of its `id` member when a number or a string. */
+function idTokens(text: string, batch: boolean): Map<number, string> {
   const found = new Map<number, string>()
   const itemDepth = batch ? 2 : 1
   let depth = 0
@@ -34,8 +77,9 @@ export function numericIdTokens(text: string, batch: boolean): Map<number, strin
       if (depth === itemDepth && isIdName(text, i, end)) {
         const valueAt = afterColon(text, end + 1)
         if (valueAt >= 0) {
-          const stop = numberEnd(text, valueAt)
+          const stop = text.charCodeAt(valueAt) === QUOTE ? stringEnd(text, valueAt) + 1 : numberEnd(text, valueAt)
           if (stop > valueAt) found.set(item, text.slice(valueAt, stop))
+          else found.delete(item) // a later non-number id replaces an earlier one
         }
       }
       i = end
