@@ -251,7 +251,8 @@ function report(config: Config, info: HttpRequestInfo): void {
 /**
  * Whether the fast lane may answer this request: a keep-alive HTTP/1.1 POST to `/` with a JSON body of
  * declared length within the limit, an allowed Host, no CORS to apply, nothing to negotiate (Expect,
- * Upgrade, Transfer-Encoding) and a connection within the limit. `serve` answers everything else.
+ * Upgrade, Transfer-Encoding, a compressed body) and a connection within the limit. `serve` answers
+ * everything else.
  */
 function takesFast(head: RequestHead, socket: Socket, config: Config): boolean {
   if (head.method !== 'POST' || head.url !== '/' || !head.http11 || !head.keepAlive || head.upgrade) return false
