@@ -49,17 +49,17 @@ test('funds for gas * fee cap + value (-38014) come before intrinsic gas (-38013
   assert.equal(check({ to: C1, gas: 21_000n, maxFeePerGas: 10n }, { senderBalance: 210_000n }), undefined)
 })
 
-test('init code over the limit is -38025; blob shape errors are -32603', () => {
+test('init code over the limit is -38025; blob shape errors are the caller\'s: -32602', () => {
   const big = new Uint8Array(Number(common.param('maxInitCodeSize')) + 1)
   assert.equal(check({ data: big }, { senderBalance: 0n }, {}, 0n), -38025)
-  assert.equal(check({ to: C1, blobVersionedHashes: [] }, {}), -32603)
-  assert.equal(check({ to: C1, blobVersionedHashes: [new Uint8Array(32)] }, {}), -32603, 'hash version must be 1')
-  assert.equal(check({ blobVersionedHashes: [new Uint8Array(32).fill(1)] }, {}), -32603, 'a blob call needs a recipient')
+  assert.equal(check({ to: C1, blobVersionedHashes: [] }, {}), -32602)
+  assert.equal(check({ to: C1, blobVersionedHashes: [new Uint8Array(32)] }, {}), -32602, 'hash version must be 1')
+  assert.equal(check({ blobVersionedHashes: [new Uint8Array(32).fill(1)] }, {}), -32602, 'a blob call needs a recipient')
 })
 
 test('the EIP-7623 floor: a call needs 21000 + 10 per token of its data (zero byte 1, other byte 4)', () => {
   const data = new Uint8Array([0, 0, 1])
   const floor = 21_000n + 10n * (2n + 4n)
   assert.equal(check({ to: C1, data, gas: floor }, {}), undefined)
-  assert.equal(check({ to: C1, data, gas: floor - 1n }, {}), -32603)
+  assert.equal(check({ to: C1, data, gas: floor - 1n }, {}), -38013, 'under the floor reads as intrinsic gas too low')
 })

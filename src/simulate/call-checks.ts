@@ -5,10 +5,17 @@
  *   nonce (validation only: -38010 / -38011; a nonce at its maximum is -32603)
  *   -> fee caps against the base fee (tip above cap -32602, cap below base fee -38012), skipped without
  *      validation for a call that gives no fee
- *   -> blob shape (-32603) and blob fee cap (skipped without validation when it is 0)
- *   -> set-code shape (-32603) -> init code size (-38025)
+ *   -> blob shape (-32602) and blob fee cap (-38012; skipped without validation when it is 0)
+ *   -> set-code shape (-32602) -> init code size (-38025)
  *   -> funds for gas * fee cap + value + blob gas (-38014)
- *   -> intrinsic gas (-38013) -> EIP-7623 floor (-32603) -> funds for the value after buying gas (-38014).
+ *   -> intrinsic gas (-38013) -> EIP-7623 floor (-38013) -> funds for the value after buying gas (-38014).
+ *
+ * Where we differ from geth: geth has no simulate code for a malformed blob or set-code call (a blob call
+ * without `to`, no or too many blob hashes, a bad hash version, a set-code call without `to` or with an
+ * empty list), for a blob fee cap below the blob base fee, or for gas under the EIP-7623 floor, and answers
+ * them -32603 (internal error). They are the caller's mistakes, not the node's: the shape errors answer
+ * -32602 (invalid params, geth's simulate code for a fee cap below the tip), the blob fee cap -38012 (the
+ * fee-cap-too-low code) and the floor -38013 (the intrinsic-gas code), each with geth's message.
  *
  * The sender may be a contract (geth skips that check for simulation, validation or not). Pure: the
  * caller passes the sender's nonce and balance and the transaction's intrinsic gas.
@@ -72,23 +79,23 @@ export function checkBeforeExecution(c: ResolvedCall, ctx: CheckContext): void {
   }
   const hashes = c.blobVersionedHashes
   if (hashes !== undefined) {
-    if (c.to === undefined) throw fail(SIM_CODES.internal, 'blob transaction of type create')
-    if (hashes.length === 0) throw fail(SIM_CODES.internal, 'blob transaction missing blob hashes')
+    if (c.to === undefined) throw fail(SIM_CODES.invalidParams, 'blob transaction of type create')
+    if (hashes.length === 0) throw fail(SIM_CODES.invalidParams, 'blob transaction missing blob hashes')
     const max = ctx.common.isActivatedEIP(7594) ? Number(ctx.common.param('maxBlobsPerTx')) : Number.MAX_SAFE_INTEGER
-    if (hashes.length > max) throw fail(SIM_CODES.internal, 'transaction has too many blobs')
+    if (hashes.length > max) throw fail(SIM_CODES.invalidParams, 'transaction has too many blobs')
     hashes.forEach((h, i) => {
-      if (h[0] !== BLOB_HASH_VERSION) throw fail(SIM_CODES.internal, `blob ${i} has invalid hash version`)
+      if (h[0] !== BLOB_HASH_VERSION) throw fail(SIM_CODES.invalidParams, `blob ${i} has invalid hash version`)
     })
   }
   const blobGas = blobGasOf(c, ctx.common)
   if (blobGas > 0n && ctx.blobBaseFee !== undefined && !paysNoBlobFee(c, ctx.validation)) {
     if ((c.maxFeePerBlobGas ?? 0n) < ctx.blobBaseFee) {
-      throw fail(SIM_CODES.internal, `max fee per blob gas less than block blob gas fee: address ${from} blobGasFeeCap: ${c.maxFeePerBlobGas ?? 0n}, blobBaseFee: ${ctx.blobBaseFee}`)
+      throw fail(SIM_CODES.baseFeeTooLow, `max fee per blob gas less than block blob gas fee: address ${from} blobGasFeeCap: ${c.maxFeePerBlobGas ?? 0n}, blobBaseFee: ${ctx.blobBaseFee}`)
     }
   }
   if (c.authorizationList !== undefined) {
-    if (c.to === undefined) throw fail(SIM_CODES.internal, `set code transaction must not be a create transaction (sender ${from})`)
-    if (c.authorizationList.length === 0) throw fail(SIM_CODES.internal, `EIP-7702 transaction with empty auth list (sender ${from})`)
+    if (c.to === undefined) throw fail(SIM_CODES.invalidParams, `set code transaction must not be a create transaction (sender ${from})`)
+    if (c.authorizationList.length === 0) throw fail(SIM_CODES.invalidParams, `EIP-7702 transaction with empty auth list (sender ${from})`)
   }
   if (c.to === undefined && ctx.common.isActivatedEIP(3860)) {
     const limit = ctx.common.param('maxInitCodeSize')
@@ -108,7 +115,7 @@ export function checkGas(c: ResolvedCall, ctx: CheckContext, intrinsicGas: bigin
   if (c.gas < intrinsicGas) throw fail(SIM_CODES.intrinsicGas, `intrinsic gas too low: have ${c.gas}, want ${intrinsicGas}`)
   if (ctx.common.isActivatedEIP(7623)) {
     const floor = floorDataGas(c.data) // the EVM's own (EIP-7623), counted in numbers, not a bigint per byte
-    if (c.gas < floor) throw fail(SIM_CODES.internal, `insufficient gas for floor data gas cost: have ${c.gas}, want ${floor}`)
+    if (c.gas < floor) throw fail(SIM_CODES.intrinsicGas, `insufficient gas for floor data gas cost: have ${c.gas}, want ${floor}`)
   }
   const left = ctx.senderBalance - c.gas * c.msgGasPrice - blobFeePaid
   if (c.value > 0n && left < c.value) {

@@ -1,6 +1,6 @@
 /**
  * Endpoint profiles through the wire, on one real node serving a public and a dedicated endpoint at once:
- * eth_getBlockReceipts answers HTTP 403 on public (alone or anywhere in a batch), development methods are
+ * eth_getBlockReceipts answers HTTP 403 on public (alone; in a batch only its item is refused), development methods are
  * absent there, the per-client rate limit answers 429 with a JSON-RPC body and keeps the connection (on an
  * injected clock), eth_simulateV1 is absent where pre-confirmations are off, the Host check refuses DNS
  * rebinding, and the connection and subscription limits hold.
@@ -43,7 +43,7 @@ test('one node serves a public and a dedicated endpoint at once', async (t) => {
   }
 })
 
-test('public: eth_getBlockReceipts answers HTTP 403 with a JSON-RPC error body, alone or in any batch; dedicated serves it', async (t) => {
+test('public: eth_getBlockReceipts answers HTTP 403 alone, its own error inside a batch whose other items are answered; dedicated serves it', async (t) => {
   const { endpoints } = await startEndpoints(t, twoEndpoints)
   const pub = endpoints.get('public')!
   const expected = { code: -32004, message: 'eth_getBlockReceipts is not available on public endpoints: use a dedicated endpoint' }
@@ -53,9 +53,21 @@ test('public: eth_getBlockReceipts answers HTTP 403 with a JSON-RPC error body, 
   assert.equal(single.headers['content-type'], 'application/json')
   assert.deepEqual(single.json(), { jsonrpc: '2.0', id: 7, error: expected })
 
-  const batch = await post(pub.url, [call(1, 'evm_mine'), call(2, 'eth_chainId'), call('r', 'eth_getBlockReceipts', ['0x0'])])
-  assert.equal(batch.status, 403, 'one forbidden item refuses the whole batch')
-  assert.deepEqual(batch.json(), { jsonrpc: '2.0', id: 'r', error: expected }, 'the id is the offending item’s')
+  const batch = await post(pub.url, [
+    call(1, 'evm_mine'),
+    call(2, 'eth_chainId'),
+    call('r', 'eth_getBlockReceipts', ['0x0']),
+    { jsonrpc: '2.0', method: 'eth_getBlockReceipts', params: ['latest'] },
+    call(3, 'eth_blockNumber'),
+  ])
+  assert.equal(batch.status, 200, 'a batch has one status: the refusal is the item’s')
+  const chainId = ((await post(pub.url, call(9, 'eth_chainId'))).json() as Json)['result']
+  assert.deepEqual(batch.json(), [
+    { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'the method evm_mine does not exist/is not available' } },
+    { jsonrpc: '2.0', id: 2, result: chainId },
+    { jsonrpc: '2.0', id: 'r', error: expected },
+    { jsonrpc: '2.0', id: 3, result: '0x0' },
+  ], 'the notification gets nothing, as any notification')
 
   const notification = await post(pub.url, { jsonrpc: '2.0', method: 'eth_getBlockReceipts', params: ['latest'] })
   assert.equal(notification.status, 403, 'even as a notification')
@@ -88,43 +100,69 @@ test('public: development methods are not served; dedicated serves them', async 
   assert.deepEqual((await post(endpoints.get('dedicated')!.url, call(1, 'flashnode_flashblock'))).json(), { jsonrpc: '2.0', id: 1, result: null })
 })
 
-test('public: over the rate limit a client gets HTTP 429 with a JSON-RPC body on the same connection; batch items count', async (t) => {
+test('public: over the rate limit a client gets HTTP 429 with its id and a JSON-RPC body on the same connection; batch items count', async (t) => {
   let now = 0
-  const { endpoints } = await startEndpoints(t, [endpoint('public', { profile: 'public', rateLimit: { requestsPerSecond: 2, burst: 4 } })], {
+  const limit = { requestsPerSecond: 2, burst: 4 }
+  const { endpoints } = await startEndpoints(t, [endpoint('public', { profile: 'public', rateLimit: limit })], {
     now: () => now,
   })
   const url = endpoints.get('public')!.url
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   t.after(() => agent.destroy())
+  /** The rate-limit headers a client holding `tokens` is told (README: Reset is seconds until the bucket is full). */
+  const state = (res: { headers: Record<string, unknown> }, tokens: number, why: string): void =>
+    assert.deepEqual(
+      [res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining'], res.headers['x-ratelimit-reset']],
+      [String(limit.burst), String(Math.floor(tokens)), String(Math.ceil((limit.burst - tokens) / limit.requestsPerSecond))],
+      why,
+    )
+  let tokens = limit.burst
 
   const batch = await post(url, [call(1, 'eth_chainId'), call(2, 'eth_blockNumber'), { jsonrpc: '2.0', method: 'eth_chainId' }], { agent })
   assert.equal(batch.status, 200)
-  assert.equal((await post(url, call(3, 'eth_chainId'), { agent })).status, 200, 'the fourth token')
+  tokens -= 3
+  state(batch, tokens, 'a batch of three (a notification among them) took three tokens')
+  const fourth = await post(url, call(3, 'eth_getBlockReceipts', ['latest']), { agent })
+  assert.equal(fourth.status, 403, 'the fourth token, spent on a refused method')
+  tokens -= 1
+  state(fourth, tokens, 'a 403 tells the state too')
 
   const limited = await post(url, call(4, 'eth_chainId'), { agent })
   assert.equal(limited.status, 429)
   assert.equal(limited.headers['retry-after'], '1')
+  state(limited, tokens, 'and a 429')
   assert.equal(limited.headers['content-type'], 'application/json')
   assert.deepEqual(limited.json(), {
     jsonrpc: '2.0',
-    id: null, // an empty bucket is refused before the body is parsed
+    id: 4, // refused before the body is parsed, the id is still read from it
     error: { code: -32005, message: 'rate limit exceeded: 2 requests per second per client (burst 4)' },
   })
   assert.equal(limited.reusedSocket, true, 'the connection was kept, not dropped')
+  const slowLane = await post(url, { jsonrpc: '2.0', id: 'late', method: 'eth_chainId' })
+  assert.equal(slowLane.status, 429, 'a Connection: close request (node:http) is limited alike')
+  assert.equal((slowLane.json() as Json)['id'], 'late')
+  state(slowLane, tokens, 'node:http sends the same headers')
   const malformed = await rawRequest(url, { body: '{not json', agent })
   assert.equal(malformed.status, 429, 'malformed input is limited like any request')
+  assert.equal((malformed.json() as Json)['id'], null)
 
   const other = await post(url, call(5, 'eth_chainId'), { localAddress: '127.0.0.2' })
   assert.equal(other.status, 200, 'another client address has its own bucket')
+  state(other, limit.burst - 1, 'its own state')
 
   now += 500 // one token back
+  tokens += 0.5 * limit.requestsPerSecond
   const afterRefill = await post(url, call(6, 'eth_chainId'), { agent })
   assert.equal(afterRefill.status, 200)
   assert.equal(afterRefill.reusedSocket, true)
+  tokens -= 1
+  state(afterRefill, tokens, 'spent again')
   now += 1000 // two tokens back
+  tokens += limit.requestsPerSecond
   const tooBig = await post(url, [1, 2, 3].map((id) => call(id, 'eth_chainId')), { agent })
   assert.equal(tooBig.status, 429, 'a batch needs a token per item')
   assert.equal(tooBig.headers['retry-after'], '1')
+  state(tooBig, tokens, 'a refused batch took nothing')
   const neverFits = await post(url, [1, 2, 3, 4, 5].map((id) => call(id, 'eth_chainId')), { agent })
   assert.equal(neverFits.status, 429)
   assert.equal(neverFits.headers['retry-after'], undefined)
@@ -134,6 +172,14 @@ test('public: over the rate limit a client gets HTTP 429 with a JSON-RPC body on
     error: { code: -32005, message: 'rate limit exceeded: a batch of 5 requests is more than the burst of 4 per client' },
   })
   assert.equal((await post(url, [call(7, 'eth_chainId'), call(8, 'eth_chainId')], { agent })).status, 200, 'refused batches took nothing')
+})
+
+test('an endpoint without a rate limit sends no rate-limit headers', async (t) => {
+  const { endpoints } = await startEndpoints(t, [endpoint('dedicated')])
+  const res = await post(endpoints.get('dedicated')!.url, call(1, 'eth_chainId'))
+  assert.equal(res.status, 200)
+  assert.equal(res.headers['x-ratelimit-limit'], undefined)
+  assert.equal(res.headers['x-ratelimit-remaining'], undefined)
 })
 
 test('the rate limit applies to WebSocket messages too, and the connection stays open', async (t) => {
@@ -152,7 +198,7 @@ test('the rate limit applies to WebSocket messages too, and the connection stays
   assert.equal((await ask(call(1, 'eth_chainId'))).result, '0x7a69')
   assert.deepEqual(await ask(call(2, 'eth_chainId')), {
     jsonrpc: '2.0',
-    id: null,
+    id: 2,
     error: { code: -32005, message: 'rate limit exceeded: 1 requests per second per client (burst 1)' },
   })
   assert.equal(ws.readyState, WebSocket.OPEN)

@@ -38,7 +38,7 @@ test('each transport limit is an endpoint setting and its refusal names the limi
   assert.equal((await rawRequest(roomy.url, { body: big })).status, 200, 'the other endpoint keeps the default')
 
   const batch = await post(tight.url, [1, 2, 3, 4].map((id) => call(id, 'eth_chainId')))
-  assert.deepEqual(batch.json(), { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'batch too large' } })
+  assert.deepEqual(batch.json(), [{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'batch too large' } }], 'as geth: an array of one error')
 
   const heavy = await post(tight.url, [call(1, 'eth_getBlockByNumber', ['0x0', true]), call(2, 'eth_chainId'), call(3, 'eth_chainId')])
   const items = heavy.json() as Json[]

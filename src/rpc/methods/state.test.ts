@@ -60,7 +60,7 @@ test('a bad block argument is reported before the storage key, as geth decodes a
   const { node } = fakeNode()
   await assert.rejects(
     invoke(stateMethods(node), 'eth_getStorageAt', [ADDR, '0xasdf', 'newest']),
-    (e: unknown) => e instanceof FlashnodeError && e.message === 'invalid argument 2: hex string without 0x prefix',
+    (e: unknown) => e instanceof FlashnodeError && e.kind === 'invalidParams' && e.message.startsWith('invalid argument 2: hex string without 0x prefix ('),
   )
 })
 

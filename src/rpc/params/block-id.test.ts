@@ -20,8 +20,14 @@ test('block number: every tag and hex numbers', () => {
 test('block number: geth errors', () => {
   assert.equal(reason(() => parseBlockNumber('0x8000000000000000')), 'block number larger than int64')
   assert.equal(reason(() => parseBlockNumber('0x-4994')), 'invalid hex string')
-  assert.equal(reason(() => parseBlockNumber('Latest')), 'hex string without 0x prefix')
-  assert.equal(reason(() => parseBlockNumber(54)), 'hex string without 0x prefix')
+  // geth's reason, then the valid tags (a mistyped tag is the usual cause)
+  for (const typo of ['Latest', 'Pending', 'head', 54]) {
+    const why = reason(() => parseBlockNumber(typo))
+    assert.ok(why.startsWith('hex string without 0x prefix ('), why)
+    for (const tag of ['latest', 'pending', 'safe', 'finalized', 'earliest']) assert.ok(why.includes(tag), `${why} names ${tag}`)
+    assert.ok(/or a 0x-prefixed hex number/.test(why))
+    assert.ok(reason(() => parseBlockNumberOrHash(typo === 54 ? '54' : typo)) === why, 'both decoders say the same')
+  }
   assert.equal(reason(() => parseBlockNumber('0x036')), 'hex number with leading zero digits')
   assert.equal(reason(() => parseBlockNumber('')), 'empty hex string')
   // a hash is no block number

@@ -6,19 +6,24 @@
  * - `parseBlockNumberOrHash` (geth's rpc.BlockNumberOrHash; state reads, eth_call, eth_getBlockReceipts): the
  *   same, or a 66-character string read as a block hash, or an EIP-1898 object `{blockNumber}` /
  *   `{blockHash, requireCanonical?}`.
- * An omitted optional block parameter is `latest`; that default lives in the method's arg spec.
+ * An omitted optional block parameter is `latest`; that default lives in the method's arg spec. A string
+ * that is neither (`"Pending"`, `"head"`) keeps geth's reason and code and is told the valid tags.
  */
 
 import type { BlockId } from '../../primitives/block-id.ts'
-import { isBlockTag } from '../../primitives/block-id.ts'
+import { BLOCK_TAGS, isBlockTag } from '../../primitives/block-id.ts'
 import { decodeUint64, parseFixedBytes, parseHash } from './hex.ts'
 import { inField, fail } from './param-error.ts'
 import { isPlainObject, jsonKind, jsonText, readFields, typeError } from './json.ts'
 
 const MAX_INT64 = 0x7fff_ffff_ffff_ffffn
 
+/** geth's reason for a string that is neither a tag nor 0x-hex, followed by what a block may be. */
+const NOT_A_BLOCK = `hex string without 0x prefix (a block is ${BLOCK_TAGS.join(', ')} or a 0x-prefixed hex number; tags are lower-case)`
+
 function tagOrNumber(s: string, tooHigh: string): BlockId {
   if (isBlockTag(s)) return { kind: 'tag', tag: s }
+  if (s.length > 0 && !s.startsWith('0x') && !s.startsWith('0X')) fail(NOT_A_BLOCK)
   const n = decodeUint64(s)
   if (n > MAX_INT64) fail(tooHigh)
   return { kind: 'number', number: n }

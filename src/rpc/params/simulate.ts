@@ -4,10 +4,15 @@
  * `blockStateCalls` is an array of { blockOverrides, stateOverrides, calls }; `traceTransfers`,
  * `validation` and `returnFullTransactions` are booleans (absent or null = false). A `null` where an
  * object or array is expected reads as empty, as Go decodes it. Calls are eth_call's transaction objects
- * (params/call.ts) with two differences geth's simulator has: `input` wins over a different `data`
- * without complaint, and `gasPrice` given together with EIP-1559 fees is refused only when the call is
- * reached (so earlier blocks' errors come first). Block overrides add `difficulty`, `beaconRoot` and
- * `withdrawals` to eth_call's. The rest of the checks (counts, order, limits) belong to the simulator.
+ * (params/call.ts), with eth_call's rule for `data` and `input` (both set and different is refused: geth's
+ * simulator silently runs `input`, which hid the caller's mistake), and one difference geth's simulator
+ * has: `gasPrice` given together with EIP-1559 fees is refused only when the call is reached (so earlier
+ * blocks' errors come first). Block overrides add `difficulty`, `beaconRoot` and `withdrawals` to
+ * eth_call's, and take the block's time as geth's `time` or as `timestamp` (the service contract's word,
+ * and the block result's field); both given with different values is refused. An unknown blockOverrides
+ * field is refused in the words of Go's strict decoder (`json: unknown field "…"`) instead of being
+ * ignored, since an ignored override silently simulates another block than the caller asked for.
+ * The rest of the checks (counts, order, limits) belong to the simulator.
  */
 
 import type { WithdrawalView } from '../../chain/types.ts'
@@ -40,8 +45,7 @@ function without(obj: Record<string, unknown>, names: readonly string[]): Record
 export function parseSimCall(raw: unknown): SimCall {
   if (!isPlainObject(raw)) return parseCallRequest(raw)
   const f = readFields(raw, CALL_FEE_FIELDS)
-  let obj = raw
-  if (f.input !== undefined && f.data !== undefined) obj = without(obj, ['data'])
+  const obj = raw
   const conflicting = f.gasPrice !== undefined && (f.maxFeePerGas !== undefined || f.maxPriorityFeePerGas !== undefined)
   if (!conflicting) return parseCallRequest(obj)
   const req = parseCallRequest(without(obj, ['gasPrice']))
@@ -64,13 +68,15 @@ function parseWithdrawal(raw: unknown): WithdrawalView {
 }
 
 const BLOCK_FIELDS = [
-  'number', 'difficulty', 'time', 'gasLimit', 'feeRecipient', 'prevRandao', 'baseFeePerGas', 'blobBaseFee', 'beaconRoot',
-  'withdrawals',
+  'number', 'difficulty', 'time', 'timestamp', 'gasLimit', 'feeRecipient', 'prevRandao', 'baseFeePerGas', 'blobBaseFee',
+  'beaconRoot', 'withdrawals',
 ] as const
+const BLOCK_FIELD_NAMES: ReadonlySet<string> = new Set(BLOCK_FIELDS.map((name) => name.toLowerCase()))
 
 export function parseSimBlockOverrides(raw: unknown): SimBlockOverrides {
   if (raw === null || raw === undefined) return {}
   if (!isPlainObject(raw)) throw typeError(jsonKind(raw), 'override.BlockOverrides')
+  for (const key of Object.keys(raw)) if (!BLOCK_FIELD_NAMES.has(key.toLowerCase())) fail(`json: unknown field ${JSON.stringify(key)}`)
   const f = readFields(raw, BLOCK_FIELDS)
   const out: { -readonly [K in keyof SimBlockOverrides]: SimBlockOverrides[K] } = {}
   const opt = <T>(name: (typeof BLOCK_FIELDS)[number], parse: (v: unknown) => T): T | undefined =>
@@ -78,6 +84,11 @@ export function parseSimBlockOverrides(raw: unknown): SimBlockOverrides {
   out.number = opt('number', parseQuantity)
   out.difficulty = opt('difficulty', parseQuantity)
   out.time = opt('time', parseUint64)
+  const timestamp = opt('timestamp', parseUint64)
+  if (out.time !== undefined && timestamp !== undefined && out.time !== timestamp) {
+    fail('both "time" and "timestamp" are set and not equal. Please use one of them to pass the block time')
+  }
+  out.time ??= timestamp
   out.gasLimit = opt('gasLimit', parseUint64)
   out.feeRecipient = opt('feeRecipient', parseAddress)
   out.prevRandao = opt('prevRandao', parseHash)

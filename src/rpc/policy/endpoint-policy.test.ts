@@ -57,7 +57,7 @@ test('the rate limit is a setting: replaced, turned off, or added to dedicated',
   assert.deepEqual(endpointPolicy(table, { profile: 'dedicated', preconfirmations: true, rateLimit: limit }).rateLimiter?.limit, limit)
 })
 
-test('the gate: rate first (one token per item), then any forbidden item refuses the whole payload with 403', () => {
+test('the gate: rate first (one token per item, forbidden ones too); a forbidden method is refused with 403', () => {
   let now = 0
   const policy = endpointPolicy(table, {
     profile: 'public',
@@ -67,9 +67,10 @@ test('the gate: rate first (one token per item), then any forbidden item refuses
   })
   const gate = policy.gate!('10.0.0.1')
   assert.equal(gate.beforeParse(), undefined)
-  const forbidden = gate.admit(['eth_call', 'eth_getBlockReceipts'])
+  assert.equal(gate.admit(['eth_call', 'eth_getBlockReceipts']), undefined, 'two tokens')
+  assert.equal(gate.refuse('eth_call'), undefined)
+  const forbidden = gate.refuse('eth_getBlockReceipts')
   assert.equal(forbidden?.status, 403)
-  assert.equal(forbidden?.item, 1)
   assert.equal(forbidden?.error.kind, 'forbidden')
   assert.equal(forbidden?.error.message, 'eth_getBlockReceipts is not available on public endpoints: use a dedicated endpoint')
   assert.equal(gate.admit([undefined]), undefined, 'the third token')

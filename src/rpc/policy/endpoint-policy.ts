@@ -4,12 +4,14 @@
  *
  * The gate's order: the rate limit first (every payload costs one token per request, whatever it asks,
  * so refused and malformed requests count too), then the profile's forbidden methods. Over the rate limit:
- * HTTP 429, -32005 `rate limit exceeded: …` and a Retry-After header; a forbidden method anywhere in the
- * payload (a single request or ANY batch item): HTTP 403, -32004 `<method> is not available on public
- * endpoints: …`, with that item's id, and nothing of the payload runs. Refusing the whole batch keeps the
- * rule simple to state and to test (the contract says the method answers 403, and a batch has one status).
- * A client whose bucket is already empty is refused before its body is parsed, so that refusal carries
- * id null; one refused after parsing (a batch bigger than what is left) echoes the first request id.
+ * HTTP 429, -32005 `rate limit exceeded: …` and a Retry-After header, and nothing of the payload runs. A
+ * forbidden method: -32004 `<method> is not available on public endpoints: …`; a single request gets it
+ * with HTTP 403 (the contract: eth_getBlockReceipts answers 403 on public endpoints), a batch item gets it
+ * as its own answer inside the batch's 200 array while the other items run (the transport's rule, gate.ts).
+ * A client whose bucket is already empty is refused before its body is parsed (the transport still finds
+ * the request's id in the text to echo); one refused after parsing (a batch bigger than what is left)
+ * echoes the first request id. Every HTTP answer of a rate-limited endpoint carries the client's
+ * X-RateLimit-Limit/-Remaining/-Reset headers (rateLimitHeaders below), 429s and 403s included.
  *
  * Clients are keyed by the socket's remote address (IPv4-mapped IPv6 read as IPv4). Behind a reverse proxy
  * every client shares the proxy's address: X-Forwarded-For is not trusted (no setting for it yet).
@@ -57,25 +59,44 @@ export function endpointPolicy(all: MethodTable, opts: EndpointPolicyOptions): E
 }
 
 function gateFactory(limiter: RateLimiter | undefined, forbidden: ReadonlySet<string>, profile: ProfileName): GateFactory {
-  return (client: string): PayloadGate => ({
-    beforeParse: () => {
-      if (limiter === undefined) return undefined
-      const available = limiter.available(client)
-      if (available >= 1) return undefined
-      return rateLimited(limiter, 1, ((1 - available) * 1000) / limiter.limit.requestsPerSecond)
-    },
-    admit: (methods) => {
-      if (limiter !== undefined) {
-        const taken = limiter.take(client, methods.length)
-        if (!taken.ok) return rateLimited(limiter, methods.length, taken.retryAfterMs)
-      }
-      const item = methods.findIndex((method) => method !== undefined && forbidden.has(method))
-      if (item < 0) return undefined
-      const method = methods[item]!
-      const message = `${method} is not available on ${profile} endpoints: use a dedicated endpoint`
-      return { status: 403, error: new FlashnodeError('forbidden', message), item }
-    },
-  })
+  return (client: string): PayloadGate => {
+    const gate: PayloadGate = {
+      beforeParse: () => {
+        if (limiter === undefined) return undefined
+        const available = limiter.available(client)
+        if (available >= 1) return undefined
+        return rateLimited(limiter, 1, ((1 - available) * 1000) / limiter.limit.requestsPerSecond)
+      },
+      admit: (methods) => {
+        if (limiter !== undefined) {
+          const taken = limiter.take(client, methods.length)
+          if (!taken.ok) return rateLimited(limiter, methods.length, taken.retryAfterMs)
+        }
+        return undefined
+      },
+      refuse: (method) => {
+        if (!forbidden.has(method)) return undefined
+        const message = `${method} is not available on ${profile} endpoints: use a dedicated endpoint`
+        return { status: 403, error: new FlashnodeError('forbidden', message) }
+      },
+    }
+    if (limiter !== undefined) gate.headers = () => rateLimitHeaders(limiter, limiter.available(client))
+    return gate
+  }
+}
+
+/**
+ * The client's rate-limit state, on every HTTP answer of a rate-limited endpoint: `X-RateLimit-Limit` the
+ * bucket's size (the burst: requests a client may make at once), `X-RateLimit-Remaining` the whole
+ * requests it may make now, `X-RateLimit-Reset` whole seconds until the bucket is full again (0: full).
+ */
+export function rateLimitHeaders(limiter: RateLimiter, tokens: number): Record<string, string> {
+  const { requestsPerSecond, burst } = limiter.limit
+  return {
+    'X-RateLimit-Limit': String(burst),
+    'X-RateLimit-Remaining': String(Math.floor(tokens)),
+    'X-RateLimit-Reset': String(Math.ceil((burst - tokens) / requestsPerSecond)),
+  }
 }
 
 function rateLimited(limiter: RateLimiter, cost: number, retryAfterMs: number): Refusal {

@@ -180,17 +180,17 @@ test('empty batch is one error', async () => {
   assert.deepEqual(await call([]), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } })
 })
 
-test('batch too large is one error and runs nothing', async () => {
+test('batch too large is an array of one error with the first request id (as geth) and runs nothing', async () => {
   let ran = 0
   const m = table({ run: async () => ++ran })
-  const batch = Array.from({ length: 4 }, (_, i) => req(i + 10, 'run'))
-  assert.deepEqual(await call(batch, { limits: { maxBatchItems: 3 } }, m), {
+  const batch = [{ jsonrpc: '2.0', method: 'run' }, ...Array.from({ length: 3 }, (_, i) => req(i + 10, 'run'))]
+  assert.deepEqual(await call(batch, { limits: { maxBatchItems: 3 } }, m), [{
     jsonrpc: '2.0',
     id: 10,
     error: { code: -32600, message: 'batch too large' },
-  })
+  }])
   assert.equal(ran, 0)
-  const ok = (await call(batch.slice(0, 3), { limits: { maxBatchItems: 3 } }, m)) as Json[]
+  const ok = (await call(batch.slice(1), { limits: { maxBatchItems: 3 } }, m)) as Json[]
   assert.equal(ok.length, 3)
 })
 

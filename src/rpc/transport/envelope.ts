@@ -15,13 +15,17 @@
  * - The batch response cap is checked in request order: the item whose response passes the cap is kept,
  *   every later request gets -32003 `response too large` (notifications still get nothing), and items still
  *   running are aborted.
+ * - A request's id is echoed as the client wrote it: a numeric id keeps its raw text (raw-ids.ts).
  * - Results are serialized with JSON.stringify (a RawJson result, already serialized, goes in verbatim: see
  *   messages.ts); an unserializable result (e.g. a bigint) becomes -32603 for that item alone.
  * - With a gate (endpoint policy, see gate.ts), nothing of a payload runs unless the gate admitted it whole:
  *   the gate is asked before parsing and again with every item's method name. A payload that never gets
  *   parsed into requests (too deep, not JSON, an empty or oversized batch) is still admitted as one request,
  *   so malformed input counts against a client's rate like any other. A refusal is the outcome's HTTP
- *   status, headers and a single error body.
+ *   status, headers and a single error body. A method the gate refuses is that refusal for a single
+ *   request, and only that item's error answer in a batch (the other items run).
+ * - A batch over `maxBatchItems` is answered, as geth does, with an array holding one -32600
+ *   `batch too large` error carrying the first request's id.
  */
 
 import { FlashnodeError, internalError } from '../../errors/errors.ts'
@@ -31,7 +35,8 @@ import type { PayloadGate, Refusal } from './gate.ts'
 import type { PayloadObserver } from './observer.ts'
 import { exceedsJsonDepth } from './json-guard.ts'
 import { resolveLimits, type TransportLimits } from './limits.ts'
-import { errorMessage, PARSE_ERROR_MESSAGE, resultMessage } from './messages.ts'
+import { errorMessage, PARSE_ERROR_MESSAGE, RawId, resultMessage } from './messages.ts'
+import { numericIdTokens, unparsedRequestId } from './raw-ids.ts'
 import { firstRequestId, isRequestId, prepareRequest, type PreparedRequest } from './request.ts'
 import { RequestScope } from './request-scope.ts'
 import type { RequestId } from './messages.ts'
@@ -90,7 +95,7 @@ export async function answerRpcPayload(
 ): Promise<PayloadOutcome> {
   const gate = opts.gate
   const early = gate?.beforeParse()
-  if (early !== undefined) return refused(early, null, opts.observer)
+  if (early !== undefined) return refused(early, unparsedRequestId(bodyText), gate, opts.observer)
   let run: Run
   try {
     run = {
@@ -120,41 +125,80 @@ export async function answerRpcPayload(
   if (Array.isArray(payload)) {
     if (payload.length === 0) return asOne(gate, opts.observer, errorMessage(null, { code: RPC_CODES.invalidRequest, message: 'empty batch' }))
     if (payload.length > limits.maxBatchItems) {
-      return asOne(gate, opts.observer, errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' }))
+      const tooLarge = errorMessage(firstRequestId(payload), { code: RPC_CODES.invalidRequest, message: 'batch too large' })
+      return asOne(gate, opts.observer, `[${tooLarge}]`)
     }
   }
   const items: readonly unknown[] = Array.isArray(payload) ? payload : [payload]
+  keepRawIds(items, bodyText, Array.isArray(payload))
   const refusal = gate?.admit(items.map(methodOf))
-  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), opts.observer)
+  if (refusal !== undefined) return refused(refusal, refusedId(items, refusal.item), gate, opts.observer)
+  if (gate !== undefined && !Array.isArray(payload)) {
+    const method = methodOf(payload)
+    const forbidden = method === undefined ? undefined : gate.refuse(method)
+    if (forbidden !== undefined) return refused(forbidden, refusedId(items, 0), gate, opts.observer)
+  }
 
   const scope = opts.scope ?? new RequestScope()
   const unfollow = opts.signal === undefined ? undefined : scope.follow(opts.signal)
   const timer = setTimeout(() => scope.abort(new FlashnodeError('requestTimeout', 'request timed out')), limits.requestTimeoutMs)
   try {
-    if (!Array.isArray(payload)) {
-      const body = await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), scope, run)
-      return { status: 200, body }
-    }
-    const prepared = payload.map((item) => prepareRequest(item, methods, limits.maxMethodNameLength))
-    return { status: 200, body: await runBatch(prepared, scope, run) }
+    const body = !Array.isArray(payload)
+      ? await runOne(prepareRequest(payload, methods, limits.maxMethodNameLength), scope, run)
+      : await runBatch(payload.map((item) => refusedItem(prepareRequest(item, methods, limits.maxMethodNameLength), item, gate)), scope, run)
+    return answered(body, gate)
   } finally {
     clearTimeout(timer)
     unfollow?.()
   }
 }
 
+/**
+ * Replaces every numeric `id` with its text as sent (raw-ids.ts), so that it is echoed exactly: a double
+ * cannot hold `12345678901234567890`. Payloads without a numeric id are not scanned.
+ */
+function keepRawIds(items: readonly unknown[], text: string, batch: boolean): void {
+  let numeric = false
+  for (const item of items) if (typeof idOf(item) === 'number') numeric = true
+  if (!numeric) return
+  const tokens = numericIdTokens(text, batch)
+  for (let i = 0; i < items.length; i++) {
+    const token = tokens.get(i)
+    if (token !== undefined && typeof idOf(items[i]) === 'number') (items[i] as Record<string, unknown>).id = new RawId(token)
+  }
+}
+
+function idOf(item: unknown): unknown {
+  return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>).id : undefined
+}
+
 /** Admits a payload that did not parse into requests as one request. */
 function asOne(gate: PayloadGate | undefined, observer: PayloadObserver | undefined, body: string | null): PayloadOutcome {
   const refusal = gate?.admit([undefined])
-  return refusal === undefined ? { status: 200, body } : refused(refusal, null, observer)
+  return refusal === undefined ? answered(body, gate) : refused(refusal, null, gate, observer)
 }
 
-function refused(refusal: Refusal, id: RequestId, observer: PayloadObserver | undefined): PayloadOutcome {
+/** An admitted payload's answer, with the headers the gate puts on every answer (rate-limit state). */
+function answered(body: string | null, gate: PayloadGate | undefined): PayloadOutcome {
+  const headers = gate?.headers?.()
+  return headers === undefined ? { status: 200, body } : { status: 200, body, headers }
+}
+
+function refused(refusal: Refusal, id: RequestId, gate: PayloadGate | undefined, observer: PayloadObserver | undefined): PayloadOutcome {
   observer?.refused(refusal.status)
   const body = errorMessage(id, toJsonRpcError(refusal.error, { revertCode: DEFAULT_REVERT_CODE, debug: false }))
-  return refusal.headers === undefined
-    ? { status: refusal.status, body }
-    : { status: refusal.status, body, headers: refusal.headers }
+  const always = gate?.headers?.()
+  const headers = always === undefined ? refusal.headers : { ...always, ...refusal.headers }
+  return headers === undefined ? { status: refusal.status, body } : { status: refusal.status, body, headers }
+}
+
+/** A batch item whose method the gate refuses answers the refusal's error instead of running. */
+function refusedItem(request: PreparedRequest, item: unknown, gate: PayloadGate | undefined): PreparedRequest {
+  if (gate === undefined || (request.kind === 'invalid' && request.error.kind !== 'methodNotFound')) return request
+  const method = methodOf(item)
+  const refusal = method === undefined ? undefined : gate.refuse(method)
+  if (refusal === undefined) return request
+  return { kind: 'invalid', id: request.id, notification: request.notification, error: refusal.error }
 }
 
 function methodOf(item: unknown): string | undefined {

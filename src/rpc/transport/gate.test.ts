@@ -32,9 +32,9 @@ function testGate(budget: number): { factory: GateFactory; seen: (readonly (stri
       admit: (names) => {
         seen.push(names)
         left -= names.length
-        const item = names.indexOf('secret')
-        return item < 0 ? undefined : { status: 403, error: new FlashnodeError('forbidden', 'not here'), item, headers: { 'X-Why': 'profile' } }
+        return undefined
       },
+      refuse: (name) => (name === 'secret' ? { status: 403, error: new FlashnodeError('forbidden', 'not here'), headers: { 'X-Why': 'profile' } } : undefined),
     }
     return gate
   }
@@ -43,17 +43,28 @@ function testGate(budget: number): { factory: GateFactory; seen: (readonly (stri
 
 const req = (id: number, method: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, method, params: [id] })
 
-test('the envelope asks the gate once per payload with every item, and runs nothing of a refused payload', async () => {
+test('the envelope asks the gate once per payload with every item; a refused batch item alone answers the refusal', async () => {
   const { factory, seen } = testGate(100)
   const gate = factory('c')
   ran = 0
-  const batch = JSON.stringify([req(1, 'echo'), { jsonrpc: '2.0', method: 'echo' }, 7, req(4, 'secret'), req(5, 'echo')])
+  const batch = JSON.stringify([req(1, 'echo'), { jsonrpc: '2.0', method: 'echo' }, 7, req(4, 'secret'), req(5, 'echo'), { jsonrpc: '2.0', method: 'secret' }])
   const out = await answerRpcPayload(batch, methods, { endpoint: 't', gate })
-  assert.equal(out.status, 403)
-  assert.deepEqual(out.headers, { 'X-Why': 'profile' })
-  assert.deepEqual(JSON.parse(out.body!), { jsonrpc: '2.0', id: 4, error: { code: -32004, message: 'not here' } })
-  assert.deepEqual(seen.at(-1), ['echo', 'echo', undefined, 'secret', 'echo'])
-  assert.equal(ran, 0)
+  assert.equal(out.status, 200)
+  assert.equal(out.headers, undefined)
+  assert.deepEqual(JSON.parse(out.body!), [
+    { jsonrpc: '2.0', id: 1, result: [1] },
+    { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } },
+    { jsonrpc: '2.0', id: 4, error: { code: -32004, message: 'not here' } },
+    { jsonrpc: '2.0', id: 5, result: [5] },
+  ])
+  assert.deepEqual(seen.at(-1), ['echo', 'echo', undefined, 'secret', 'echo', 'secret'])
+  assert.equal(ran, 3, 'the echoes ran (the notification too), neither secret did')
+
+  const single = await answerRpcPayload(JSON.stringify(req(6, 'secret')), methods, { endpoint: 't', gate })
+  assert.equal(single.status, 403)
+  assert.deepEqual(single.headers, { 'X-Why': 'profile' })
+  assert.deepEqual(JSON.parse(single.body!), { jsonrpc: '2.0', id: 6, error: { code: -32004, message: 'not here' } })
+  assert.equal(ran, 3)
 
   const ok = await answerRpcPayload(JSON.stringify(req(9, 'echo')), methods, { endpoint: 't', gate })
   assert.deepEqual({ status: ok.status, body: JSON.parse(ok.body!) }, { status: 200, body: { jsonrpc: '2.0', id: 9, result: [9] } })
@@ -80,7 +91,7 @@ test('over HTTP a refusal is its status, headers and error body; the gate is mad
   assert.equal((await post([req(2, 'echo'), req(3, 'echo')])).status, 200)
   const limited = await post(req(4, 'echo'))
   assert.equal(limited.status, 429)
-  assert.deepEqual(await limited.json(), { jsonrpc: '2.0', id: null, error: { code: -32005, message: 'slow down' } })
+  assert.deepEqual(await limited.json(), { jsonrpc: '2.0', id: 4, error: { code: -32005, message: 'slow down' } }, 'refused unparsed, with its id')
   assert.deepEqual(new Set(clients), new Set(['127.0.0.1']))
 })
 
@@ -98,7 +109,7 @@ test('over WebSocket a refusal is only its error body and the connection stays o
   }
   assert.deepEqual(await ask(req(1, 'secret')), { jsonrpc: '2.0', id: 1, error: { code: -32004, message: 'not here' } })
   assert.deepEqual(await ask(req(2, 'echo')), { jsonrpc: '2.0', id: 2, result: [2] })
-  assert.deepEqual(await ask(req(3, 'echo')), { jsonrpc: '2.0', id: null, error: { code: -32005, message: 'slow down' } })
+  assert.deepEqual(await ask(req(3, 'echo')), { jsonrpc: '2.0', id: 3, error: { code: -32005, message: 'slow down' } })
   assert.equal(ws.readyState, WebSocket.OPEN)
   assert.equal(clients.length, 1, 'one gate for the whole connection')
 })

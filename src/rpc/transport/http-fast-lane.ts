@@ -63,18 +63,18 @@ export interface RequestHead {
   readonly headers: ReadonlyMap<string, string>
 }
 
-/** An answer in HTTP terms: the status, extra headers, and the JSON body (null: none, sent as 204). */
+/** An answer in HTTP terms: the status, extra headers, and the JSON body (null: none, sent as 204; a Buffer: already encoded, e.g. gzipped). */
 export interface LaneAnswer {
   readonly status: number
   readonly headers?: Readonly<Record<string, string>> | undefined
-  readonly body: string | null
+  readonly body: string | Buffer | null
 }
 
 export interface FastLaneOptions {
   /** Whether the lane answers this request; false hands the connection to node:http. */
   takes(head: RequestHead, socket: Socket): boolean
-  /** The answer to a taken request's body. Must not reject. */
-  answer(body: string, socket: Socket, scope: RequestScope): Promise<LaneAnswer>
+  /** The answer to a taken request's body (`head`: its header block). Must not reject. */
+  answer(body: string, socket: Socket, scope: RequestScope, head: RequestHead): Promise<LaneAnswer>
   /** Gives the socket to node:http, with the bytes it must read first already put back. */
   handOver(socket: Socket): void
   /** How long an idle connection is kept (idle-close.ts). */
@@ -108,6 +108,8 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
   let bodyBytes = 0
   const queue: Pending[] = []
   let handingOver: Buffer | undefined
+  /** The header block of the request being received. */
+  let head: RequestHead | undefined
   let gone = false
   const closeAfterMs = idleCloseAfterMs(opts.idleTimeoutMs)
   const keepAlive = keepAliveHeader(opts.idleTimeoutMs)
@@ -121,7 +123,7 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
     upgrade: boolean
     shouldKeepAlive: boolean
   }): void => {
-    const head: RequestHead = {
+    const received: RequestHead = {
       method: HTTPParser.methods[info.method] ?? '',
       url: info.url,
       http11: info.versionMajor === 1 && info.versionMinor === 1,
@@ -129,7 +131,8 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
       upgrade: info.upgrade,
       headers: headerMap(info.headers),
     }
-    if (!opts.takes(head, socket)) throw HAND_OVER
+    if (!opts.takes(received, socket)) throw HAND_OVER
+    head = received
     bodyChunks = []
     bodyBytes = 0
   }
@@ -144,15 +147,15 @@ export function serveFastLane(socket: Socket, opts: FastLaneOptions): void {
     partial = []
     startInChunk = positionOf(parser)
     begunAt = 0
-    start(body.toString('utf8'), requestBytes)
+    start(body.toString('utf8'), requestBytes, head!)
   }
 
-  const start = (text: string, requestBytes: number): void => {
+  const start = (text: string, requestBytes: number, requestHead: RequestHead): void => {
     const entry: Pending = { out: undefined, scope: new RequestScope() }
     queue.push(entry)
     if (queue.length >= MAX_QUEUED) socket.pause()
     const started = opts.onAnswered === undefined ? 0 : performance.now()
-    opts.answer(text, socket, entry.scope).then(
+    opts.answer(text, socket, entry.scope, requestHead).then(
       (answer) => {
         entry.out = encode(answer, keepAlive)
         opts.onAnswered?.(answer.status, requestBytes, performance.now() - started)
@@ -294,6 +297,9 @@ function encode(answer: LaneAnswer, keepAlive: string): string | Buffer {
   if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head += `${name}: ${value}\r\n`
   const body = answer.body
   if (body === null) return `${head}\r\n`
+  if (typeof body !== 'string') {
+    return Buffer.concat([Buffer.from(`${head}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body])
+  }
   if (body.length < ENCODE_ONCE_FROM) {
     return `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   }

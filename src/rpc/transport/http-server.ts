@@ -17,7 +17,10 @@
  * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
  * an IP literal or a configured host (`*` allows all), else 403 `invalid host specified`. Every response is
  * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
- * answered 204. JSON-RPC errors are HTTP 200, as in geth.
+ * answered 204. JSON-RPC errors are HTTP 200, as in geth. gzip (compression.ts): an answer of 1 KiB or more
+ * is gzipped for a client whose Accept-Encoding accepts it (both lanes); a `Content-Encoding: gzip` body is
+ * inflated under `maxBodyBytes` (413 past it, 400 when it is no gzip; another coding 415), by node:http only:
+ * the fast lane hands such a request over.
  *
  * Endpoint policy: a connection past `limits.maxConnections` gets HTTP 503 `too many connections (limit N)`
  * (-32005) on its first request and is closed (connection-limit.ts). With a `gate` (rpc/policy), each
@@ -46,6 +49,7 @@ import { serveFastLane, type FastLaneOptions, type LaneAnswer, type RequestHead 
 import { errorMessage } from './messages.ts'
 import { closeIfStillIdle } from './idle-close.ts'
 import { readBody } from './read-body.ts'
+import { encodeAnswer, GZIP_FROM_BYTES, inflateGzip, requestCoding } from './compression.ts'
 import { acceptsHtml } from './accept.ts'
 import { RequestScope } from './request-scope.ts'
 import { attachWebSocketServer, type WebSocketAttachment } from './ws-server.ts'
@@ -223,7 +227,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
 function fastLaneOptions(server: Server, config: Config): FastLaneOptions {
   return {
     takes: (head: RequestHead, socket: Socket) => takesFast(head, socket, config),
-    answer: (body: string, socket: Socket, scope: RequestScope) => answerPayload(body, socket.remoteAddress, scope, config),
+    answer: (body: string, socket: Socket, scope: RequestScope, head: RequestHead) =>
+      answerPayload(body, socket.remoteAddress, scope, config).then((out) => encoded(out, head.headers.get('accept-encoding'))),
     handOver: (socket: Socket) => server.emit('connection', socket),
     idleTimeoutMs: config.limits.idleTimeoutMs,
     onAnswered:
@@ -246,7 +251,8 @@ function report(config: Config, info: HttpRequestInfo): void {
 /**
  * Whether the fast lane may answer this request: a keep-alive HTTP/1.1 POST to `/` with a JSON body of
  * declared length within the limit, an allowed Host, no CORS to apply, nothing to negotiate (Expect,
- * Upgrade, Transfer-Encoding) and a connection within the limit. `serve` answers everything else.
+ * Upgrade, Transfer-Encoding, a compressed body) and a connection within the limit. `serve` answers
+ * everything else.
  */
 function takesFast(head: RequestHead, socket: Socket, config: Config): boolean {
   if (head.method !== 'POST' || head.url !== '/' || !head.http11 || !head.keepAlive || head.upgrade) return false
@@ -254,6 +260,7 @@ function takesFast(head: RequestHead, socket: Socket, config: Config): boolean {
   const length = headers.get('content-length')
   if (length === undefined || !/^\d{1,10}$/.test(length) || Number(length) > config.limits.maxBodyBytes) return false
   if (headers.has('transfer-encoding') || headers.has('expect')) return false
+  if (headers.has('content-encoding') && requestCoding(headers.get('content-encoding')) !== 'identity') return false
   if (isCorsEnabled(config.corsOrigins) && headers.has('origin')) return false
   if (!isJsonContentType(headers.get('content-type')) || !isHostAllowed(headers.get('host'), config.allowedHosts)) return false
   return !config.connectionLimit.isOverLimit(socket)
@@ -367,19 +374,31 @@ async function serve(
     return refuse(res, 415, 'invalid content type, only application/json is supported')
   }
 
+  const coding = requestCoding(req.headers['content-encoding'])
+  if (coding === 'unsupported') {
+    return refuse(res, 415, `unsupported content encoding ${JSON.stringify(req.headers['content-encoding'])}, only gzip is supported`)
+  }
+  const tooLarge = `request body too large (limit ${config.limits.maxBodyBytes} bytes)`
   const body = await readBody(req, config.limits.maxBodyBytes)
   if (body.kind === 'aborted') return
   if (body.kind === 'tooLarge') {
     res.setHeader('Connection', 'close')
-    return refuse(res, 413, `request body too large (limit ${config.limits.maxBodyBytes} bytes)`)
+    return refuse(res, 413, tooLarge)
   }
   noteBytes(body.bytes)
+  let data = body.data
+  if (coding === 'gzip') {
+    const inflated = await inflateGzip(data, config.limits.maxBodyBytes)
+    if (inflated.kind === 'tooLarge') return refuse(res, 413, `${tooLarge} once inflated`)
+    if (inflated.kind === 'invalid') return refuse(res, 400, 'invalid gzip request body')
+    data = inflated.data
+  }
 
   const scope = new RequestScope()
   res.on('close', () => {
     if (!res.writableFinished) scope.abort()
   })
-  const out = await answerPayload(body.text, req.socket.remoteAddress, scope, config)
+  const out = await encoded(await answerPayload(data.toString('utf8'), req.socket.remoteAddress, scope, config), req.headers['accept-encoding'])
   if (res.destroyed) return
   for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value)
   if (out.body === null) {
@@ -401,6 +420,17 @@ async function sendMetrics(res: ServerResponse, metrics: NonNullable<Config['met
   const { contentType, body } = await metrics()
   res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) })
   res.end(res.req.method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * An answer as it goes out to a client with this Accept-Encoding: gzipped when large enough (compression.ts).
+ * A small answer (most of them) is returned as it is, without a promise.
+ */
+function encoded(out: LaneAnswer, acceptEncoding: string | undefined): LaneAnswer | Promise<LaneAnswer> {
+  if (out.body === null || typeof out.body !== 'string' || out.body.length < GZIP_FROM_BYTES) return out
+  return encodeAnswer(out.body, acceptEncoding).then(({ body, headers }) =>
+    headers === undefined ? out : { status: out.status, body, headers: out.headers === undefined ? headers : { ...out.headers, ...headers } },
+  )
 }
 
 /** One JSON-RPC payload's answer (both lanes): the gate for the client's address, then the envelope. */
@@ -450,8 +480,8 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 /** Past this size a body is encoded once into a Buffer (measuring its length would be a second pass). */
 const ENCODE_ONCE_FROM = 64 * 1024
 
-function sendJson(res: ServerResponse, status: number, body: string): void {
-  const payload = body.length >= ENCODE_ONCE_FROM ? Buffer.from(body, 'utf8') : body
+function sendJson(res: ServerResponse, status: number, body: string | Buffer): void {
+  const payload = typeof body === 'string' && body.length >= ENCODE_ONCE_FROM ? Buffer.from(body, 'utf8') : body
   const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': length })
   res.end(res.req.method === 'HEAD' ? undefined : payload)

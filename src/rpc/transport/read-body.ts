@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http'
 
 export type BodyResult =
-  | { readonly kind: 'ok'; readonly text: string; readonly bytes: number }
+  | { readonly kind: 'ok'; readonly data: Buffer; readonly bytes: number }
   | { readonly kind: 'tooLarge' }
   /** The client went away or the stream failed before the body ended. */
   | { readonly kind: 'aborted' }
@@ -42,7 +42,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
       }
       chunks.push(chunk)
     }
-    const onEnd = (): void => settle({ kind: 'ok', text: Buffer.concat(chunks, size).toString('utf8'), bytes: size })
+    const onEnd = (): void => settle({ kind: 'ok', data: Buffer.concat(chunks, size), bytes: size })
     const onAborted = (): void => settle({ kind: 'aborted' })
     req.on('data', onData)
     req.on('end', onEnd)

@@ -11,7 +11,7 @@
 
 import { FlashnodeError } from '../../errors/errors.ts'
 import type { MethodHandler, MethodTable } from '../registry.ts'
-import type { RequestId } from './messages.ts'
+import { RawId, type RequestId } from './messages.ts'
 
 export type PreparedRequest =
   | {
@@ -68,7 +68,7 @@ export function firstRequestId(items: readonly unknown[]): RequestId {
 }
 
 export function isRequestId(value: unknown): value is RequestId {
-  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+  return value === null || typeof value === 'string' || value instanceof RawId || (typeof value === 'number' && Number.isFinite(value))
 }
 
 function invalid(id: RequestId, message: string): PreparedRequest {
