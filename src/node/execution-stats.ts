@@ -16,7 +16,8 @@ import type { Registry } from 'prom-client'
 import type { ExecutionJob } from './execution/jobs.ts'
 import { pushHistogram, register, type MetricValue } from './call-stats.ts'
 
-type Kind = ExecutionJob['kind']
+/** The metered kinds; traces (debug_trace*) run unmetered and are not counted here. */
+type Kind = Exclude<ExecutionJob['kind'], 'traceCall' | 'traceBlock'>
 
 /** The `method` label of each job kind: the JSON-RPC method that runs it. */
 const METHOD_OF: Readonly<Record<Kind, string>> = {
@@ -24,9 +25,6 @@ const METHOD_OF: Readonly<Record<Kind, string>> = {
   estimateGas: 'eth_estimateGas',
   createAccessList: 'eth_createAccessList',
   simulate: 'eth_simulateV1',
-  traceCall: 'debug_traceCall',
-  // debug_traceTransaction and debug_traceBlockBy* (a block's replay, one transaction or all traced)
-  traceBlock: 'debug_traceBlock',
 }
 
 /** Gas per second: 1 Mgas/s to 1 Ggas/s (also the flashblocks' gas-per-second histogram, node/metrics.ts). */
@@ -50,7 +48,7 @@ export class ExecutionStats {
 
   constructor(registry: Registry) {
     const of = (kind: Kind): KindStats => ({ method: METHOD_OF[kind], gas: 0, seconds: 0, buckets: new Array<number>(GAS_PER_SECOND_BUCKETS.length + 1).fill(0), sum: 0, count: 0 })
-    this.kinds = { call: of('call'), estimateGas: of('estimateGas'), createAccessList: of('createAccessList'), simulate: of('simulate'), traceCall: of('traceCall'), traceBlock: of('traceBlock') }
+    this.kinds = { call: of('call'), estimateGas: of('estimateGas'), createAccessList: of('createAccessList'), simulate: of('simulate') }
     const all = (): KindStats[] => Object.values(this.kinds)
     const reset = (): void => {
       for (const k of all()) {
@@ -64,7 +62,8 @@ export class ExecutionStats {
   }
 
   /** A job of `kind` answered: its EVM runs used `gas` in `seconds`. */
-  record(kind: Kind, gas: number, seconds: number): void {
+  record(kind: ExecutionJob['kind'], gas: number, seconds: number): void {
+    if (kind === 'traceCall' || kind === 'traceBlock') return
     const k = this.kinds[kind]
     k.gas += gas
     k.seconds += seconds

@@ -32,7 +32,7 @@ test('npm run bench -- --only read: both peers answer and the side-by-side table
   const out = await runBench(['--only', 'read', '--reps', '1', '--duration', '300', '--warmup', '100'], 140_000)
   assert.equal(out.code, 0, `bench exited ${out.code}:\n${out.stderr.slice(-3000)}`)
   const rows = out.stdout.split('\n').filter((line) => /^eth_\S+ .*@latest/.test(line))
-  assert.equal(rows.length, 4, `four read rows expected:\n${out.stdout}`)
+  assert.equal(rows.length, 5, `five read rows expected (four reads and eth_getProof):\n${out.stdout}`)
   for (const row of rows) {
     assert.doesNotMatch(row, /unavailable|WRONG ANSWER/, row)
     assert.match(row, /\d+\.\d+×\s*$/, `each row ends with the Flashnode/Anvil ratio: ${row}`)

@@ -232,9 +232,9 @@ test('where pre-confirmations are on, both profiles serve every method the node 
     // A method served answers anything but "does not exist" (its params may be wrong: none are passed).
     const ded = (await post(endpoints.get('dedicated')!.url, call(1, method))).json() as { error?: { message: string } }
     assert.doesNotMatch(ded.error?.message ?? '', notServed, `dedicated serves ${method}`)
-    // Development and operator namespaces (evm_, flashnode_, debug_) and the pool's content (txpool_: the
-    // sequencer's order flow) are not on the public profile by design.
-    if (/^(evm|flashnode|debug|txpool)_/.test(method) || method === 'eth_getBlockReceipts') continue
+    // Development and operator namespaces (evm_, flashnode_, debug_, trace_) and the pool's content (txpool_:
+    // the sequencer's order flow) are not on the public profile by design.
+    if (/^(evm|flashnode|debug|trace|txpool)_/.test(method) || method === 'eth_getBlockReceipts') continue
     const pub = (await post(endpoints.get('public')!.url, call(1, method))).json() as { error?: { message: string } }
     assert.doesNotMatch(pub.error?.message ?? '', notServed, `public serves ${method}`)
   }
