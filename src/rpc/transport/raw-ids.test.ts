@@ -97,6 +97,8 @@ test('a payload refused unparsed echoes its id when the token is valid, a batch 
     ['{"id":"open', 'null'],
     ['{"id":{"a":1}}', 'null'],
     ['not json', 'null'],
+    // a malformed escape in a member name of unchecked text (found by test/fuzz/envelope.test.ts)
+    [String.raw`["][]"method""2.0"\ { "\u"method"{"\u}\-"1\:null-["null"id"-],,true"method"\"1"jsonrpc"e"2.0"- {e:null{:,null"method":1}`, 'null'],
   ]
   for (const [text, expected] of cases) assert.equal(idJson(unparsedRequestId(text)), expected, text)
 })

@@ -95,7 +95,13 @@ function isIdName(text: string, open: number, close: number): boolean {
   if (close - open === 3) return text.charCodeAt(open + 1) === 0x69 && text.charCodeAt(open + 2) === 0x64
   // Escapes (`"\u0069d"`) are rare: let the parser read the name.
   const escape = text.indexOf('\\', open)
-  return escape >= 0 && escape < close && close - open < 32 && JSON.parse(text.slice(open, close + 1)) === 'id'
+  if (escape < 0 || escape >= close || close - open >= 32) return false
+  // Unchecked text (unparsedRequestId) may hold a malformed escape: then it is no name at all.
+  try {
+    return JSON.parse(text.slice(open, close + 1)) === 'id'
+  } catch {
+    return false
+  }
 }
 
 /** Where the value after a member name's `:` begins; -1 when the string was not a member name. */
