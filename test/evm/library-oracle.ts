@@ -5,6 +5,7 @@
  *   runWithLibrary(pre: WorldSnapshot, block: BlockEnv, fork: ForkName, tx: TxInput)
  *     -> Promise<{ result: TxResult, post: WorldSnapshot, stateRoot: Uint8Array }>
  *   throws InvalidTransaction(reason) when the library refuses the transaction (reason in the library's words).
+ *   An optional fifth argument hears the library's `step` event before every opcode.
  *
  * - pre/post are whole states as plain data (test/state-tests/world.ts: address -> nonce, balance, code,
  *   non-zero storage); `post` is the state after the transaction exactly as the library leaves it (fee paid
@@ -27,6 +28,7 @@ import { Common, Mainnet, createCustomCommon, type Hardfork } from '@ethereumjs/
 import { SimpleStateManager } from '@ethereumjs/statemanager'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_NULL } from '@ethereumjs/util'
+import type { InterpreterStep } from '@ethereumjs/evm'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
 import { InvalidTransaction, Status, type BlockEnv, type Log, type TxInput, type TxResult } from '../../src/evm/types.ts'
 import type { ForkName } from '../../src/evm/fork.ts'
@@ -232,11 +234,18 @@ function haltReasonOf(error: string): string {
 }
 
 /** Runs `tx` on `pre` with the library; see the module comment for the contract. */
-export async function runWithLibrary(pre: WorldSnapshot, block: BlockEnv, fork: ForkName, tx: TxInput): Promise<LibraryRun> {
+export async function runWithLibrary(pre: WorldSnapshot, block: BlockEnv, fork: ForkName, tx: TxInput, onStep?: (step: InterpreterStep) => void): Promise<LibraryRun> {
   const pooled = await borrowVm(fork, block.chainId)
+  // the optional listener hears the library's step event before each opcode (the struct logger's oracle)
+  const listener = onStep === undefined ? undefined : (step: InterpreterStep, resolve?: () => void): void => {
+    onStep(step)
+    resolve?.()
+  }
+  if (listener !== undefined) pooled.vm.evm.events!.on('step', listener)
   try {
     return await runOn(pooled, pre, block, tx)
   } finally {
+    if (listener !== undefined) pooled.vm.evm.events!.off('step', listener)
     giveBack(fork, block.chainId, pooled)
   }
 }

@@ -29,6 +29,8 @@ const TRACERS: readonly (readonly [string, unknown])[] = [
   ['prestateTracer', { disableCode: true, disableStorage: true, includeEmpty: true }],
   ['4byteTracer', undefined],
   ['noopTracer', undefined],
+  ['', undefined],
+  ['', { enableMemory: true, enableReturnData: true }],
   ['muxTracer', { callTracer: { withLog: true }, prestateTracer: { diffMode: true }, '4byteTracer': {} }],
 ]
 

@@ -1,8 +1,9 @@
 /**
  * geth's built-in tracers by name, as debug_traceTransaction's `tracer` and `tracerConfig` name them:
  * createTracer(name, config) gives a Tracer (tracer.ts) for one transaction; traceTransaction runs it.
- * Unknown names and bad configurations throw TracerConfigError. erc7562Tracer (opcode-level hooks) is not
- * implemented yet.
+ * No name (undefined or '') is geth's struct logger, configured by the trace config's own fields (enableMemory,
+ * disableStack, ...). Unknown names and bad configurations throw TracerConfigError. erc7562Tracer (opcode-level
+ * hooks) is not implemented yet.
  */
 
 import { CallTracer, callTracerConfig } from './call.ts'
@@ -10,14 +11,18 @@ import { FlatCallTracer, flatCallTracerConfig } from './call-flat.ts'
 import { FourByteTracer } from './four-byte.ts'
 import { MuxTracer, NoopTracer } from './mux.ts'
 import { PrestateTracer, prestateTracerConfig } from './prestate.ts'
+import { StructLogger, structLoggerConfig } from './struct-logger.ts'
 import { configObject, TracerConfigError, type Tracer } from './tracer.ts'
 
 export { traceTransaction, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
 
 export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer'] as const
 
-export function createTracer(name: string, config?: unknown): Tracer {
+export function createTracer(name: string | undefined, config?: unknown): Tracer {
   switch (name) {
+    case undefined:
+    case '':
+      return new StructLogger(structLoggerConfig(config))
     case 'callTracer':
       return new CallTracer(callTracerConfig(config))
     case 'flatCallTracer':
@@ -32,6 +37,7 @@ export function createTracer(name: string, config?: unknown): Tracer {
       const tracers = new Map<string, Tracer>()
       for (const [inner, innerConfig] of Object.entries(configObject(config))) {
         if (inner === 'muxTracer') throw new TracerConfigError('muxTracer cannot nest itself')
+        if (inner === '') throw new TracerConfigError('tracer  not found') // the struct logger has no name to nest by
         tracers.set(inner, createTracer(inner, innerConfig))
       }
       return new MuxTracer(tracers)
