@@ -1,12 +1,12 @@
 /**
  * geth's built-in tracers by name, as debug_traceTransaction's `tracer` and `tracerConfig` name them:
  * createTracer(name, config) gives a Tracer (tracer.ts) for one transaction; traceTransaction runs it.
- * Unknown names and bad configurations throw TracerConfigError. erc7562Tracer (opcode-level hooks) is not
- * implemented yet.
+ * Unknown names and bad configurations throw TracerConfigError.
  */
 
 import { CallTracer, callTracerConfig } from './call.ts'
 import { FlatCallTracer, flatCallTracerConfig } from './call-flat.ts'
+import { Erc7562Tracer, erc7562TracerConfig } from './erc7562.ts'
 import { FourByteTracer } from './four-byte.ts'
 import { MuxTracer, NoopTracer } from './mux.ts'
 import { PrestateTracer, prestateTracerConfig } from './prestate.ts'
@@ -14,7 +14,7 @@ import { configObject, TracerConfigError, type Tracer } from './tracer.ts'
 
 export { traceTransaction, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
 
-export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer'] as const
+export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer', 'erc7562Tracer'] as const
 
 export function createTracer(name: string, config?: unknown): Tracer {
   switch (name) {
@@ -26,6 +26,8 @@ export function createTracer(name: string, config?: unknown): Tracer {
       return new PrestateTracer(prestateTracerConfig(config))
     case '4byteTracer':
       return new FourByteTracer()
+    case 'erc7562Tracer':
+      return new Erc7562Tracer(erc7562TracerConfig(config))
     case 'noopTracer':
       return new NoopTracer()
     case 'muxTracer': {
