@@ -28,6 +28,11 @@ const a = assemble(`
 const b = assemble('JUMPDEST PUSH1 0 JUMP')
 
 function run(config?: unknown): Record<string, any> {
+  return trace('erc7562Tracer', config)
+}
+run.mux = (config: unknown): Record<string, any> => trace('muxTracer', config)
+
+function trace(name: string, config: unknown): Record<string, any> {
   const pre = new Map<bigint, AccountState>([
     [SENDER, accountState({ balance: 10n ** 18n })],
     [A, accountState({ code: a, storage: new Map([[2n, 7n]]) })],
@@ -35,7 +40,7 @@ function run(config?: unknown): Record<string, any> {
     [C, accountState({ balance: 1n })],
   ])
   const tx: TxInput = { type: 2, from: SENDER, nonce: 0n, gasLimit: 300_000n, to: A, value: 0n, data: new Uint8Array(0), maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }
-  const { trace } = traceTransaction(createTracer('erc7562Tracer', config), { world: new WorldState(stateReaderOf(pre)), block: blockEnvWith(), rules: rulesFor('cancun'), tx })
+  const { trace } = traceTransaction(createTracer(name, config), { world: new WorldState(stateReaderOf(pre)), block: blockEnvWith(), rules: rulesFor('cancun'), tx })
   return trace as Record<string, any>
 }
 
@@ -93,4 +98,11 @@ test('erc7562Tracer: configurations geth refuses are refused', () => {
   assert.throws(() => createTracer('erc7562Tracer', { withLog: 1 }), TracerConfigError)
   assert.throws(() => createTracer('erc7562Tracer', { stackTopItemsSize: 'three' }), TracerConfigError)
   assert.doesNotThrow(() => createTracer('erc7562Tracer', { stackTopItemsSize: 5, ignoredOpcodes: null, withLog: true }))
+})
+
+test('erc7562Tracer inside muxTracer sees the steps too, and gives the same result as alone', () => {
+  const alone = run({ withLog: true })
+  const muxed = run.mux({ erc7562Tracer: { withLog: true }, callTracer: {} })
+  assert.deepEqual(muxed.erc7562Tracer, alone)
+  assert.equal(muxed.callTracer.calls.length, 2)
 })
