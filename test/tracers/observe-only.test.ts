@@ -30,6 +30,9 @@ const TRACERS: readonly (readonly [string, unknown])[] = [
   ['4byteTracer', undefined],
   ['noopTracer', undefined],
   ['muxTracer', { callTracer: { withLog: true }, prestateTracer: { diffMode: true }, '4byteTracer': {} }],
+  ['erc7562Tracer', undefined],
+  ['erc7562Tracer', { withLog: true, ignoredOpcodes: [] }],
+  ['muxTracer', { erc7562Tracer: {}, prestateTracer: {} }],
 ]
 
 function envNumber(name: string): number | undefined {
