@@ -49,12 +49,13 @@ const EMPTY_RECORD: OpcodeRecord = newRecord()
 
 /**
  * geth's JSON of a frame and its children: the callTracer fields, then the opcode record of each frame
- * (frames no opcode ran in have an empty one), `outOfGas` (never on the transaction's own frame, whose end geth
- * does not inspect) and, on the top frame only, the sorted keccak preimages when there are any.
+ * (frames no opcode ran in have an empty one), `outOfGas` (the frames in `outOfGas`) and, on the top frame
+ * only, the sorted keccak preimages when there are any.
  */
 export function erc7562FrameJson(
   f: CallFrame,
   records: ReadonlyMap<CallFrame, OpcodeRecord>,
+  outOfGas: ReadonlySet<CallFrame>,
   top: boolean,
   keccak: readonly string[],
 ): Record<string, unknown> {
@@ -69,8 +70,8 @@ export function erc7562FrameJson(
   out.extCodeAccessInfo = r.extCodeAccess.map(address)
   out.usedOpcodes = sortedObject(r.usedOpcodes, quantity, (n) => n)
   out.contractSize = sortedObject(r.contractSize, address, (c) => ({ contractSize: c.size, opcode: c.opcode }))
-  out.outOfGas = !top && isOutOfGas(f.error)
+  out.outOfGas = outOfGas.has(f)
   if (top && keccak.length > 0) out.keccak = keccak.slice()
-  if (f.calls.length > 0) out.calls = f.calls.map((c) => erc7562FrameJson(c, records, false, keccak))
+  if (f.calls.length > 0) out.calls = f.calls.map((c) => erc7562FrameJson(c, records, outOfGas, false, keccak))
   return out
 }

@@ -106,3 +106,16 @@ test('erc7562Tracer inside muxTracer sees the steps too, and gives the same resu
   assert.deepEqual(muxed.erc7562Tracer, alone)
   assert.equal(muxed.callTracer.calls.length, 2)
 })
+
+test('erc7562Tracer: a Frontier create that cannot pay for its code is out of gas, though geth keeps it unreverted', () => {
+  // A creates with init code that returns 4096 bytes: far more deposit than the gas left
+  const creator = assemble('PUSH6 0x6110006000f3 PUSH1 0 MSTORE PUSH1 6 PUSH1 26 PUSH1 0 CREATE STOP')
+  const pre = new Map<bigint, AccountState>([[SENDER, accountState({ balance: 10n ** 18n })], [A, accountState({ code: creator })]])
+  const tx: TxInput = { type: 0, from: SENDER, nonce: 0n, gasLimit: 200_000n, to: A, value: 0n, data: new Uint8Array(0), gasPrice: 0n }
+  const { trace } = traceTransaction(createTracer('erc7562Tracer'), { world: new WorldState(stateReaderOf(pre)), block: blockEnvWith(), rules: rulesFor('frontier'), tx })
+  const create = (trace as Record<string, any>).calls[0]
+  assert.equal(create.type, 'CREATE')
+  assert.equal(create.error, undefined)
+  assert.equal(create.outOfGas, true)
+  assert.deepEqual(create.usedOpcodes, { '0xf3': 1 })
+})

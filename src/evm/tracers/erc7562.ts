@@ -21,11 +21,11 @@
 
 import type { FrameObserver } from '../observer.ts'
 import type { StepFrame, StepObserver } from '../step-observer.ts'
-import type { TxResult } from '../types.ts'
+import type { FrameResult, TxResult } from '../types.ts'
 import { addressOf, big, type Word } from '../words.ts'
 import type { WorldState } from '../world-state.ts'
 import { CallTracer, type CallFrame } from './call.ts'
-import { bump, erc7562FrameJson, newRecord, type OpcodeRecord } from './erc7562-frame.ts'
+import { bump, erc7562FrameJson, isOutOfGas, newRecord, type OpcodeRecord } from './erc7562-frame.ts'
 import { data } from './json.ts'
 import { configObject, flag, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
 
@@ -89,6 +89,8 @@ export class Erc7562Tracer implements Tracer, StepObserver {
   readonly observer: FrameObserver
   private readonly calls: CallTracer
   private readonly records = new Map<CallFrame, OpcodeRecord>()
+  /** The frames (never the transaction's own, whose end geth does not inspect) that ended out of gas. */
+  private readonly outOfGas = new Set<CallFrame>()
   /** hex -> preimage seen by KECCAK256, over the whole transaction. */
   private readonly keccak = new Set<string>()
   private world: WorldState | undefined
@@ -100,8 +102,26 @@ export class Erc7562Tracer implements Tracer, StepObserver {
   private record: OpcodeRecord = newRecord()
 
   constructor(readonly config: Erc7562TracerConfig) {
-    this.calls = new CallTracer({ onlyTopCall: false, withLog: config.withLog })
-    this.observer = this.calls
+    const calls = new CallTracer({ onlyTopCall: false, withLog: config.withLog })
+    this.calls = calls
+    this.observer = {
+      enter: (msg) => calls.enter(msg),
+      exit: (result, error, output) => {
+        this.frameEnds(result, error)
+        calls.exit(result, error, output)
+      },
+      log: (address, topics, bytes) => calls.log(address, topics, bytes),
+      selfDestruct: (address, beneficiary, balance) => calls.selfDestruct(address, beneficiary, balance),
+    }
+  }
+
+  /**
+   * Before callTracer pops the frame: out of gas by its error, or (before Homestead) a create that kept its
+   * gas but could not pay for its code, which geth does not count as reverted but still calls out of gas.
+   */
+  private frameEnds(result: FrameResult, error: string | undefined): void {
+    const frames = this.calls.frames
+    if (frames.length > 1 && isOutOfGas(error ?? result.haltReason)) this.outOfGas.add(frames[frames.length - 1]!)
   }
 
   txStart(ctx: TraceTxContext): void {
@@ -184,6 +204,6 @@ export class Erc7562Tracer implements Tracer, StepObserver {
   result(): unknown {
     const top = this.calls.top()
     if (top === undefined) throw new Error('incorrect number of top-level calls')
-    return erc7562FrameJson(top, this.records, true, [...this.keccak].sort())
+    return erc7562FrameJson(top, this.records, this.outOfGas, true, [...this.keccak].sort())
   }
 }
