@@ -32,6 +32,9 @@ const TRACERS: readonly (readonly [string, unknown])[] = [
   ['', undefined],
   ['', { enableMemory: true, enableReturnData: true }],
   ['muxTracer', { callTracer: { withLog: true }, prestateTracer: { diffMode: true }, '4byteTracer': {} }],
+  ['erc7562Tracer', undefined],
+  ['erc7562Tracer', { withLog: true, ignoredOpcodes: [] }],
+  ['muxTracer', { erc7562Tracer: {}, prestateTracer: {} }],
 ]
 
 function envNumber(name: string): number | undefined {

@@ -1,8 +1,8 @@
 /**
  * The tracer fixture gate: `npm run test:tracers [-- DIR]` runs every geth tracer fixture under DIR (default
  * ../shared/geth-tracers) through our EVM and its tracer, prints a readable diff for each mismatch and the
- * count per folder, and ends with `tracers: P/N passed`. A case we cannot run (erc7562Tracer is not
- * implemented) fails and is listed by name. Exits 1 when any case fails.
+ * count per folder, and ends with `tracers: P/N passed`. A case we cannot run (an unknown tracer, a
+ * transaction we cannot decode) fails and is listed by name. Exits 1 when any case fails.
  */
 
 import { resolve } from 'node:path'

@@ -2,12 +2,12 @@
  * geth's built-in tracers by name, as debug_traceTransaction's `tracer` and `tracerConfig` name them:
  * createTracer(name, config) gives a Tracer (tracer.ts) for one transaction; traceTransaction runs it.
  * No name (undefined or '') is geth's struct logger, configured by the trace config's own fields (enableMemory,
- * disableStack, ...). Unknown names and bad configurations throw TracerConfigError. erc7562Tracer (opcode-level
- * hooks) is not implemented yet.
+ * disableStack, ...). Unknown names and bad configurations throw TracerConfigError.
  */
 
 import { CallTracer, callTracerConfig } from './call.ts'
 import { FlatCallTracer, flatCallTracerConfig } from './call-flat.ts'
+import { Erc7562Tracer, erc7562TracerConfig } from './erc7562.ts'
 import { FourByteTracer } from './four-byte.ts'
 import { MuxTracer, NoopTracer } from './mux.ts'
 import { PrestateTracer, prestateTracerConfig } from './prestate.ts'
@@ -16,7 +16,7 @@ import { configObject, TracerConfigError, type Tracer } from './tracer.ts'
 
 export { traceTransaction, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
 
-export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer'] as const
+export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer', 'erc7562Tracer'] as const
 
 export function createTracer(name: string | undefined, config?: unknown): Tracer {
   switch (name) {
@@ -31,6 +31,8 @@ export function createTracer(name: string | undefined, config?: unknown): Tracer
       return new PrestateTracer(prestateTracerConfig(config))
     case '4byteTracer':
       return new FourByteTracer()
+    case 'erc7562Tracer':
+      return new Erc7562Tracer(erc7562TracerConfig(config))
     case 'noopTracer':
       return new NoopTracer()
     case 'muxTracer': {

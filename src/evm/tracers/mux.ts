@@ -1,10 +1,12 @@
 /**
  * geth's noopTracer (nothing observed, `{}` as result) and muxTracer (several tracers over one run: its
  * configuration is {tracerName: config, ...} and its result {tracerName: result, ...}). The mux only fans each
- * hook out, in configuration order; it hears state reads only when one of its tracers does.
+ * hook out, in configuration order; it hears state reads, and sees opcode steps, only when one of its tracers
+ * does (so a mux of frame-level tracers keeps the EVM's fast path).
  */
 
 import type { FrameObserver, StateReadObserver } from '../observer.ts'
+import type { StepObserver } from '../step-observer.ts'
 import type { FrameResult, Message, TxResult } from '../types.ts'
 import type { TraceTxContext, Tracer } from './tracer.ts'
 
@@ -24,6 +26,7 @@ export class NoopTracer implements Tracer, FrameObserver {
 export class MuxTracer implements Tracer, FrameObserver {
   readonly observer: FrameObserver = this
   readonly state: StateReadObserver | undefined
+  readonly steps?: StepObserver
   private readonly observers: readonly FrameObserver[]
 
   constructor(private readonly tracers: ReadonlyMap<string, Tracer>) {
@@ -36,6 +39,9 @@ export class MuxTracer implements Tracer, FrameObserver {
             account: (address) => readers.forEach((r) => r.account(address)),
             slot: (address, slot) => readers.forEach((r) => r.slot(address, slot)),
           }
+    const steppers = [...tracers.values()].map((t) => t.steps).filter((s): s is StepObserver => s !== undefined)
+    if (steppers.length === 1) this.steps = steppers[0]!
+    else if (steppers.length > 1) this.steps = { step: (...args) => steppers.forEach((s) => s.step(...args)) }
   }
 
   txStart(ctx: TraceTxContext): void {

@@ -1,7 +1,8 @@
 /**
  * The contract of geth's built-in tracers on our EVM (callTracer, flatCallTracer, prestateTracer, 4byteTracer,
- * noopTracer, muxTracer): a tracer is a FrameObserver (observer.ts) plus the two transaction-level moments
- * geth's OnTxStart / OnTxEnd give it, and a result in geth's JSON.
+ * noopTracer, muxTracer, erc7562Tracer): a tracer is a FrameObserver (observer.ts), optionally a StepObserver
+ * (step-observer.ts), plus the two transaction-level moments geth's OnTxStart / OnTxEnd give it, and a result
+ * in geth's JSON.
  *
  * How a caller runs one (traceTransaction below does exactly this): `txStart` with the transaction and the
  * WorldState it is about to run on (before any gas is bought: the prestate tracer reads the sender's balance

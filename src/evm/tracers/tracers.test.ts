@@ -67,7 +67,7 @@ test('muxTracer runs each tracer over one run and noopTracer gives {}', () => {
 })
 
 test('unknown tracers and bad configurations are refused', () => {
-  assert.throws(() => createTracer('erc7562Tracer'), TracerConfigError)
+  assert.throws(() => createTracer('noSuchTracer'), TracerConfigError)
   assert.throws(() => createTracer('callTracer', { withLog: 'yes' }), TracerConfigError)
   assert.throws(() => createTracer('prestateTracer', { diffMode: true, includeEmpty: true }), /cannot use diffMode with includeEmpty/)
   assert.throws(() => createTracer('callTracer', [1]), TracerConfigError)
