@@ -73,6 +73,15 @@ test('debug_traceTransaction: a pre-confirmed transaction traced at pending, and
   assert.equal(diff.pre[probe.toLowerCase()]!.storage![slot], before)
   assert.equal(diff.post[probe.toLowerCase()]!.storage![slot], after)
 
+  // No tracer named: geth's struct logger; its gas is the receipt's, its steps start at the contract's code.
+  const logged = await rpc<{ gas: number; failed: boolean; structLogs: { pc: number; op: string; depth: number }[] }>('debug_traceTransaction', [hash])
+  assert.equal(BigInt(logged.gas), receipt.gasUsed)
+  assert.equal(logged.failed, false)
+  assert.deepEqual([logged.structLogs[0]!.pc, logged.structLogs[0]!.depth], [0, 1])
+  assert.ok(logged.structLogs.some((s) => s.op === 'SSTORE') && logged.structLogs.some((s) => s.op === 'LOG2'), 'the counter is written and the event logged')
+  const limited = await rpc<{ structLogs: { stack?: string[] }[] }>('debug_traceTransaction', [hash, { disableStack: true }])
+  assert.ok(limited.structLogs.every((s) => s.stack === undefined))
+
   // The Parity flat form explorers read: one entry, this transaction at its place.
   const flat = await rpc<{ transactionHash: string; blockNumber: number; transactionPosition: number; type: string }[]>('trace_transaction', [hash])
   assert.deepEqual(flat.map((e) => [e.transactionHash, BigInt(e.blockNumber), e.transactionPosition, e.type]), [[hash, block, receipt.transactionIndex, 'call']])
@@ -97,6 +106,11 @@ test('debug_traceCall at pending with state overrides; debug_traceBlockByNumber;
   const traced = await rpc<{ txHash: string; result: CallFrame }[]>('debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])
   assert.deepEqual(traced.map((e) => e.txHash), [first, second])
   assert.ok(traced.every((e) => e.result.to === probe.toLowerCase()))
+
+  // erc7562Tracer (ERC-4337 bundlers) on a block's transaction: the opcodes the frame used, among them SSTORE.
+  const validation = await rpc<{ type: string; usedOpcodes: Record<string, number> }>('debug_traceTransaction', [first, { tracer: 'erc7562Tracer' }])
+  assert.equal(validation.type, 'CALL')
+  assert.ok(Object.keys(validation.usedOpcodes).length > 0)
 
   await assert.rejects(rpc('debug_traceTransaction', [first, { tracer: 'noSuchTracer' }]), (e: { code?: number; cause?: { code?: number } }) => (e.cause?.code ?? e.code) === -32602)
   await assert.rejects(rpc('debug_traceTransaction', [pad('0x1234', { size: 32 }), { tracer: 'callTracer' }]), /transaction not found/)
