@@ -13,7 +13,8 @@
  *   decode-error`) and geth's 3 (the reason in the message, as cast prints it);
  * - `cast estimate` (a plain transfer is 21000) and `cast access-list`, used by a send at exactly its gas;
  * - `cast logs --subscribe` over WebSocket;
- * - on an endpoint without pre-confirmations, cast's own habits (no --nonce, reads at latest) work as is.
+ * - on an endpoint without pre-confirmations, cast's own habits (no --nonce, reads at latest) work as is;
+ * - `cast run <hash>` (a sealed transaction replayed on a fork of the node's state) and `cast call --trace`.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -243,4 +244,25 @@ test('cast on an endpoint without pre-confirmations: its own habits (nonce and c
   assert.equal(await ok(['nonce', from, ...rpc]), await ok(['nonce', from, '--block', 'pending', ...rpc]))
   assert.equal(await ok(['call', address, 'counter()(uint256)', ...rpc]), '7')
   assert.equal(await ok(['call', address, 'counter()(uint256)', '--block', 'pending', ...rpc]), '7')
+})
+
+test('cast run <hash> replays a sealed transaction from the node\'s state, and cast call --trace traces a call', async (t) => {
+  const { node, s, address } = await steppedProbe(t, 1)
+  const hash = await s.sendAsync([address, 'increment()'])
+  await node.seal()
+  const receipt = await json<Receipt & { logs: { topics: string[] }[] }>(['receipt', hash, ...s.rpc])
+  // cast replays the block up to the transaction on a fork of the node's state at the parent block.
+  const replayed = await ok(['run', hash, ...s.rpc])
+  assert.match(replayed, new RegExp(`Gas used: ${BigInt(receipt.gasUsed)}`), `cast run's gas is the receipt's: ${replayed}`)
+  // cast names the function it knows the selector of, and shows the event the receipt holds
+  assert.match(replayed, new RegExp(`${address}::increment\\(\\)`, 'i'), 'the call is traced')
+  assert.match(replayed, new RegExp(`topic 0: ${receipt.logs[0]!.topics[0]}`), 'with the event its receipt holds')
+  // A call traced at pending (the counter as pre-confirmed) ...
+  const traced = await ok(['call', address, 'counter()(uint256)', '--trace', '--block', 'pending', ...s.rpc])
+  const counter = BigInt(await ok(['call', address, 'counter()(uint256)', '--block', 'pending', ...s.rpc]))
+  assert.match(traced, /counter\(\)|61bc221a/)
+  assert.match(traced, new RegExp(`\\[Return\\] 0x${counter.toString(16).padStart(64, '0')}`), 'the traced call returns the counter')
+  // ... and a revert shown as one.
+  const reverted = await cast(['call', address, 'failWithReason()', '--trace', '--from', s.address, ...s.rpc])
+  assert.match(`${reverted.stdout}\n${reverted.stderr}`, /Revert|probe: refused/)
 })
