@@ -37,7 +37,7 @@ export const OPTIONS = {
   accounts: { kind: 'integer', default: 10, help: 'dev chain: funded accounts of the test mnemonic', commands: ['start', 'init'], placeholder: 'N' },
   balance: { kind: 'bigint', default: 10_000n, help: 'dev chain: ether per funded account', commands: ['start', 'init'], placeholder: 'ETH' },
   'rpc-gas-cap': { kind: 'bigint', default: 50_000_000n, help: 'default and maximum gas of eth_call / eth_estimateGas', commands: ['start'], placeholder: 'GAS' },
-  'evm-timeout': { kind: 'integer', default: 5_000, help: 'time limit of one eth_call / estimate execution (ms)', commands: ['start'], placeholder: 'MS' },
+  'evm-timeout': { kind: 'integer', default: 5_000, help: 'time limit of one eth_call, estimate or trace execution (ms); a trace\'s own timeout may only lower it', commands: ['start'], placeholder: 'MS' },
   'execution-workers': {
     kind: 'integer',
     default: -1,
