@@ -1,18 +1,23 @@
 /**
- * Tracing through the public interface: a real node (stepped clock: a flashblock or a seal when the test says)
- * and viem's `request` as the client. A transaction is traced while only pre-confirmed (at `pending`) and
+ * Tracing through the public interface: a real node (manual sealing: a flashblock or a block when the test
+ * says), tracing inline and on an execution worker, and viem's `request` as the client. A transaction is traced while only pre-confirmed (at `pending`) and
  * again once sealed, and the two traces are the same; what each tracer says is checked against what the
  * chain says (the receipt's gas and logs, the counter's storage before and after), never against text
  * written here. Calls are traced at `pending` with state overrides; blocks with every transaction; errors
  * are geth's.
  */
 
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { createPublicClient, createWalletClient, encodeFunctionData, http, pad, toHex, type Abi, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ACCOUNTS } from '../support/dev-chain.ts'
-import { probeArtifact, steppedNode } from '../support/clients.ts'
+import { probeArtifact } from '../support/clients.ts'
+import { testGenesis } from '../support/dev-chain.ts'
+import { startNode } from '../support/server.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
+import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import { VIEM_DEV_CHAIN } from '../support/viem-chain.ts'
 
 const abi = (): Abi => probeArtifact().abi as Abi
@@ -29,63 +34,71 @@ interface CallFrame {
   logs?: { address: string; topics: string[]; data: string }[]
 }
 
-async function setup(t: Parameters<typeof steppedNode>[0]) {
-  const node = await steppedNode(t)
+/** A node sealing by hand (a flashblock or a block when the test asks), tracing inline or on an execution worker. */
+async function setup(t: TestContext, executionWorkers = 0) {
+  const running = await startNode(t, tempDir(t), testGenesis(), {
+    executionWorkers,
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: new ManualScheduler(Date.now()) },
+  })
+  await running.node.start()
   const account = privateKeyToAccount(ACCOUNTS[2]!.privateKey as Hex)
-  const wallet = createWalletClient({ account, chain: VIEM_DEV_CHAIN, transport: http(node.url) })
-  const pub = createPublicClient({ chain: VIEM_DEV_CHAIN, transport: http(node.url) })
+  const wallet = createWalletClient({ account, chain: VIEM_DEV_CHAIN, transport: http(running.url, { retryCount: 0 }) })
+  const pub = createPublicClient({ chain: VIEM_DEV_CHAIN, transport: http(running.url, { retryCount: 0 }) })
   const rpc = <T>(method: string, params: unknown[]): Promise<T> => pub.request({ method, params } as never) as Promise<T>
+  const node = { step: () => rpc('flashnode_flashblock', []), seal: () => rpc('evm_mine', []) }
   const deployHash = await wallet.deployContract({ abi: abi(), bytecode: probeArtifact().bytecode, args: [5n] })
   await node.seal()
   const probe = (await pub.getTransactionReceipt({ hash: deployHash })).contractAddress! as Address
   return { node, account, wallet, pub, rpc, probe }
 }
 
-test('debug_traceTransaction: a pre-confirmed transaction traced at pending, and the same trace once sealed', async (t) => {
-  const { node, account, wallet, pub, rpc, probe } = await setup(t)
-  const hash = await wallet.writeContract({ address: probe, abi: abi(), functionName: 'increment' })
-  await node.step()
-  const receipt = await pub.getTransactionReceipt({ hash })
-  const config = { tracer: 'callTracer', tracerConfig: { withLog: true } }
-  const pending = await rpc<CallFrame>('debug_traceTransaction', [hash, config])
-  assert.equal(pending.type, 'CALL')
-  assert.equal(pending.from, account.address.toLowerCase())
-  assert.equal(pending.to, probe.toLowerCase())
-  assert.equal(pending.input, encodeFunctionData({ abi: abi(), functionName: 'increment' }))
-  assert.equal(BigInt(pending.gasUsed), receipt.gasUsed, "the top frame's gas is the receipt's")
-  assert.deepEqual(
-    pending.logs!.map((l) => [l.address, l.topics, l.data]),
-    receipt.logs.map((l) => [l.address.toLowerCase(), l.topics, l.data]),
-  )
-  await node.seal()
-  const sealed = await rpc<CallFrame>('debug_traceTransaction', [hash, config])
-  assert.deepEqual(sealed, pending)
+for (const executionWorkers of [0, 1]) {
+  test(`debug_traceTransaction: a pre-confirmed transaction traced at pending, and the same trace once sealed (${executionWorkers === 0 ? 'inline' : 'on an execution worker'})`, async (t) => {
+    const { node, account, wallet, pub, rpc, probe } = await setup(t, executionWorkers)
+    const hash = await wallet.writeContract({ address: probe, abi: abi(), functionName: 'increment' })
+    await node.step()
+    const receipt = await pub.getTransactionReceipt({ hash })
+    const config = { tracer: 'callTracer', tracerConfig: { withLog: true } }
+    const pending = await rpc<CallFrame>('debug_traceTransaction', [hash, config])
+    assert.equal(pending.type, 'CALL')
+    assert.equal(pending.from, account.address.toLowerCase())
+    assert.equal(pending.to, probe.toLowerCase())
+    assert.equal(pending.input, encodeFunctionData({ abi: abi(), functionName: 'increment' }))
+    assert.equal(BigInt(pending.gasUsed), receipt.gasUsed, "the top frame's gas is the receipt's")
+    assert.deepEqual(
+      pending.logs!.map((l) => [l.address, l.topics, l.data]),
+      receipt.logs.map((l) => [l.address.toLowerCase(), l.topics, l.data]),
+    )
+    await node.seal()
+    const sealed = await rpc<CallFrame>('debug_traceTransaction', [hash, config])
+    assert.deepEqual(sealed, pending)
 
-  // prestateTracer in diff mode: the counter's slot before and after, as the chain holds it.
-  const diff = await rpc<{ pre: Record<string, { storage?: Record<string, string> }>; post: Record<string, { storage?: Record<string, string> }> }>(
-    'debug_traceTransaction',
-    [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
-  )
-  const slot = pad('0x0', { size: 32 })
-  const block = receipt.blockNumber
-  const before = await pub.getStorageAt({ address: probe, slot, blockNumber: block - 1n })
-  const after = await pub.getStorageAt({ address: probe, slot, blockNumber: block })
-  assert.equal(diff.pre[probe.toLowerCase()]!.storage![slot], before)
-  assert.equal(diff.post[probe.toLowerCase()]!.storage![slot], after)
+    // prestateTracer in diff mode: the counter's slot before and after, as the chain holds it.
+    const diff = await rpc<{ pre: Record<string, { storage?: Record<string, string> }>; post: Record<string, { storage?: Record<string, string> }> }>(
+      'debug_traceTransaction',
+      [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
+    )
+    const slot = pad('0x0', { size: 32 })
+    const block = receipt.blockNumber
+    const before = await pub.getStorageAt({ address: probe, slot, blockNumber: block - 1n })
+    const after = await pub.getStorageAt({ address: probe, slot, blockNumber: block })
+    assert.equal(diff.pre[probe.toLowerCase()]!.storage![slot], before)
+    assert.equal(diff.post[probe.toLowerCase()]!.storage![slot], after)
 
-  // No tracer named: geth's struct logger; its gas is the receipt's, its steps start at the contract's code.
-  const logged = await rpc<{ gas: number; failed: boolean; structLogs: { pc: number; op: string; depth: number }[] }>('debug_traceTransaction', [hash])
-  assert.equal(BigInt(logged.gas), receipt.gasUsed)
-  assert.equal(logged.failed, false)
-  assert.deepEqual([logged.structLogs[0]!.pc, logged.structLogs[0]!.depth], [0, 1])
-  assert.ok(logged.structLogs.some((s) => s.op === 'SSTORE') && logged.structLogs.some((s) => s.op === 'LOG2'), 'the counter is written and the event logged')
-  const limited = await rpc<{ structLogs: { stack?: string[] }[] }>('debug_traceTransaction', [hash, { disableStack: true }])
-  assert.ok(limited.structLogs.every((s) => s.stack === undefined))
+    // No tracer named: geth's struct logger; its gas is the receipt's, its steps start at the contract's code.
+    const logged = await rpc<{ gas: number; failed: boolean; structLogs: { pc: number; op: string; depth: number }[] }>('debug_traceTransaction', [hash])
+    assert.equal(BigInt(logged.gas), receipt.gasUsed)
+    assert.equal(logged.failed, false)
+    assert.deepEqual([logged.structLogs[0]!.pc, logged.structLogs[0]!.depth], [0, 1])
+    assert.ok(logged.structLogs.some((s) => s.op === 'SSTORE') && logged.structLogs.some((s) => s.op === 'LOG2'), 'the counter is written and the event logged')
+    const limited = await rpc<{ structLogs: { stack?: string[] }[] }>('debug_traceTransaction', [hash, { disableStack: true }])
+    assert.ok(limited.structLogs.every((s) => s.stack === undefined))
 
-  // The Parity flat form explorers read: one entry, this transaction at its place.
-  const flat = await rpc<{ transactionHash: string; blockNumber: number; transactionPosition: number; type: string }[]>('trace_transaction', [hash])
-  assert.deepEqual(flat.map((e) => [e.transactionHash, BigInt(e.blockNumber), e.transactionPosition, e.type]), [[hash, block, receipt.transactionIndex, 'call']])
-})
+    // The Parity flat form explorers read: one entry, this transaction at its place.
+    const flat = await rpc<{ transactionHash: string; blockNumber: number; transactionPosition: number; type: string }[]>('trace_transaction', [hash])
+    assert.deepEqual(flat.map((e) => [e.transactionHash, BigInt(e.blockNumber), e.transactionPosition, e.type]), [[hash, block, receipt.transactionIndex, 'call']])
+  })
+}
 
 test('debug_traceCall at pending with state overrides; debug_traceBlockByNumber; geth\'s errors', async (t) => {
   const { node, account, wallet, rpc, probe } = await setup(t)
