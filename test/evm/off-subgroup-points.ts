@@ -10,34 +10,18 @@
  */
 
 import { bls12_381 as curve } from '@noble/curves/bls12-381.js'
+import { concatBytes } from '@ethereumjs/util'
+import { bigIntToFixedBytes } from '../../src/primitives/hex.ts'
 
 const P = curve.fields.Fp.ORDER
 const Fp2 = curve.fields.Fp2
 
-function fp(value: bigint): Uint8Array {
-  const out = new Uint8Array(64)
-  let v = value
-  for (let i = 63; i >= 0 && v > 0n; i--) {
-    out[i] = Number(v & 0xffn)
-    v >>= 8n
-  }
-  return out
-}
-
-function join(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+const fp = (value: bigint): Uint8Array => bigIntToFixedBytes(value, 64)
 
 function checkedG1(x: bigint, y: bigint): Uint8Array {
   const point = curve.G1.Point.fromAffine({ x, y })
   if (!isOnCurve(point) || point.isTorsionFree()) throw new Error(`(${x}, ${y}) is not an off-subgroup G1 point`)
-  return join(fp(x), fp(y))
+  return concatBytes(fp(x), fp(y))
 }
 
 function offSubgroupG2(): Uint8Array {
@@ -45,7 +29,7 @@ function offSubgroupG2(): Uint8Array {
   const y = Fp2.sqrt(Fp2.add(Fp2.mul(Fp2.sqr(x), x), curve.G2.Point.CURVE().b))
   const point = curve.G2.Point.fromAffine({ x, y })
   if (!isOnCurve(point) || point.isTorsionFree()) throw new Error('x = u gives no off-subgroup G2 point')
-  return join(fp(x.c0), fp(x.c1), fp(y.c0), fp(y.c1))
+  return concatBytes(fp(x.c0), fp(x.c1), fp(y.c0), fp(y.c1))
 }
 
 /** On the curve: noble's validity check fails only for the subgroup (an off-curve point fails for its equation). */

@@ -20,27 +20,11 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
-import { REPO_ROOT } from '../../support/node-process.ts'
+import { foundryTool } from '../../support/foundry.ts'
 import { liveNode, probeArtifact, RECEIVER, steppedNode, trackListeners, ZERO_HASH, type ClientNode } from '../../support/clients.ts'
 
-/** The cast executable: the platform binary if installed, else the npm wrapper. */
-function castCommand(): string {
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch
-  try {
-    const pkg = createRequire(import.meta.url).resolve(`@foundry-rs/cast-${process.platform}-${arch}/package.json`)
-    const bin = join(dirname(pkg), 'bin', 'cast')
-    if (existsSync(bin)) return bin
-  } catch {
-    // the wrapper below
-  }
-  return join(REPO_ROOT, 'node_modules', '.bin', 'cast')
-}
-
-const CAST = castCommand()
+const CAST = foundryTool('cast')
 const CAST_TIMEOUT_MS = 60_000
 
 interface Run {

@@ -14,30 +14,17 @@ import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ACCOUNTS } from '../../support/dev-chain.ts'
 import { REPO_ROOT } from '../../support/node-process.ts'
+import { foundryTool } from '../../support/foundry.ts'
 import { liveNode, steppedNode, type ClientNode } from '../../support/clients.ts'
 import { tempDir } from '../../support/temp-dir.ts'
 import { VIEM_DEV_CHAIN } from '../../support/viem-chain.ts'
 
-/** The forge executable: the platform binary if installed, else the npm wrapper. */
-function forgeCommand(): string {
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch
-  try {
-    const pkg = createRequire(import.meta.url).resolve(`@foundry-rs/forge-${process.platform}-${arch}/package.json`)
-    const bin = join(dirname(pkg), 'bin', 'forge')
-    if (existsSync(bin)) return bin
-  } catch {
-    // the wrapper below
-  }
-  return join(REPO_ROOT, 'node_modules', '.bin', 'forge')
-}
-
-const FORGE = forgeCommand()
+const FORGE = foundryTool('forge')
 const SOLC_SHIM = join(REPO_ROOT, 'test', 'support', 'solc-shim.mjs')
 const FORGE_TIMEOUT_MS = 120_000
 
