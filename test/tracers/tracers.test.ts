@@ -23,5 +23,6 @@ test('geth tracer fixtures: every case of callTracer, flatCallTracer, prestateTr
       failures.push(`${fixture.name}:\n  ${diff(normalise(fixture.tracer, run.expected), normalise(fixture.tracer, run.actual)).join('\n  ')}`)
     }
   }
+  console.log(`tracers: ${fixtures.length - failures.length}/${fixtures.length} passed`)
   assert.deepEqual(failures, [], `${failures.length} of ${fixtures.length} cases differ from geth`)
 })
