@@ -23,6 +23,7 @@ import { streamBench } from './stream-bench.ts'
 import { followerBench } from './follower-bench.ts'
 import { evmBench } from './evm-bench.ts'
 import { contractsBench } from './contracts-bench.ts'
+import { traceBench } from './trace-bench.ts'
 import { runScenario } from './runner.ts'
 import { PEERS, type PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
@@ -41,6 +42,7 @@ export const SCENARIOS: readonly Scenario[] = [
   followerBench,
   evmBench,
   contractsBench,
+  traceBench,
   soakBench,
 ]
 
@@ -50,6 +52,7 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   issue6: ['read', 'pending-reads', 'send', 'visibility', 'receipts', 'simulate', 'flashblock-build'],
   issue19: ['read', 'pending-reads', 'simulate', 'distinct', 'memory'],
   issue20: ['evm', 'contracts', 'simulate', 'distinct', 'flashblock-build'],
+  issue39: ['trace', 'read'],
   all: SCENARIOS.map((s) => s.name),
 }
 
@@ -65,7 +68,8 @@ const USAGE = `usage: npm run bench [-- options]
   --scenarios g,…       the same, also accepting groups: issue3 (send, visibility, flashblock-build, receipts),
                         issue6 (every figure of issue 6, simulate included; not soak),
                         issue19 (read, pending-reads, simulate, distinct, memory),
-                        issue20 (evm, contracts, simulate, distinct, flashblock-build), all
+                        issue20 (evm, contracts, simulate, distinct, flashblock-build),
+                        issue39 (trace, read: tracing and eth_getProof), all
   --peers anvil,flashnode   (also flashnode-no-metrics: Flashnode with --no-metrics, beside it in one run)
   --reps N  --duration MS  --warmup MS
   --concurrency N       override every case's concurrency

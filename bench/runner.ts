@@ -8,7 +8,8 @@
  *   4. records peak RSS of every start, stops the peer, and finally takes medians per case.
  * Cases marked `chain: 'dev'` run on another start of the peer, on its own dev chain (Anvil's defaults; a
  * new empty Flashnode datadir), after the scenario's genesis start of the same repetition or before it, in
- * the order the cases first name their chain; the peak RSS footer counts the genesis starts only.
+ * the order the cases first name their chain; the peak RSS footer counts the genesis starts only. Cases with
+ * `anvilArgs` of their own run on another start of Anvil with those flags added (Flashnode's start is shared).
  * A peer that fails to start is reported unavailable with the reason (no crash); Anvil failing to start is
  * still reported the same way, since the run is then meaningless but the reason must be visible.
  */
@@ -90,10 +91,10 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     }
 
     const timeout = readyTimeoutMs === undefined ? {} : { readyTimeoutMs }
-    const start = async (peer: PeerName, rep: number, chain: Chain): Promise<RunningNode> => {
+    const start = async (peer: PeerName, rep: number, chain: Chain, caseAnvilArgs: readonly string[]): Promise<RunningNode> => {
       const port = await freePort()
       const onGenesis = chain === 'genesis' ? { genesisPath } : {}
-      if (peer === 'anvil') return startAnvil({ ...onGenesis, port, extraArgs: [...(s.anvilArgs ?? [])], ...timeout })
+      if (peer === 'anvil') return startAnvil({ ...onGenesis, port, extraArgs: [...(s.anvilArgs ?? []), ...caseAnvilArgs], ...timeout })
       let datadir = pristine
       if (chain === 'dev') {
         datadir = join(dir, `flashnode-dev-${peer}-${rep}`) // new and empty: `start` creates the dev chain
@@ -105,7 +106,8 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       const extraArgs = [...(s.flashnodeArgs ?? []), ...(prepared?.flashnodeArgs ?? []), ...noMetrics]
       return startFlashnode({ ...onGenesis, port, datadir, peer, extraArgs, ...timeout })
     }
-    const chains = [...new Set(cases.map(chainOf))]
+    /** Which start of `peer` a case runs on: its chain, and for Anvil the case's own flags (a start of their own). */
+    const startKey = (c: BenchCase, peer: PeerName): string => `${chainOf(c)}|${peer === 'anvil' ? (c.anvilArgs ?? []).join(' ') : ''}`
 
     const repetitions = result.repetitions
     const caseSettings: RunSettings = s.durationMs === undefined ? settings : { ...settings, durationMs: s.durationMs(settings) }
@@ -113,16 +115,18 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       const order = rep % 2 === 0 ? settings.peers : [...settings.peers].reverse()
       for (const peer of order) {
         const pr = result.peers[peer]!
-        for (const chain of chains) {
+        const applies = cases.filter((c) => c.peers === undefined || c.peers.includes(peer))
+        for (const key of new Set(applies.map((c) => startKey(c, peer)))) {
           if (!pr.available) break
-          const mine = cases.filter((c) => chainOf(c) === chain && (c.peers === undefined || c.peers.includes(peer)))
-          if (mine.length === 0) continue
-          const on = chain === 'dev' ? ', its dev chain' : ''
+          const mine = applies.filter((c) => startKey(c, peer) === key)
+          const chain = chainOf(mine[0]!)
+          const caseAnvilArgs = peer === 'anvil' ? (mine[0]!.anvilArgs ?? []) : []
+          const on = `${chain === 'dev' ? ', its dev chain' : ''}${caseAnvilArgs.length > 0 ? `, with ${caseAnvilArgs.join(' ')}` : ''}`
           progress(`${s.name}: repetition ${rep + 1}/${repetitions}, ${peer}${on}`)
           pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
           let node: RunningNode
           try {
-            node = await start(peer, rep, chain)
+            node = await start(peer, rep, chain, caseAnvilArgs)
           } catch (e) {
             markUnavailable(pr, errorText(e))
             break

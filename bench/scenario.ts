@@ -72,6 +72,11 @@ export interface BenchCase {
   readonly compare?: 'rate' | 'p50' | 'lower'
   /** 'dev': the peer's own dev chain (Anvil's defaults, Flashnode `start` on an empty datadir), not the scenario's genesis. */
   readonly chain?: 'genesis' | 'dev'
+  /**
+   * Anvil flags this case alone needs, after the scenario's (e.g. `--steps-tracing`, which would slow Anvil's
+   * other rows): the case runs on a start of Anvil of its own, with the cases naming the same flags.
+   */
+  readonly anvilArgs?: readonly string[]
   /** Throws if the peer answers wrongly; its figures for this case are then reported as invalid. */
   check?(run: CaseRun): Promise<void>
   /** Runs after check and before the measured load. */
