@@ -14,6 +14,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { equalBytes } from '../primitives/hex.ts'
 import { MissingTrieNode, type NodeStore } from './batch-trie.ts'
+import { Lru } from '../primitives/lru.ts'
 
 export interface TrieProof {
   /** RLP-encoded nodes from the root down, each one referenced by hash in the one before it. */
@@ -26,15 +27,31 @@ type Raw = Uint8Array | Raw[]
 
 const ABSENT_EMPTY: TrieProof = { nodes: [], value: undefined }
 
+/**
+ * Nodes read and decoded, by hash, across proofs: a node is named by the hash of its encoding, so a cached one
+ * can never be stale (whichever store it came from), and the upper levels of the state trie and of a busy
+ * contract's storage trie, which every proof walks, are read from the database and decoded once. Neither
+ * the encoding nor the decoded form is ever written (the encodings go out as the proof, read only).
+ */
+const decodedNodes = new Lru<string, { readonly encoded: Uint8Array; readonly decoded: Raw }>(8192)
+
 export async function proveKey(store: NodeStore, root: Uint8Array, key: Uint8Array): Promise<TrieProof> {
   if (key.length !== 32) throw new Error('trie keys must be 32 bytes')
   if (equalBytes(root, KECCAK256_RLP)) return ABSENT_EMPTY
   const nodes: Uint8Array[] = []
   const load = async (hash: Uint8Array): Promise<Raw> => {
-    const encoded = await store.get(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'))
+    const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex')
+    const known = decodedNodes.get(key)
+    if (known !== undefined) {
+      nodes.push(known.encoded)
+      return known.decoded
+    }
+    const encoded = await store.get(key)
     if (encoded === undefined) throw new MissingTrieNode(hash)
     nodes.push(encoded)
-    return RLP.decode(encoded) as Raw
+    const decoded = RLP.decode(encoded) as Raw
+    decodedNodes.set(key, { encoded, decoded })
+    return decoded
   }
   let node = await load(root)
   let at = 0
