@@ -18,7 +18,7 @@ import { bytesToBigInt } from '../primitives/hex.ts'
 import { BlockExecution } from './block-execution.ts'
 import { txInputOf } from './evm-env.ts'
 
-export { TracerConfigError } from '../evm/tracers/index.ts'
+export { TracerConfigError, TraceTooLarge } from '../evm/tracers/index.ts'
 
 /** What to trace with: geth's TraceConfig, parsed (rpc/params/trace.ts). */
 export interface TraceSpec {

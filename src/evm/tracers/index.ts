@@ -14,7 +14,7 @@ import { PrestateTracer, prestateTracerConfig } from './prestate.ts'
 import { StructLogger, structLoggerConfig } from './struct-logger.ts'
 import { configObject, TracerConfigError, type Tracer } from './tracer.ts'
 
-export { traceTransaction, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
+export { traceTransaction, TracerConfigError, TraceTooLarge, type TraceTxContext, type Tracer } from './tracer.ts'
 
 export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer', 'erc7562Tracer'] as const
 

@@ -25,7 +25,7 @@ import type { StepFrame, StepObserver } from '../step-observer.ts'
 import { MessageKind, Status, type FrameResult, type Message, type TxResult } from '../types.ts'
 import type { WorldState } from '../world-state.ts'
 import type { Word } from '../words.ts'
-import { configObject, flag, TracerConfigError, type TraceTxContext, type Tracer } from './tracer.ts'
+import { configObject, flag, TracerConfigError, TraceTooLarge, type TraceTxContext, type Tracer } from './tracer.ts'
 
 /** The largest trace (its estimated JSON size) the struct logger keeps: 256 MiB. */
 export const MAX_TRACE_BYTES = 256 * 1024 * 1024
@@ -263,7 +263,7 @@ export class StructLogger implements Tracer, FrameObserver, StepObserver {
   }
 
   result(): unknown {
-    if (this.overflow) throw new Error(`trace exceeds ${this.config.maxBytes} bytes`)
+    if (this.overflow) throw new TraceTooLarge(`trace exceeds ${this.config.maxBytes} bytes`)
     const failed = this.error !== undefined
     const returnValue = failed && this.error !== 'execution reverted' ? '0x' : bytesHex(this.output, 0, this.output.length)
     return { gas: Number(this.gasUsed), failed, returnValue, structLogs: this.logs }

@@ -52,6 +52,14 @@ export class TracerConfigError extends Error {
   }
 }
 
+/** A trace that grew past its tracer's output bound (the struct logger's): the RPC layer's response too large. */
+export class TraceTooLarge extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'TraceTooLarge'
+  }
+}
+
 /** txStart, executeTransaction with the tracer's observer, txEnd: the trace of one transaction. */
 export function traceTransaction(
   tracer: Tracer,

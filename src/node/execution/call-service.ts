@@ -33,7 +33,7 @@ import type { ExecutionJob, JobResult, TraceBlockJob, WireTransaction } from './
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { FlashnodeError } from '../../errors/errors.ts'
 import { decodeBlock } from '../../execution/block-codec.ts'
-import { traceBlock, tracerFor, type ReplayTransaction, type TracedTransaction } from '../../execution/tracing.ts'
+import { traceBlock, tracerFor, TraceTooLarge, type ReplayTransaction, type TracedTransaction } from '../../execution/tracing.ts'
 
 export interface CallSettings {
   readonly gasCap: bigint
@@ -52,6 +52,16 @@ export interface TargetState {
 }
 
 const NO_STATE_ROOT = async (): Promise<Uint8Array> => new Uint8Array(32)
+
+/** A trace past its tracer's output bound is the caller's response too large, not an internal error. */
+function boundedTrace<T>(trace: () => T): T {
+  try {
+    return trace()
+  } catch (e) {
+    if (e instanceof TraceTooLarge) throw new FlashnodeError('responseTooLarge', e.message)
+    throw e
+  }
+}
 
 export class CallService {
   private readonly blockHash: (n: bigint) => bigint
@@ -114,10 +124,10 @@ export class CallService {
         const ctx = this.context(target.header, job.block)
         const state = await this.fresh(target.state, job.state)
         await withDeadline(Math.min(job.timeoutMs, timeoutMs), (deadline) => executeCall(ctx, state, job.request, { deadline, trace }))
-        return { trace: trace.result() }
+        return boundedTrace(() => ({ trace: trace.result() }))
       }
       case 'traceBlock':
-        return withDeadline(Math.min(job.timeoutMs, timeoutMs), async (deadline) => this.traceBlock(job, target, deadline))
+        return withDeadline(Math.min(job.timeoutMs, timeoutMs), async (deadline) => boundedTrace(() => this.traceBlock(job, target, deadline)))
     }
   }
 
