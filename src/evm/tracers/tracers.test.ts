@@ -1,9 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
-import { bytesToBigInt, bytesToHex, hexToBytes } from '../../primitives/hex.ts'
-import { keccak256 } from '../../primitives/keccak.ts'
-import type { StateReader } from '../../state/state-reader.ts'
+import { bytesToHex, hexToBytes } from '../../primitives/hex.ts'
+import { accountState, stateReaderOf } from '../../../test/state-tests/world.ts'
 import { rulesFor } from '../fork.ts'
 import { assemble, blockEnvWith } from '../test-kit.ts'
 import type { TxInput } from '../types.ts'
@@ -15,18 +13,9 @@ const SENDER = 0x5e7d00n
 const A = 0xa0n
 const B = 0xb0n
 
+/** A WorldState over these accounts (nonce 0, no storage), through the state tests' plain-data reader. */
 function world(accounts: ReadonlyMap<bigint, { balance: bigint; code?: Uint8Array }>): WorldState {
-  const codes = new Map<string, Uint8Array>()
-  for (const a of accounts.values()) if (a.code !== undefined) codes.set(bytesToHex(keccak256(a.code)), a.code)
-  const base: StateReader = {
-    getAccount(address) {
-      const a = accounts.get(bytesToBigInt(address))
-      return a === undefined ? undefined : new Account(0n, a.balance, KECCAK256_RLP, a.code === undefined ? KECCAK256_NULL : keccak256(a.code))
-    },
-    getStorage: () => new Uint8Array(0),
-    getCode: (hash) => codes.get(bytesToHex(hash)) ?? new Uint8Array(0),
-  }
-  return new WorldState(base)
+  return new WorldState(stateReaderOf(new Map([...accounts].map(([address, fields]) => [address, accountState(fields)]))))
 }
 
 const block = blockEnvWith({ coinbase: 0xc0b0n })

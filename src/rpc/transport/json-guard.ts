@@ -35,7 +35,7 @@ export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
 }
 
 /** The index of the quote that closes the string opened at `open`, or -1 when none does. */
-function stringEnd(text: string, open: number): number {
+export function stringEnd(text: string, open: number): number {
   let at = open
   for (;;) {
     at = text.indexOf('"', at + 1)

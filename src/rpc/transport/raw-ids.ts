@@ -17,6 +17,7 @@
  * same pass finds the id the refusal echoes, and checks that token alone, since the text is unchecked.
  */
 
+import { stringEnd } from './json-guard.ts'
 import { RawId, type RequestId } from './messages.ts'
 
 /** A JSON number, whole (the grammar of RFC 8259). */
@@ -58,7 +59,6 @@ export function numericIdTokens(text: string, batch: boolean): Map<number, strin
 }
 
 const QUOTE = 0x22
-const BACKSLASH = 0x5c
 const COLON = 0x3a
 const COMMA = 0x2c
 
@@ -131,14 +131,3 @@ function numberEnd(text: string, at: number): number {
   }
 }
 
-/** The index of the quote that closes the string opened at `open`, or -1 when none does. */
-function stringEnd(text: string, open: number): number {
-  let at = open
-  for (;;) {
-    at = text.indexOf('"', at + 1)
-    if (at < 0) return -1
-    let backslashes = 0
-    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return at
-  }
-}
