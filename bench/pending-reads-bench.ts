@@ -5,7 +5,8 @@
  *   2. with 1,000 ERC-20 transfers waiting in the pool (250 senders × 4, holders 0–63 among them), not yet
  *      pre-confirmed on Flashnode (`--sealing manual`, nothing is built until asked) and not mined on Anvil
  *      (`--no-mining`, they wait in its pool);
- *   3. Flashnode only: the same 1,000 transactions after one `flashnode_flashblock` pre-confirmed them.
+ *   3. Flashnode only: the same 1,000 transactions after one `flashnode_flashblock` pre-confirmed them, and
+ *      eth_getProof of 10 balance slots at that pending state (proved against the open block's own root).
  * What each peer must answer differs, and is checked: Anvil's `pending` is its pool executed on top of
  * `latest` (re-executed per request: this is where it slows down), so in (2) holder 0 reads 4 tokens less;
  * Flashnode's `pending` is the newest pre-confirmed snapshot, so in (2) balances are unchanged and only the
@@ -16,7 +17,7 @@
  */
 
 import type { BenchChain } from './genesis.ts'
-import { readCases, type ReadExpectation } from './read-bench.ts'
+import { proofCase, readCases, type ReadExpectation } from './read-bench.ts'
 import { rpcCall } from './rpc.ts'
 import type { BenchCase, CaseRun, Scenario, ScenarioContext } from './scenario.ts'
 import { NonceBook, sendAll, TxFactory } from './txs.ts'
@@ -77,6 +78,9 @@ function cases({ chain, quick }: ScenarioContext): BenchCase[] {
       prepare: preconfirm,
       peers: ['flashnode'],
     }),
+    // Proved against the open block's own root: its first proof computes that root (as the seal will), the
+    // others walk it; the rate is the steady state of one flashblock.
+    proofCase(chain, 'pending', `, ${POOLED.toLocaleString('en-US')} txs pre-confirmed`, () => spent.tokenBalance, { prepare: preconfirm, peers: ['flashnode'] }),
   ]
   // --quick stays near 30 s: every read with the pool full; idle keeps eth_call and the nonce, pre-confirmed eth_call
   const inQuick = (c: BenchCase): boolean =>

@@ -112,30 +112,39 @@ export function readCases(
 const PROOF_SLOTS = 10
 
 /**
- * eth_getProof of the token with 10 holders' balance slots @latest: request i asks holders i … i+9 (of the 64),
- * so consecutive requests differ. Checked before it is measured: holder 0's slot proves the genesis balance, and
- * both proofs verify (the account's from its first node, the slot's from the storage hash answered).
+ * eth_getProof of the token with 10 holders' balance slots @tag: request i asks holders i … i+9 (of the 64),
+ * so consecutive requests differ. Checked before it is measured: holder 0's slot proves `balance(run)` (the
+ * genesis balance at latest), and both proofs verify (the account's from its first node, the slot's from the
+ * storage hash answered). `extra` adds fields (peers, prepare) as readCases' does.
  */
-function proofCase(chain: BenchChain): BenchCase {
+export function proofCase(
+  chain: BenchChain,
+  tag = 'latest',
+  suffix = '',
+  balance: (run: CaseRun) => bigint = () => chain.tokenBalance,
+  extra: Partial<BenchCase> = {},
+): BenchCase {
   const holders = chain.accounts.slice(0, HOLDERS).map((a) => a.address)
   const slotsFrom = (i: number): Hex[] => Array.from({ length: PROOF_SLOTS }, (_, k) => balanceSlot(holders[(i + k) % HOLDERS]!))
   return {
-    name: `eth_getProof token + ${PROOF_SLOTS} balance slots @latest (a different window of the 64 holders each request)`,
-    bodies: () => holders.map((_, i) => rpcBody(i + 1, 'eth_getProof', [chain.token, slotsFrom(i), 'latest'])),
+    ...(extra.peers !== undefined ? { peers: extra.peers } : {}),
+    name: `eth_getProof token + ${PROOF_SLOTS} balance slots @${tag}${suffix} (a different window of the 64 holders each request)`,
+    bodies: () => holders.map((_, i) => rpcBody(i + 1, 'eth_getProof', [chain.token, slotsFrom(i), tag])),
     check: async (run) => {
-      const got = (await rpcCall(run.node.url, 'eth_getProof', [chain.token, slotsFrom(0), 'latest'])) as {
+      await extra.prepare?.(run) // the state must be in place before its answer is checked
+      const got = (await rpcCall(run.node.url, 'eth_getProof', [chain.token, slotsFrom(0), tag])) as {
         accountProof: Hex[]
         storageHash: Hex
         storageProof: { value: Hex; proof: Hex[] }[]
       }
       if (got.storageProof.length !== PROOF_SLOTS) throw new Error(`eth_getProof: ${got.storageProof.length} storage proofs`)
-      expectQuantity(got.storageProof[0]!.value, chain.tokenBalance, 'proved balance slot of holder 0')
+      expectQuantity(got.storageProof[0]!.value, balance(run), 'proved balance slot of holder 0')
       // The proofs verified (@ethereumjs/mpt) from their own first node: Anvil's headers carry no state root
       // (its genesis block names the empty trie's), so the header is not what a proof is checked against here.
       const leaf = await verifyMerkleProof(hexToBytes(keccak256(chain.token)), got.accountProof.map((n) => hexToBytes(n)), { root: hexToBytes(keccak256(got.accountProof[0]!)) })
       if (leaf === null || bytesToHex(createAccountFromRLP(leaf).storageRoot) !== got.storageHash) throw new Error('eth_getProof: the account proof does not prove the storage hash answered')
       const slot = await verifyMerkleProof(hexToBytes(keccak256(balanceSlot(holders[0]!))), got.storageProof[0]!.proof.map((n) => hexToBytes(n)), { root: hexToBytes(got.storageHash) })
-      if (slot === null || bytesToBigInt(RLP.decode(slot) as Uint8Array) !== chain.tokenBalance) throw new Error('eth_getProof: the storage proof does not prove the balance answered')
+      if (slot === null || bytesToBigInt(RLP.decode(slot) as Uint8Array) !== balance(run)) throw new Error('eth_getProof: the storage proof does not prove the balance answered')
     },
   }
 }
