@@ -12,7 +12,7 @@
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { createTracer, TracerConfigError, type Tracer } from '../evm/tracers/index.ts'
+import { createTracer, type Tracer } from '../evm/tracers/index.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import { bytesToBigInt } from '../primitives/hex.ts'
 import { BlockExecution } from './block-execution.ts'
@@ -88,9 +88,4 @@ export function traceBlock(replay: BlockReplay, spec: TraceSpec, traced: (index:
     out.push({ txHash: hash, result: tracer.result() })
   }
   return out
-}
-
-/** A tracer config error as a caller's mistake (the RPC layer's invalid params), anything else unchanged. */
-export function isTracerConfigError(e: unknown): e is TracerConfigError {
-  return e instanceof TracerConfigError
 }

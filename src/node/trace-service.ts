@@ -11,7 +11,7 @@
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
-import { checkTraceSpec, isTracerConfigError, type TraceSpec, type TracedTransaction } from '../execution/tracing.ts'
+import { checkTraceSpec, TracerConfigError, type TraceSpec, type TracedTransaction } from '../execution/tracing.ts'
 import { PENDING, type BlockId } from '../primitives/block-id.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
@@ -85,7 +85,7 @@ function check(spec: TraceSpec): void {
   try {
     checkTraceSpec(spec)
   } catch (e) {
-    if (isTracerConfigError(e)) throw new FlashnodeError('invalidParams', e.message)
+    if (e instanceof TracerConfigError) throw new FlashnodeError('invalidParams', e.message)
     throw e
   }
 }

@@ -8,27 +8,19 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { applyTrieUpdates, MissingTrieNode, type NodeStore } from './batch-trie.ts'
+import { applyTrieUpdates, MissingTrieNode } from './batch-trie.ts'
 import { keccak256 } from '../primitives/keccak.ts'
+import { MapNodeStore } from '../../test/support/map-node-store.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 
-class MapStore implements NodeStore {
-  readonly nodes = new Map<string, Uint8Array>()
-  async get(key: string): Promise<Uint8Array | undefined> {
-    return this.nodes.get(key)
-  }
-  async put(key: string, value: Uint8Array): Promise<void> {
-    this.nodes.set(key, value)
-  }
-}
 
 const key = (b: number) => new Uint8Array(32).fill(b)
 const update = [{ key: key(1), value: Uint8Array.of(1) }]
 
 /** A store holding one node with the given encoding, and that node's hash as the root. */
-function storeWith(encoded: Uint8Array): { store: MapStore; root: Uint8Array } {
-  const store = new MapStore()
+function storeWith(encoded: Uint8Array): { store: MapNodeStore; root: Uint8Array } {
+  const store = new MapNodeStore()
   const root = keccak256(encoded)
   store.nodes.set(hex(root), encoded)
   return { store, root }
@@ -36,7 +28,7 @@ function storeWith(encoded: Uint8Array): { store: MapStore; root: Uint8Array } {
 
 test('a root the store does not hold is a missing trie node, named by its hash', async () => {
   const root = new Uint8Array(32).fill(0x5a)
-  await assert.rejects(applyTrieUpdates(new MapStore(), root, update), (e: unknown) => {
+  await assert.rejects(applyTrieUpdates(new MapNodeStore(), root, update), (e: unknown) => {
     assert.ok(e instanceof MissingTrieNode)
     assert.equal(e.name, 'MissingTrieNode')
     assert.match(e.message, new RegExp(hex(root)))
@@ -60,6 +52,6 @@ test('stored nodes that are no trie node of 32-byte keys are refused', async () 
 })
 
 test('keys must be 32 bytes', async () => {
-  await assert.rejects(applyTrieUpdates(new MapStore(), KECCAK256_RLP, [{ key: new Uint8Array(31), value: Uint8Array.of(1) }]), /32 bytes/)
-  await assert.rejects(applyTrieUpdates(new MapStore(), KECCAK256_RLP, [{ key: new Uint8Array(33), value: null }]), /32 bytes/)
+  await assert.rejects(applyTrieUpdates(new MapNodeStore(), KECCAK256_RLP, [{ key: new Uint8Array(31), value: Uint8Array.of(1) }]), /32 bytes/)
+  await assert.rejects(applyTrieUpdates(new MapNodeStore(), KECCAK256_RLP, [{ key: new Uint8Array(33), value: null }]), /32 bytes/)
 })

@@ -11,18 +11,10 @@ import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { Rng } from '../../test/support/rng.ts'
 import { keccak256 } from '../primitives/keccak.ts'
-import { applyTrieUpdates, MissingTrieNode, type NodeStore, type TrieUpdate } from './batch-trie.ts'
+import { MapNodeStore } from '../../test/support/map-node-store.ts'
+import { applyTrieUpdates, MissingTrieNode, type TrieUpdate } from './batch-trie.ts'
 import { proveKey } from './trie-proof.ts'
 
-class MapStore implements NodeStore {
-  readonly nodes = new Map<string, Uint8Array>()
-  async get(key: string): Promise<Uint8Array | undefined> {
-    return this.nodes.get(key)
-  }
-  async put(key: string, value: Uint8Array): Promise<void> {
-    this.nodes.set(key, value)
-  }
-}
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 
@@ -51,7 +43,7 @@ function draw(seed: number, count: number): { updates: TrieUpdate[]; makeKey: ()
 
 for (const seed of [1, 2, 3]) {
   test(`seed ${seed}: present keys prove their values, other keys prove absence, against the root`, async () => {
-    const store = new MapStore()
+    const store = new MapNodeStore()
     const { updates, makeKey } = draw(seed, 300)
     const root = await applyTrieUpdates(store, KECCAK256_RLP, updates)
     for (const { key, value } of updates) {
@@ -76,7 +68,7 @@ for (const seed of [1, 2, 3]) {
 }
 
 test('a leaf small enough to sit inside its branch is proved through the branch, not listed again', async () => {
-  const store = new MapStore()
+  const store = new MapNodeStore()
   const key = (last: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? last : 0xab))
   const updates = [0x01, 0x02, 0x13].map((last) => ({ key: key(last), value: Uint8Array.of(last) }))
   const root = await applyTrieUpdates(store, KECCAK256_RLP, updates)
@@ -93,7 +85,7 @@ test('a leaf small enough to sit inside its branch is proved through the branch,
 })
 
 test('an empty trie proves every key absent with no nodes; a missing node is an error', async () => {
-  const store = new MapStore()
+  const store = new MapNodeStore()
   assert.deepEqual(await proveKey(store, KECCAK256_RLP, new Uint8Array(32)), { nodes: [], value: undefined })
   await assert.rejects(proveKey(store, keccak256(Uint8Array.of(1)), new Uint8Array(32)), MissingTrieNode)
 })

@@ -1,9 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
-import { bytesToBigInt, bytesToHex } from '../../primitives/hex.ts'
-import { keccak256 } from '../../primitives/keccak.ts'
-import type { StateReader } from '../../state/state-reader.ts'
+import { accountState, stateReaderOf } from '../../../test/state-tests/world.ts'
 import { rulesFor } from '../fork.ts'
 import { assemble, blockEnvWith } from '../test-kit.ts'
 import type { TxInput } from '../types.ts'
@@ -17,20 +14,10 @@ const B = 0xb0n
 const GAS = 200_000n
 const INTRINSIC = 21_000
 
+/** The sender funded, each code at its address (nonce 0, no storage), through the state tests' reader. */
 function world(codes: ReadonlyMap<bigint, Uint8Array>): WorldState {
-  const byHash = new Map<string, Uint8Array>()
-  for (const c of codes.values()) byHash.set(bytesToHex(keccak256(c)), c)
-  const base: StateReader = {
-    getAccount(address) {
-      const a = bytesToBigInt(address)
-      if (a === SENDER) return new Account(0n, 10n ** 18n, KECCAK256_RLP, KECCAK256_NULL)
-      const code = codes.get(a)
-      return code === undefined ? undefined : new Account(0n, 0n, KECCAK256_RLP, keccak256(code))
-    },
-    getStorage: () => new Uint8Array(0),
-    getCode: (hash) => byHash.get(bytesToHex(hash)) ?? new Uint8Array(0),
-  }
-  return new WorldState(base)
+  const accounts = new Map([[SENDER, accountState({ balance: 10n ** 18n })], ...[...codes].map(([address, code]) => [address, accountState({ code })] as const)])
+  return new WorldState(stateReaderOf(accounts))
 }
 
 const block = blockEnvWith({ coinbase: 0xc0b0n })

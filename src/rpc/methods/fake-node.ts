@@ -57,11 +57,6 @@ const absentProof: StateProofs['getProof'] = async (address, slots) => ({
   storageProof: slots.map((slot) => ({ slot, value: 0n, proof: [] })),
 })
 
-/** The trace port's answers: the traced block's one transaction, or a trace naming what was asked. */
-function traceAnswer(method: string, args: unknown[]): unknown {
-  if (method === 'traces.traceBlock') return [{ txHash: new Uint8Array(32), result: { traced: 'block', spec: args[1] } }]
-  return { traced: method, spec: args[method === 'traces.traceCall' ? 2 : 1] }
-}
 
 /** `proofs` replaces the proof port's answer; its calls are recorded as `proofs.getProof`. */
 export function fakeNode(answers: Partial<Methods> = {}, proofs: Partial<StateProofs> = {}): { node: NodeApi; calls: RecordedCall[] } {
@@ -81,14 +76,15 @@ export function fakeNode(answers: Partial<Methods> = {}, proofs: Partial<StatePr
       return getProof(...args)
     },
   } satisfies StateProofs
-  const record = (method: string) => (...args: unknown[]) => {
+  // The trace port: calls recorded, no traces (the tracing tests run a real node, test/e2e/tracing.test.ts).
+  const record = <T>(method: string, answer: T) => (...args: unknown[]): Promise<T> => {
     calls.push({ method, args })
-    return Promise.resolve(traceAnswer(method, args))
+    return Promise.resolve(answer)
   }
   node.traces = {
-    traceTransaction: record('traces.traceTransaction'),
-    traceCall: record('traces.traceCall'),
-    traceBlock: record('traces.traceBlock') as TraceApi['traceBlock'],
+    traceTransaction: record('traces.traceTransaction', null),
+    traceCall: record('traces.traceCall', null),
+    traceBlock: record('traces.traceBlock', []),
   } satisfies TraceApi
   return { node: node as unknown as NodeApi, calls }
 }
