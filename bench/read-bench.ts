@@ -128,7 +128,7 @@ export function proofCase(
   const slotsFrom = (i: number): Hex[] => Array.from({ length: PROOF_SLOTS }, (_, k) => balanceSlot(holders[(i + k) % HOLDERS]!))
   return {
     ...(extra.peers !== undefined ? { peers: extra.peers } : {}),
-    name: `eth_getProof token + ${PROOF_SLOTS} balance slots @${tag}${suffix} (a different window of the 64 holders each request)`,
+    name: `eth_getProof token + ${PROOF_SLOTS} balance slots @${tag}${suffix} (a different window of the 64 holders each request; they repeat: Flashnode's proof node cache)`,
     bodies: () => holders.map((_, i) => rpcBody(i + 1, 'eth_getProof', [chain.token, slotsFrom(i), tag])),
     check: async (run) => {
       await extra.prepare?.(run) // the state must be in place before its answer is checked
