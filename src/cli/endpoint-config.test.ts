@@ -108,6 +108,12 @@ test('flags describe the single endpoint; with --config they are refused', () =>
   assert.throws(() => flags(['--profile', 'open']), /--profile must be one of dedicated, public, got "open"/)
   assert.throws(() => flags(['--config', 'x.json', '--port', '0']), /--port cannot be combined with --config/)
   assert.deepEqual(flags(['--idle-timeout', '90000'])[0]!.limits, { idleTimeoutMs: 90_000 })
+  assert.equal('newHeads' in flags([])[0]!, false, 'the endpoint\'s pending decides')
+  assert.equal(flags(['--new-heads', 'block'])[0]!.newHeads, 'block')
+  assert.equal(flags(['--new-heads', 'block', '--no-preconfirmations'])[0]!.newHeads, 'block')
+  assert.throws(() => flags(['--new-heads', 'head']), /--new-heads must be one of block, flashblock, got "head"/)
+  assert.throws(() => flags(['--new-heads', 'flashblock', '--no-preconfirmations']), /--new-heads flashblock needs pre-confirmations/)
+  assert.throws(() => flags(['--config', 'x.json', '--new-heads', 'block']), /--new-heads cannot be combined with --config/)
   assert.throws(() => flags(['--idle-timeout', '0']), /--idle-timeout must be at least 1 ms, got 0/)
   assert.throws(() => flags(['--config', 'x.json', '--idle-timeout', '1000']), /--idle-timeout cannot be combined with --config/)
 })
@@ -125,4 +131,14 @@ test('the live view: on but on public endpoints, a per-endpoint choice in a conf
   }
   assert.deepEqual(withFlag(['--config', file]), [true, true])
   assert.deepEqual(withFlag(['--config', file, '--no-ui']), [false, false])
+})
+
+test('newHeads is an endpoint setting: absent (the cadence of the endpoint\'s pending), flashblock or block, never flashblock on sealed state', () => {
+  const [absent, block, flash] = parseEndpointsConfig({ endpoints: [{ name: 'a', port: 1 }, { name: 'b', port: 2, newHeads: 'block' }, { name: 'c', port: 3, newHeads: 'flashblock' }] }, 'f')
+  assert.equal(absent!.newHeads, undefined)
+  assert.equal(block!.newHeads, 'block')
+  assert.equal(flash!.newHeads, 'flashblock')
+  assert.equal(parseEndpointsConfig({ endpoints: [{ name: 's', port: 1, preconfirmations: false, newHeads: 'block' }] }, 'f')[0]!.newHeads, 'block')
+  assert.throws(() => parseEndpointsConfig({ endpoints: [{ name: 's', port: 1, newHeads: 'flashblocks' }] }, 'f.json'), /endpoints\[0\]\.newHeads: must be one of block, flashblock, got "flashblocks"/)
+  assert.throws(() => parseEndpointsConfig({ endpoints: [{ name: 's', port: 1, preconfirmations: false, newHeads: 'flashblock' }] }, 'f.json'), /endpoints\[0\]\.newHeads: "flashblock" needs pre-confirmations/)
 })

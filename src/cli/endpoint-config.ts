@@ -19,6 +19,7 @@ import { DEFAULT_LIMITS, type TransportLimits } from '../rpc/transport/limits.ts
 import { DEFAULT_ALLOWED_HOSTS } from '../rpc/transport/host-check.ts'
 import { DEFAULT_PROFILE, PROFILE_NAMES, PROFILES, isProfileName, type ProfileName } from '../rpc/policy/profiles.ts'
 import { defaultBurst, type RateLimit } from '../rpc/policy/rate-limiter.ts'
+import { HEADS_CADENCES, type HeadsCadence } from '../rpc/subscriptions.ts'
 import { UsageError, type OptionName, type ParsedOptions } from './options.ts'
 
 export interface EndpointConfig {
@@ -35,6 +36,8 @@ export interface EndpointConfig {
   readonly websocket: boolean
   /** False: the endpoint serves sealed state only (pending reads latest, no pre-confirmed receipts...). */
   readonly preconfirmations: boolean
+  /** When newHeads announces a head; absent: at every flashblock where pre-confirmations are on. */
+  readonly newHeads?: HeadsCadence
   /** The live view (GET / from a browser) and GET /status. */
   readonly ui: boolean
 }
@@ -55,6 +58,16 @@ const fail = (at: string, why: string, raw: unknown): never => {
 }
 
 class ConfigFieldError extends Error {}
+
+const isHeadsCadence = (raw: unknown): raw is HeadsCadence => HEADS_CADENCES.includes(raw as HeadsCadence)
+
+/** A head at every flashblock needs flashblocks: refused on an endpoint that serves sealed state only. */
+function checkedHeads(heads: HeadsCadence, preconfirmations: boolean, at: string): HeadsCadence {
+  if (heads === 'flashblock' && !preconfirmations) {
+    throw new ConfigFieldError(`${at}: "flashblock" needs pre-confirmations, and this endpoint serves sealed state only`)
+  }
+  return heads
+}
 
 /** The keys of EndpointConfig whose value is a boolean. */
 type BooleanKey = { [K in keyof EndpointConfig]-?: NonNullable<EndpointConfig[K]> extends boolean ? K : never }[keyof EndpointConfig]
@@ -184,6 +197,15 @@ export const FIELDS: readonly Field[] = [
   },
   booleanField('websocket', 'serve WebSocket on the same port (default true)'),
   booleanField('preconfirmations', 'true (default): pending is the newest flashblock. false: sealed state only, as a node without pre-confirmations: pending reads latest; receipts, logs and block places of transactions appear once sealed; eth_simulateV1 is not served; eth_sendRawTransactionSync answers once sealed; subscriptions announce sealed blocks only (pending nonces still count every transaction sent)'),
+  {
+    name: 'newHeads',
+    shape: `"${HEADS_CADENCES.join('" | "')}"`,
+    help: 'when eth_subscribe("newHeads") announces a head. flashblock (default with pre-confirmations, as Base\'s pre-confirmation endpoints): the pending block\'s header at every flashblock, and each sealed block\'s header. block (default and only choice without pre-confirmations, as geth): each sealed block\'s header',
+    parse(raw, at, out) {
+      if (!isHeadsCadence(raw)) fail(at, `must be one of ${HEADS_CADENCES.join(', ')}`, raw)
+      out.newHeads = raw as HeadsCadence
+    },
+  },
   booleanField('ui', 'serve the live view (GET / from a browser) and GET /status (default: true, false on public endpoints; --no-ui turns it off on every endpoint)'),
 ]
 
@@ -210,6 +232,7 @@ function parseEndpoint(raw: unknown, at: string): EndpointConfig {
     limits: out.limits ?? {},
     websocket: out.websocket ?? true,
     preconfirmations: out.preconfirmations ?? true,
+    ...(out.newHeads !== undefined ? { newHeads: checkedHeads(out.newHeads, out.preconfirmations ?? true, `${at}.newHeads`) } : {}),
     ui: out.ui ?? (out.profile ?? DEFAULT_PROFILE) !== 'public',
   }
 }
@@ -289,7 +312,7 @@ export function configFileHelp(): string[] {
 }
 
 /** Flags that describe the single endpoint; refused together with --config. */
-export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit', 'idle-timeout', 'no-preconfirmations'] as const satisfies readonly OptionName[]
+export const ENDPOINT_FLAGS = ['host', 'port', 'allowed-hosts', 'cors', 'profile', 'rate-limit', 'idle-timeout', 'no-preconfirmations', 'new-heads'] as const satisfies readonly OptionName[]
 
 /** The endpoints of `flashnode start`: the config file's, or the one the flags describe. */
 export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<OptionName>): EndpointConfig[] {
@@ -306,6 +329,9 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
   if (idle < 1) throw new UsageError(`--idle-timeout must be at least 1 ms, got ${idle}`)
   const allowedHosts = splitList(options['allowed-hosts']) ?? []
   const cors = splitList(options.cors)
+  const heads = options['new-heads']
+  if (heads !== undefined && !isHeadsCadence(heads)) throw new UsageError(`--new-heads must be one of ${HEADS_CADENCES.join(', ')}, got "${heads}"`)
+  if (heads === 'flashblock' && options['no-preconfirmations']) throw new UsageError('--new-heads flashblock needs pre-confirmations: it cannot be combined with --no-preconfirmations')
   return [{
     name: 'default',
     host: options.host,
@@ -317,6 +343,7 @@ export function endpointsFromOptions(options: ParsedOptions, given: ReadonlySet<
     limits: given.has('idle-timeout') ? { idleTimeoutMs: idle } : {},
     websocket: true,
     preconfirmations: !options['no-preconfirmations'],
+    ...(heads !== undefined ? { newHeads: heads } : {}),
     ui: !options['no-ui'] && options.profile !== 'public',
   }]
 }

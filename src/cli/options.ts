@@ -170,6 +170,12 @@ export const OPTIONS = {
     help: 'the endpoint serves sealed state only: pending reads latest, receipts and logs once sealed, no eth_simulateV1, no flashblock subscriptions (the node still sequences; per endpoint in a config file: "preconfirmations": false)',
     commands: ['start'],
   },
+  'new-heads': {
+    kind: 'string',
+    help: 'when eth_subscribe("newHeads") announces a head: flashblock (default with pre-confirmations, as Base\'s pre-confirmation endpoints) = the pending block\'s header at every flashblock and each sealed header; block (as geth; the only choice with --no-preconfirmations) = each sealed header (per endpoint in a config file: "newHeads")',
+    commands: ['start'],
+    placeholder: 'flashblock|block',
+  },
   'no-metrics': {
     kind: 'boolean',
     default: false,

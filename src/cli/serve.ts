@@ -16,6 +16,7 @@ import { endpointPolicy } from '../rpc/policy/endpoint-policy.ts'
 import { DEFAULT_PROFILE, type ProfileName } from '../rpc/policy/profiles.ts'
 import type { RateLimit } from '../rpc/policy/rate-limiter.ts'
 import type { MethodTable } from '../rpc/registry.ts'
+import type { HeadsCadence, SubscriptionOptions } from '../rpc/subscriptions.ts'
 import { startHttpServer, type RunningHttpServer, type TransportLimits } from '../rpc/transport/http-server.ts'
 import type { EndpointConfig } from './endpoint-config.ts'
 import { liveViewPage } from '../ui/live-view.ts'
@@ -42,6 +43,8 @@ export interface ServeOptions {
   readonly log?: (message: string, err: unknown) => void
   /** False: the endpoint serves sealed state only (node.sealedApi). Default: the node's pre-confirmations. */
   readonly preconfirmations?: boolean
+  /** When newHeads announces a head (rpc/subscriptions.ts); default: every flashblock where pending is pre-confirmed. */
+  readonly newHeads?: HeadsCadence
   /** The live view (GET / from a browser) and GET /status. Default: on, but off on a public endpoint. */
   readonly ui?: boolean
   /** The method table of this endpoint's facade, when already built (shared by several endpoints). */
@@ -55,13 +58,15 @@ export interface RunningEndpoint extends RunningHttpServer {
   readonly preconfirmations: boolean
 }
 
+const headsOption = (heads: HeadsCadence | undefined): SubscriptionOptions => (heads === undefined ? {} : { heads })
+
 /** The facade an endpoint serves. */
 const facadeOf = (node: FlashNode, preconfirmations: boolean | undefined): NodeApi => (preconfirmations === false ? node.sealedApi : node.api)
 
 export async function serve(node: FlashNode, opts: ServeOptions): Promise<RunningEndpoint> {
   const profile = opts.profile ?? DEFAULT_PROFILE
   const api = facadeOf(node, opts.preconfirmations)
-  const policy = endpointPolicy(opts.methods ?? createEthMethods(api, node.ports), {
+  const policy = endpointPolicy(opts.methods ?? createEthMethods(api, node.ports, headsOption(opts.newHeads)), {
     profile,
     preconfirmations: api.preconfirmations,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
@@ -106,10 +111,13 @@ export async function serveEndpoints(
   endpoints: readonly EndpointConfig[],
   shared: SharedServeOptions,
 ): Promise<RunningEndpoint[]> {
-  const tables = new Map<NodeApi, MethodTable>()
-  const tableOf = (api: NodeApi): MethodTable => {
-    let table = tables.get(api)
-    if (table === undefined) tables.set(api, (table = createEthMethods(api, node.ports)))
+  // One table per facade and heads cadence, shared by the endpoints that serve the same.
+  const tables = new Map<string, MethodTable>()
+  const tableOf = (e: EndpointConfig): MethodTable => {
+    const api = facadeOf(node, e.preconfirmations)
+    const key = `${api === node.api}/${e.newHeads ?? ''}`
+    let table = tables.get(key)
+    if (table === undefined) tables.set(key, (table = createEthMethods(api, node.ports, headsOption(e.newHeads))))
     return table
   }
   const running: RunningEndpoint[] = []
@@ -117,7 +125,7 @@ export async function serveEndpoints(
     for (const e of endpoints) {
       running.push(await serve(node, {
         ...shared,
-        methods: tableOf(facadeOf(node, e.preconfirmations)),
+        methods: tableOf(e),
         preconfirmations: e.preconfirmations,
         endpoint: e.name,
         host: e.host,
@@ -127,6 +135,7 @@ export async function serveEndpoints(
         limits: e.limits,
         websocket: e.websocket,
         ui: e.ui,
+        ...(e.newHeads !== undefined ? { newHeads: e.newHeads } : {}),
         ...(e.rateLimit !== undefined ? { rateLimit: e.rateLimit } : {}),
         ...(e.cors !== undefined ? { corsOrigins: e.cors } : {}),
       }))

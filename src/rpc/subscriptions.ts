@@ -5,8 +5,12 @@
  * transaction with its receipt fields flattened in, blockHash 32 zero bytes), `pendingLogs` (each log of the
  * newest flashblock, with an address/topics filter), `newFlashblocks` (the accumulated pending block with full
  * transactions), geth's `newPendingTransactions` (a hash per transaction entering the pool's executable set,
- * or with `true` the transaction as a pool transaction: no block fields), and for sealed blocks `newHeads`
- * and `logs`. Every pre-confirmed transaction is delivered
+ * or with `true` the transaction as a pool transaction: no block fields), `newHeads` and, for sealed blocks,
+ * `logs`. `newHeads` follows the endpoint's heads cadence (`HeadsCadence`): `block`, a header per sealed
+ * block (geth's); `flashblock` (the default where pre-confirmations are on, as Base's pre-confirmation
+ * endpoints), also the pending block's header at every flashblock, the same fields eth_getBlockByNumber
+ * answers for `pending` then (no hash, miner or nonce yet), so a head arrives about every flashblock interval
+ * and each sealed block's header still arrives with its hash. Every pre-confirmed transaction is delivered
  * exactly once per subscription: a flashblock event carries only what it added. Subscriptions end with
  * eth_unsubscribe or when the connection closes; a connection holds a bounded number of them. Where the
  * facade has no pre-confirmations (an endpoint that turns them off) the flashblock kinds do not exist, as on
@@ -64,10 +68,22 @@ function parseOptions<T>(parse: (raw: unknown) => T, options: unknown): T {
   }
 }
 
+/**
+ * When `newHeads` announces a head: `block`, at each seal; `flashblock`, at each flashblock (the pending
+ * block's header) and at each seal (the sealed header).
+ */
+export type HeadsCadence = 'block' | 'flashblock'
+export const HEADS_CADENCES: readonly HeadsCadence[] = ['block', 'flashblock']
+
+export interface SubscriptionOptions {
+  /** Default `flashblock`; always `block` where the facade does not pre-confirm. */
+  readonly heads?: HeadsCadence
+}
+
 /** The kinds that announce pre-confirmed state. */
 const PRECONFIRMATION_KINDS: ReadonlySet<string> = new Set(['newFlashblockTransactions', 'pendingLogs', 'newFlashblocks'])
 
-function listenerFor(kind: string, options: unknown, send: Send, preconfirmations: boolean): NodeListener {
+function listenerFor(kind: string, options: unknown, send: Send, preconfirmations: boolean, heads: HeadsCadence): NodeListener {
   if (!preconfirmations && PRECONFIRMATION_KINDS.has(kind)) throw invalidParams(`no "${kind}" subscription in eth namespace`)
   switch (kind) {
     case 'newFlashblockTransactions': {
@@ -86,8 +102,11 @@ function listenerFor(kind: string, options: unknown, send: Send, preconfirmation
     }
     case 'newFlashblocks':
       return { flashblock: (e) => send(formatBlock(e.block, true)) }
-    case 'newHeads':
-      return { block: (e: SealedBlockEvent) => send(formatHeader(e.header)) }
+    case 'newHeads': {
+      const sealed = (e: SealedBlockEvent): void => send(formatHeader(e.header))
+      if (heads === 'block') return { block: sealed }
+      return { block: sealed, flashblock: (e) => send(formatHeader(e.block.header, { pending: true })) }
+    }
     case 'logs': {
       const filter = options === undefined ? undefined : parseOptions(parseLogFilter, options)
       return { block: (e) => e.logs.filter((l) => matches(l, filter)).forEach((l) => send(formatLocatedLog(l))) }
@@ -97,7 +116,9 @@ function listenerFor(kind: string, options: unknown, send: Send, preconfirmation
   }
 }
 
-export function subscriptionMethods(node: NodeApi): Record<string, MethodHandler> {
+export function subscriptionMethods(node: NodeApi, opts: SubscriptionOptions = {}): Record<string, MethodHandler> {
+  // A facade without pre-confirmations has no flashblocks: its heads are the sealed blocks', whatever is asked.
+  const heads = node.preconfirmations ? opts.heads ?? 'flashblock' : 'block'
   const byConnection = new WeakMap<RpcConnection, Map<string, () => void>>()
   const connectionOf = (ctx: MethodContext): RpcConnection => {
     if (ctx.connection === undefined) throw new FlashnodeError('methodNotFound', 'notifications not supported')
@@ -132,7 +153,7 @@ export function subscriptionMethods(node: NodeApi): Record<string, MethodHandler
         conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))
         failpoint('subscription:sent')
       }
-      const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send, node.preconfirmations))
+      const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send, node.preconfirmations, heads))
       subs.set(id, stop)
       return id
     },

@@ -23,12 +23,12 @@ import { sendMethods } from './send.ts'
 import { devMethods } from './dev.ts'
 import { simulateMethods } from './simulate.ts'
 import { traceMethods } from './trace.ts'
-import { subscriptionMethods } from '../subscriptions.ts'
+import { subscriptionMethods, type SubscriptionOptions } from '../subscriptions.ts'
 import { filterMethods } from '../filters.ts'
 import { txpoolMethods } from './txpool.ts'
 import { debugMethods } from './debug.ts'
 
-export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}): MethodTable {
+export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}, subscriptions: SubscriptionOptions = {}): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
     metaMethods(node, ports.info ?? NO_BLOCK_BUILDER),
     stateMethods(node),
@@ -42,7 +42,7 @@ export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}):
     logMethods(node),
     feeMethods(node),
     sendMethods(node),
-    subscriptionMethods(node),
+    subscriptionMethods(node, subscriptions),
     filterMethods(node),
     devMethods(node),
     txpoolMethods(ports.txpool ?? EMPTY_POOL),
