@@ -9,7 +9,7 @@
 
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../node/create-node.ts'
 import { bytesToHex, hexToBytes, type Hex } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { keys, signFields } from '../txpool/test-kit.ts'
@@ -255,4 +255,36 @@ test('a transaction signed for another chain does not fit the block: its flashbl
   assert.equal(outcomes[messages.indexOf(forged)], 'skipped')
   assert.equal(follower.chain.head(), 1n)
   assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+})
+
+test('a follower whose stream went quiet answers pending as latest past its age limit, and is not ready, saying so', { timeout: 120_000 }, async (t) => {
+  const sequencer = await manualNode(t)
+  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  const messages = newMessages(sequencer, { sequence: -1 })
+  const preconfirmed = await rpc(sequencer, 'eth_getBalance', [RECEIVER, 'pending'])
+  const sealed = await rpc(sequencer, 'eth_getBalance', [RECEIVER, 'latest'])
+  assert.notEqual(preconfirmed, sealed)
+  // The limit: --ready-max-age (maxAgeMs) when given; else five of the default flashblock intervals, at least one second.
+  for (const maxAgeMs of [undefined, 2_500]) {
+    let now = 1_000_000
+    const node = await createNode({
+      ...DEFAULT_NODE_SETTINGS,
+      dataDir: tempDir(t),
+      genesis: testGenesis(),
+      follow: { sealed: sealedOf(sequencer), now: () => now, ...(maxAgeMs !== undefined ? { maxAgeMs } : {}) },
+    })
+    t.after(() => node.close())
+    for (const m of messages) await node.follower!.receive(m)
+    const limit = maxAgeMs ?? Math.max(1_000, 5 * DEFAULT_SEQUENCER.flashblockIntervalMs)
+    const at = `limit ${limit} ms${maxAgeMs === undefined ? ' (the default)' : ''}`
+    now += limit
+    assert.equal(await rpc(node, 'eth_getBalance', [RECEIVER, 'pending']), preconfirmed, `${limit} ms after the newest flashblock, ${at}: pending is pre-confirmed`)
+    assert.equal(node.readiness().ready, true, `${limit} ms, ${at}: ${node.readiness().reason}`)
+    now += 1
+    assert.equal(await rpc(node, 'eth_getBalance', [RECEIVER, 'pending']), sealed, `${limit + 1} ms after the newest flashblock, ${at}: pending answers latest, not a frozen block`)
+    const stale = node.readiness()
+    assert.equal(stale.ready, false, `${limit + 1} ms, ${at}: ${stale.reason}`)
+    assert.match(stale.reason, new RegExp(`\\b${limit + 1} ms old \\(limit ${limit} ms\\)`), 'the reason names the age and the limit')
+  }
 })
