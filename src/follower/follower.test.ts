@@ -9,8 +9,9 @@
 
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
+import { RLP } from '@ethereumjs/rlp'
 import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../node/create-node.ts'
-import { bytesToHex, hexToBytes, type Hex } from '../primitives/hex.ts'
+import { bigIntToMinimalBytes, bytesToBigInt, bytesToHex, hexToBytes, type Hex } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { keys, signFields } from '../txpool/test-kit.ts'
 import type { SealedBlockSource } from './follower.ts'
@@ -22,6 +23,8 @@ import { initCode, STORE_TWO_CONSTRUCTOR } from '../../test/support/contracts.ts
 /** Emits LOG1(0xaa.., topic 0x77) and writes callvalue+1 to slot 2. */
 const LOGGER_RUNTIME = '60aa600052' + '607760206000a1' + '3460010160025500'
 const RECEIVER = `0x${'77'.repeat(20)}`
+/** A header's gasUsed, in its RLP list (parentHash, ommersHash, coinbase, stateRoot, txRoot, receiptRoot, bloom, difficulty, number, gasLimit, gasUsed, …). */
+const HEADER_GAS_USED = 10
 
 /** The sequencer's sealed chain, read from its database (what debug_getRawBlock answers over RPC). */
 function sealedOf(sequencer: FlashNode): SealedBlockSource {
@@ -255,6 +258,27 @@ test('a transaction signed for another chain does not fit the block: its flashbl
   assert.equal(outcomes[messages.indexOf(forged)], 'skipped')
   assert.equal(follower.chain.head(), 1n)
   assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+})
+
+test('a sealed header whose gasUsed is not what its receipts add up to is caught at the seal, and the block fetched from the sequencer', { timeout: 120_000 }, async (t) => {
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { diff: { block_hash: string }; metadata: { block_number: number; sealed_header?: Hex } }[]
+  const first = messages.filter((m) => m.metadata.block_number === 1)
+  const closing = first.at(-1)!
+  assert.ok(closing.metadata.sealed_header !== undefined, "block 1's messages end with its closing")
+  // The header with one more gas used, re-hashed: everything else in the message agrees with it.
+  const fields = RLP.decode(hexToBytes(closing.metadata.sealed_header!)) as Uint8Array[]
+  fields[HEADER_GAS_USED] = bigIntToMinimalBytes(bytesToBigInt(fields[HEADER_GAS_USED]!) + 1n)
+  const forged = RLP.encode(fields)
+  closing.metadata.sealed_header = bytesToHex(forged)
+  closing.diff.block_hash = bytesToHex(keccak256(forged))
+  const mismatches: string[] = []
+  t.after(follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) }))
+  for (const m of first) await follower.follower!.receive(m)
+  assert.deepEqual(mismatches, ['gasUsed'], "the header's gas used is checked against the receipts'")
+  assert.equal(follower.chain.head(), 1n)
+  assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]), 'the block as the sequencer sealed it')
+  for (const m of messages.slice(first.length)) assert.equal(await follower.follower!.receive(m), 'applied', 'the next block builds on it')
 })
 
 test('a follower whose stream went quiet answers pending as latest past its age limit, and is not ready, saying so', { timeout: 120_000 }, async (t) => {
