@@ -3,8 +3,10 @@
  * (a deployment whose constructor writes storage, a contract emitting a log and writing storage, plain
  * transfers); its stream's messages are handed to a follower node one by one. After every message the
  * follower's `pending` answers as the sequencer's did at that point; after every seal both hold the same
- * block (hash, receipts, state). A forged state diff is caught at the seal and the block refetched; a
- * missed message is reported for resuming; a follower that joins late catches up on sealed blocks.
+ * block (hash, receipts, state). A forged state diff, or a sealed header whose gas used is not its receipts',
+ * is caught at the seal and the block refetched; a missed message is reported for resuming; a follower that
+ * joins late catches up on sealed blocks; messages of a block it already holds are skipped; its `pending`
+ * answers `latest` once its newest flashblock is older than its age limit (on an injected clock).
  */
 
 import { test, type TestContext } from 'node:test'
@@ -279,6 +281,26 @@ test('a sealed header whose gasUsed is not what its receipts add up to is caught
   assert.equal(follower.chain.head(), 1n)
   assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]), 'the block as the sequencer sealed it')
   for (const m of messages.slice(first.length)) assert.equal(await follower.follower!.receive(m), 'applied', 'the next block builds on it')
+})
+
+test('messages of the block that is already the head are skipped, its opening included; the next block is followed from its opening', { timeout: 120_000 }, async (t) => {
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { index: number; metadata: { block_number: number; sealed_header?: string } }[]
+  const first = messages.filter((m) => m.metadata.block_number === 1)
+  const next = messages.filter((m) => m.metadata.block_number === 2)
+  assert.equal(first[0]!.index, 0)
+  assert.ok(first.at(-1)!.metadata.sealed_header !== undefined, "block 1's messages end with its closing")
+  assert.equal(next[0]?.index, 0, "block 2's opening follows")
+  // Joined at block 1's closing: the block is fetched sealed. Then, taken afresh (a rejoin), block 1's messages come again.
+  assert.equal(await follower.follower!.receive(first.at(-1)), 'sealed')
+  assert.equal(follower.chain.head(), 1n)
+  follower.follower!.rejoin()
+  const outcomes = []
+  for (const m of first) outcomes.push(await follower.follower!.receive(m).catch((e: Error) => `threw ${e.message}`))
+  assert.deepEqual(outcomes, first.map(() => 'skipped'), 'block 1 is the head: each of its messages is skipped, its opening (index 0) first')
+  assert.equal(follower.chain.head(), 1n)
+  for (const m of next) assert.equal(await follower.follower!.receive(m), 'applied')
+  assert.deepEqual(await view(follower, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
 })
 
 test('a follower whose stream went quiet answers pending as latest past its age limit, and is not ready, saying so', { timeout: 120_000 }, async (t) => {
