@@ -1,7 +1,9 @@
 /**
- * The stream publisher's promises about sequence numbers, through its public interface (a manual-sealing
- * node's `stream`): the numbers go on past a restart on the same database (the reservation is durable: none
- * is handed out twice, or JetStream's de-duplication, keyed on them, would drop the new messages).
+ * The stream publisher's promises about sequence numbers and resume points, through its public interface (a
+ * manual-sealing node's `stream`, subscribers as sinks): the numbers go on past a restart on the same
+ * database (the reservation is durable: none is handed out twice, or JetStream's de-duplication, keyed on
+ * them, would drop the new messages); a subscriber resuming after the message just before the oldest kept
+ * one gets every kept message and then the live ones, one resuming any earlier is told its point is too old.
  */
 
 import { test } from 'node:test'
@@ -9,6 +11,24 @@ import assert from 'node:assert/strict'
 import { manualNode, unstartedManualNode } from '../../test/support/sequencing-node.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 import type { FlashNode } from '../node/create-node.ts'
+import { CLOSE, type StreamSink } from './publisher.ts'
+
+/** A subscriber that reads everything at once: the sequences it was sent, and how it was closed. */
+function recordingSink(): StreamSink & { readonly sequences: number[]; closed?: { code: number; reason: string } } {
+  const sink = {
+    compressed: false,
+    sequences: [] as number[],
+    closed: undefined as { code: number; reason: string } | undefined,
+    send(data: Buffer) {
+      sink.sequences.push((JSON.parse(data.toString('utf8')) as { metadata: { sequence: number } }).metadata.sequence)
+    },
+    queuedBytes: () => 0,
+    close(code: number, reason: string) {
+      sink.closed = { code, reason }
+    },
+  }
+  return sink
+}
 
 /** Seals `blocks` blocks of one (empty) flashblock each; every message is published when it returns. */
 async function sealBlocks(node: FlashNode, blocks: number): Promise<void> {
@@ -44,4 +64,29 @@ test('sequence numbers go on past a restart on the same database: none is handed
     after.map((_, i) => i),
     'then one more per message',
   )
+})
+
+test('a resume after the message just before the oldest kept one gets every kept message; an older point is too old', async (t) => {
+  const node = await manualNode(t, {}, tempDir(t), { stream: { historyBlocks: 1 } })
+  const published: number[] = []
+  t.after(node.stream!.onPublished((m) => published.push(m.sequence)))
+  await sealBlocks(node, 3)
+  const kept = node.stream!.messages().map((m) => m.sequence)
+  const oldest = kept[0]!
+  assert.ok(published.includes(oldest - 1), `messages before the oldest kept (${oldest}) were published and forgotten: ${published.join(',')}`)
+
+  const resumed = recordingSink()
+  assert.equal(node.stream!.subscribe(resumed, oldest - 1), true, `resume after ${oldest - 1}, the message just before the oldest kept: ${resumed.closed?.reason ?? ''}`)
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(resumed.closed, undefined, 'the subscriber is not closed')
+  assert.deepEqual(resumed.sequences, kept, 'every kept message, in order')
+  await sealBlocks(node, 1)
+  assert.equal(resumed.closed, undefined, 'and it stays subscribed')
+  assert.deepEqual(resumed.sequences.slice(kept.length), published.filter((s) => s > kept.at(-1)!), 'then the live messages')
+
+  const old = recordingSink()
+  const oldest2 = node.stream!.messages()[0]!.sequence
+  assert.equal(node.stream!.subscribe(old, oldest2 - 2), false)
+  assert.equal(old.closed?.code, CLOSE.tooOld, `resume after ${oldest2 - 2}: ${old.closed?.reason ?? 'not closed'}`)
+  assert.deepEqual(old.sequences, [])
 })
