@@ -3,14 +3,17 @@
  * (a deployment whose constructor writes storage, a contract emitting a log and writing storage, plain
  * transfers); its stream's messages are handed to a follower node one by one. After every message the
  * follower's `pending` answers as the sequencer's did at that point; after every seal both hold the same
- * block (hash, receipts, state). A forged state diff is caught at the seal and the block refetched; a
- * missed message is reported for resuming; a follower that joins late catches up on sealed blocks.
+ * block (hash, receipts, state). A forged state diff, or a sealed header whose gas used is not its receipts',
+ * is caught at the seal and the block refetched; a missed message is reported for resuming; a follower that
+ * joins late catches up on sealed blocks; messages of a block it already holds are skipped; its `pending`
+ * answers `latest` once its newest flashblock is older than its age limit (on an injected clock).
  */
 
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../node/create-node.ts'
-import { bytesToHex, hexToBytes, type Hex } from '../primitives/hex.ts'
+import { RLP } from '@ethereumjs/rlp'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode } from '../node/create-node.ts'
+import { bigIntToMinimalBytes, bytesToBigInt, bytesToHex, hexToBytes, type Hex } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { keys, signFields } from '../txpool/test-kit.ts'
 import type { SealedBlockSource } from './follower.ts'
@@ -22,11 +25,16 @@ import { initCode, STORE_TWO_CONSTRUCTOR } from '../../test/support/contracts.ts
 /** Emits LOG1(0xaa.., topic 0x77) and writes callvalue+1 to slot 2. */
 const LOGGER_RUNTIME = '60aa600052' + '607760206000a1' + '3460010160025500'
 const RECEIVER = `0x${'77'.repeat(20)}`
+/** A header's gasUsed, in its RLP list (parentHash, ommersHash, coinbase, stateRoot, txRoot, receiptRoot, bloom, difficulty, number, gasLimit, gasUsed, …). */
+const HEADER_GAS_USED = 10
 
 /** The sequencer's sealed chain, read from its database (what debug_getRawBlock answers over RPC). */
 function sealedOf(sequencer: FlashNode): SealedBlockSource {
   return {
     blocks: async (from, to) => {
+      // An empty span is answered empty: a catch-up asking for one would ask again forever (without I/O in
+      // between, starving even the test's timeout), so it fails here instead.
+      assert.ok(from <= to, `asked for blocks ${from}..${to}, an empty span: the catch-up went past its target`)
       const out: Uint8Array[] = []
       for (let n = from; n <= to; n++) out.push(sequencer.chain.store.blockRlp(n)!)
       return out
@@ -255,4 +263,77 @@ test('a transaction signed for another chain does not fit the block: its flashbl
   assert.equal(outcomes[messages.indexOf(forged)], 'skipped')
   assert.equal(follower.chain.head(), 1n)
   assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]))
+})
+
+test('a sealed header whose gasUsed is not what its receipts add up to is caught at the seal, and the block fetched from the sequencer', { timeout: 120_000 }, async (t) => {
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { diff: { block_hash: string }; metadata: { block_number: number; sealed_header?: Hex } }[]
+  const first = messages.filter((m) => m.metadata.block_number === 1)
+  const closing = first.at(-1)!
+  assert.ok(closing.metadata.sealed_header !== undefined, "block 1's messages end with its closing")
+  // The header with one more gas used, re-hashed: everything else in the message agrees with it.
+  const fields = RLP.decode(hexToBytes(closing.metadata.sealed_header!)) as Uint8Array[]
+  fields[HEADER_GAS_USED] = bigIntToMinimalBytes(bytesToBigInt(fields[HEADER_GAS_USED]!) + 1n)
+  const forged = RLP.encode(fields)
+  closing.metadata.sealed_header = bytesToHex(forged)
+  closing.diff.block_hash = bytesToHex(keccak256(forged))
+  const mismatches: string[] = []
+  t.after(follower.follower!.observe({ sealMismatch: (e) => mismatches.push(e.field) }))
+  for (const m of first) await follower.follower!.receive(m)
+  assert.deepEqual(mismatches, ['gasUsed'], "the header's gas used is checked against the receipts'")
+  assert.equal(follower.chain.head(), 1n)
+  assert.deepEqual(await rpc(follower, 'eth_getBlockByNumber', ['0x1', true]), await rpc(sequencer, 'eth_getBlockByNumber', ['0x1', true]), 'the block as the sequencer sealed it')
+  for (const m of messages.slice(first.length)) assert.equal(await follower.follower!.receive(m), 'applied', 'the next block builds on it')
+})
+
+test('messages of the block that is already the head are skipped, its opening included; the next block is followed from its opening', { timeout: 120_000 }, async (t) => {
+  const { sequencer, follower, messages: all } = await oneSealedTransfer(t)
+  const messages = all as { index: number; metadata: { block_number: number; sealed_header?: string } }[]
+  const first = messages.filter((m) => m.metadata.block_number === 1)
+  const next = messages.filter((m) => m.metadata.block_number === 2)
+  assert.equal(first[0]!.index, 0)
+  assert.ok(first.at(-1)!.metadata.sealed_header !== undefined, "block 1's messages end with its closing")
+  assert.equal(next[0]?.index, 0, "block 2's opening follows")
+  // Joined at block 1's closing: the block is fetched sealed. Then, taken afresh (a rejoin), block 1's messages come again.
+  assert.equal(await follower.follower!.receive(first.at(-1)), 'sealed')
+  assert.equal(follower.chain.head(), 1n)
+  follower.follower!.rejoin()
+  const outcomes = []
+  for (const m of first) outcomes.push(await follower.follower!.receive(m).catch((e: Error) => `threw ${e.message}`))
+  assert.deepEqual(outcomes, first.map(() => 'skipped'), 'block 1 is the head: each of its messages is skipped, its opening (index 0) first')
+  assert.equal(follower.chain.head(), 1n)
+  for (const m of next) assert.equal(await follower.follower!.receive(m), 'applied')
+  assert.deepEqual(await view(follower, 'pending', [RECEIVER], []), await view(sequencer, 'pending', [RECEIVER], []))
+})
+
+test('a follower whose stream went quiet answers pending as latest past its age limit, and is not ready, saying so', { timeout: 120_000 }, async (t) => {
+  const sequencer = await manualNode(t)
+  await send(sequencer, 1, 0n, { to: RECEIVER, value: 5n, gasLimit: 21_000n })
+  await sequencer.sequencer!.flashblock()
+  const messages = newMessages(sequencer, { sequence: -1 })
+  const preconfirmed = await rpc(sequencer, 'eth_getBalance', [RECEIVER, 'pending'])
+  const sealed = await rpc(sequencer, 'eth_getBalance', [RECEIVER, 'latest'])
+  assert.notEqual(preconfirmed, sealed)
+  // The limit: --ready-max-age (maxAgeMs) when given; else five of the default flashblock intervals, at least one second.
+  for (const maxAgeMs of [undefined, 2_500]) {
+    let now = 1_000_000
+    const node = await createNode({
+      ...DEFAULT_NODE_SETTINGS,
+      dataDir: tempDir(t),
+      genesis: testGenesis(),
+      follow: { sealed: sealedOf(sequencer), now: () => now, ...(maxAgeMs !== undefined ? { maxAgeMs } : {}) },
+    })
+    t.after(() => node.close())
+    for (const m of messages) await node.follower!.receive(m)
+    const limit = maxAgeMs ?? Math.max(1_000, 5 * DEFAULT_SEQUENCER.flashblockIntervalMs)
+    const at = `limit ${limit} ms${maxAgeMs === undefined ? ' (the default)' : ''}`
+    now += limit
+    assert.equal(await rpc(node, 'eth_getBalance', [RECEIVER, 'pending']), preconfirmed, `${limit} ms after the newest flashblock, ${at}: pending is pre-confirmed`)
+    assert.equal(node.readiness().ready, true, `${limit} ms, ${at}: ${node.readiness().reason}`)
+    now += 1
+    assert.equal(await rpc(node, 'eth_getBalance', [RECEIVER, 'pending']), sealed, `${limit + 1} ms after the newest flashblock, ${at}: pending answers latest, not a frozen block`)
+    const stale = node.readiness()
+    assert.equal(stale.ready, false, `${limit + 1} ms, ${at}: ${stale.reason}`)
+    assert.match(stale.reason, new RegExp(`\\b${limit + 1} ms old \\(limit ${limit} ms\\)`), 'the reason names the age and the limit')
+  }
 })

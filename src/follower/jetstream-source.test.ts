@@ -2,15 +2,18 @@
  * The JetStream source against a real nats-server (Debian's; skipped, saying so, without it), fed by a real
  * sequencing node through the JetStream publisher: a follower that starts reading a backlog learns from the
  * broker's newest message how far the sequencer is, before it has handled any message, so it counts itself
- * behind (not ready, eth_syncing) until it has read that far, however fresh the old messages look.
+ * behind (not ready, eth_syncing) until it has read that far, however fresh the old messages look. A hole
+ * in the broker that the sequencer's stream cannot fill either makes the follower rejoin: the block is
+ * fetched sealed, and the follower follows on.
  */
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { needsTool } from '../../test/support/debian-tool.ts'
 import { startNatsServer } from '../../test/support/nats-server.ts'
-import { manualNode } from '../../test/support/sequencing-node.ts'
+import { inProcessFollower, manualNode } from '../../test/support/sequencing-node.ts'
 import { until } from '../../test/support/follower-kit.ts'
+import { bytesToHex } from '../primitives/hex.ts'
 import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
 import type { Follower, Outcome } from './follower.ts'
 import { JetStreamSource } from './jetstream-source.ts'
@@ -67,6 +70,56 @@ test("reading a backlog, the follower is told the sequencer's newest sealed bloc
   } finally {
     // Stopped before the broker goes (the test's after-hooks): a client still reading it would write to a closed socket.
     release()
+    await source.stop()
+    stop()
+    await publisher.close()
+  }
+})
+
+test('a hole in the broker that the sequencer cannot fill either: the follower rejoins, fetches that block sealed and follows on', needsTool('nats-server', 'nats-server'), async (t) => {
+  const broker = await startNatsServer(t)
+  const node = await manualNode(t)
+  const publisher = new JetStreamPublisher({ chainId: node.rules.chainId, url: broker.url })
+  const published: number[] = []
+  let lost: number | undefined
+  const stop = node.stream!.onPublished((m) => {
+    published.push(m.sequence)
+    // Block 2's first flashblock after its opening never reaches the broker.
+    if (lost === undefined && m.message.blockNumber === 2n && (m.message.payload as { index: number }).index === 1) lost = m.sequence
+    else publisher.publish(m)
+  })
+  publisher.start()
+  await publisher.whenConnected()
+  const follower = await inProcessFollower(t, node)
+  let gaps = 0
+  t.after(follower.follower!.observe({ gap: () => gaps++ }))
+  const fills: [number, number][] = []
+  const source = new JetStreamSource(
+    { url: broker.url, chainId: node.rules.chainId, head: () => follower.chain.head(), fill: async (after, before) => (fills.push([after, before]), { missing: 'not kept by the sequencer either' }) },
+    follower.follower!,
+  )
+  source.start()
+  try {
+    for (let block = 0; block < 3; block++) {
+      for (let f = 0; f < 2; f++) await node.sequencer!.flashblock()
+      await node.sequencer!.seal()
+    }
+    node.stream!.flush()
+    assert.ok(lost !== undefined)
+    const newest = published.at(-1)!
+    // A follower that does not rejoin answers every later message with a gap: it fails here at the next one.
+    const end = Date.now() + 20_000
+    while (follower.follower!.sequence !== newest) {
+      const state = `sequence ${follower.follower!.sequence} of ${newest}, block ${follower.chain.head()} of ${node.chain.head()}, ${gaps} gaps, holes ${JSON.stringify(source.holes)}`
+      assert.ok(gaps <= 2, `one hole, reported twice (before and after the fill), then a rejoin; got ${state}`)
+      assert.ok(Date.now() < end, `not caught up in 20 s: ${state}`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    assert.deepEqual(fills, [[lost - 1, lost + 1]], 'the span around the lost message was asked of the sequencer')
+    assert.deepEqual(source.holes, { filled: 0, rejoined: 1 })
+    assert.equal(follower.chain.head(), node.chain.head())
+    assert.equal(bytesToHex(follower.chain.header(2n)!.hash()), bytesToHex(node.chain.header(2n)!.hash()), 'block 2, fetched sealed')
+  } finally {
     await source.stop()
     stop()
     await publisher.close()

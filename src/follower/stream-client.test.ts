@@ -15,8 +15,11 @@ import { tempDir } from '../../test/support/temp-dir.ts'
 import { serve } from '../cli/serve.ts'
 import { startTcpRelay } from '../../test/support/tcp-relay.ts'
 import { SequencerClient } from './sequencer-client.ts'
+import { DEFAULT_STREAM_CLIENT } from './stream-client.ts'
 
 const RECEIVER = `0x${'77'.repeat(20)}`
+/** Subscriptions a follower may take to get back in step (its resume refused with 4000, then a fresh one), with room to spare; a loop takes more within seconds. */
+const MAX_RESUBSCRIPTIONS = 4
 
 test('a follower whose resume point the sequencer no longer keeps subscribes afresh and catches up', { timeout: 120_000 }, async (t) => {
   const sequencer = await manualNode(t, {}, tempDir(t), { stream: { historyBlocks: 1 } })
@@ -38,22 +41,34 @@ test('a follower whose resume point the sequencer no longer keeps subscribes afr
     await sequencer.sequencer!.flashblock()
     await sequencer.sequencer!.seal()
   }
-  const caughtUp = async () => {
+  const subscriptions = () => follower.metrics!.exposition().then((e) => Number(/flashnode_follower_subscriptions_total (\d+)/.exec(e.body)?.[1]))
+  /**
+   * Waits until the follower holds the sequencer's head and its newest message. A follower stuck re-subscribing
+   * (its resume point gone, never taken afresh; or taken afresh, then asking to resume again) fails here at
+   * once, by its count of subscriptions, not by the test's timeout; one that never gets there, past `limitMs`.
+   */
+  const caughtUp = async (what: string, limitMs = 30_000) => {
     const target = sequencer.chain.head()
-    while (follower.chain.head() < target || follower.follower!.sequence !== sequencer.stream!.messages().at(-1)!.sequence) await new Promise((r) => setTimeout(r, 10))
+    const newest = () => sequencer.stream!.messages().at(-1)!.sequence
+    const from = await subscriptions()
+    const end = Date.now() + limitMs
+    while (follower.chain.head() < target || follower.follower!.sequence !== newest()) {
+      const state = `block ${follower.chain.head()} of ${target}, sequence ${follower.follower!.sequence} of ${newest()}`
+      const again = (await subscriptions()) - from
+      assert.ok(again <= MAX_RESUBSCRIPTIONS, `${what}: ${again} subscriptions and still at ${state}: a loop (back-off ${DEFAULT_STREAM_CLIENT.retryMs.min} ms, doubling), not a resume`)
+      assert.ok(Date.now() < end, `${what}: not caught up within ${limitMs} ms (${state}, ${again} subscriptions)`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
   }
   await block()
-  await caughtUp()
-  const subscriptions = () => follower.metrics!.exposition().then((e) => Number(/flashnode_follower_subscriptions_total (\d+)/.exec(e.body)?.[1]))
-  const before = await subscriptions()
+  await caughtUp('the first block')
 
   await relay.cut()
   for (let i = 0; i < 3; i++) await block()
   await relay.reopen()
-  await caughtUp()
+  await caughtUp('after the link came back, its resume point gone')
   assert.equal(bytesToHex(follower.chain.header(follower.chain.head())!.hash()), bytesToHex(sequencer.chain.header(sequencer.chain.head())!.hash()))
-  assert.ok((await subscriptions()) - before <= 4, 'a few re-subscriptions (back-off), not a loop')
   await block()
-  await caughtUp()
+  await caughtUp('the next block')
   assert.equal(follower.chain.head(), sequencer.chain.head(), 'and it follows on')
 })

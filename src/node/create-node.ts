@@ -128,6 +128,8 @@ export interface FollowConfig {
   readonly streamUrl?: string
   /** `pending` answers `latest`, and the node is not ready, once the newest flashblock is older (ms). */
   readonly maxAgeMs?: number
+  /** The clock that age is counted on (ms; default the wall clock): tests move it instead of waiting. */
+  readonly now?: () => number
   /** Not ready while more sealed blocks behind the sequencer (default 2). */
   readonly maxBlocksBehind?: bigint
 }
@@ -512,7 +514,7 @@ function followerFor(
   broker: (JetStreamModules & { readonly url: string }) | undefined,
 ): Following {
   const feed = new PreconfirmedStore(kv)
-  const fresh = new FreshFeed(feed, () => Date.now(), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
+  const fresh = new FreshFeed(feed, follow.now ?? (() => Date.now()), follow.maxAgeMs ?? FOLLOWER_MAX_AGE_MS)
   const follower = new Follower({
     rules,
     kv,

@@ -87,10 +87,19 @@ class Consumer {
     return new Promise((resolve, reject) => this.ws.once('open', () => resolve()).once('error', reject))
   }
 
-  /** Resolves once the message of `sequence` (or a later one) arrived. */
+  /**
+   * Resolves once the message of `sequence` (or a later one) arrived; fails as soon as the stream is closed
+   * before it (a subscriber the node cut or refused would otherwise wait for the test's timeout).
+   */
   until(sequence: number): Promise<void> {
     if ((this.payloads.at(-1)?.metadata.sequence ?? -1) >= sequence) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.push({ sequence, resolve }))
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ sequence, resolve })
+      void this.closed.then(({ code, reason }) => {
+        const last = this.payloads.at(-1)?.metadata.sequence ?? 'none'
+        reject(new assert.AssertionError({ message: `the stream was closed (${code}: ${reason}) after sequence ${last}, before ${sequence}` }))
+      })
+    })
   }
 }
 

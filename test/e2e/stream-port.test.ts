@@ -12,7 +12,7 @@ import { spawnNode } from '../support/node-process.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { decodeMessage, type FlashblocksPayloadV1 } from '../support/flashblocks-consumer.ts'
 
-/** The first `count` messages a new subscriber at `url` receives. */
+/** The first `count` messages a new subscriber at `url` receives; fails if it is closed before. */
 function firstMessages(url: string, count: number, headers: Record<string, string> = {}): Promise<FlashblocksPayloadV1[]> {
   const ws = new WebSocket(url, { headers })
   const got: FlashblocksPayloadV1[] = []
@@ -26,6 +26,8 @@ function firstMessages(url: string, count: number, headers: Record<string, strin
     })
     ws.once('error', reject)
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
+    // Closed by the node before `count` messages (a resume point refused, say): fail now, not at the test's timeout.
+    ws.once('close', (code, reason) => reject(new assert.AssertionError({ message: `${url}: closed (${code}: ${String(reason)}) after ${got.length} of ${count} messages` })))
   })
 }
 
