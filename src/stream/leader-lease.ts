@@ -28,7 +28,7 @@ import { randomUUID } from 'node:crypto'
 import { jetstream } from '@nats-io/jetstream'
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv'
 import type { NatsConnection } from '@nats-io/transport-node'
-import { BrokerUnavailable, isWrongLastSequence, LeaseHeld, type LeaseHolder, LeaseLost, unavailableOr } from './coordination-errors.ts'
+import { BrokerUnavailable, isWrongLastSequence, LeaseHeld, type LeaseHolder, LeaseLost, type LeaseLostReason, unavailableOr } from './coordination-errors.ts'
 
 export type { LeaseHolder } from './coordination-errors.ts'
 
@@ -72,7 +72,11 @@ export interface LeaderLeaseOptions {
   readonly timing?: Partial<LeaseTiming>
   /** A monotonic clock in milliseconds (performance.now by default; a test injects its own). */
   readonly now?: () => number
+  /** The bound on opening (creating) the bucket. */
+  readonly setupTimeoutMs?: number
 }
+
+export const DEFAULT_SETUP_TIMEOUT_MS = 10_000
 
 /** A watch's handle. */
 export interface LeaseWatch {
@@ -118,6 +122,8 @@ export class LeaderLease {
   readonly timing: LeaseTiming
   readonly bucket: string
   private held: Held | undefined
+  /** How the last term ended (what renew reports after it). */
+  private ended: { readonly term: number; readonly reason: LeaseLostReason } | undefined
   private readonly now: () => number
 
   private constructor(
@@ -137,11 +143,13 @@ export class LeaderLease {
     const timing = { ...DEFAULT_LEASE_TIMING, ...options.timing }
     if (!(timing.marginMs >= 0 && timing.renewMs < timing.leaseMs - timing.marginMs)) throw new RangeError('a lease renews more often than its local validity (leaseMs - marginMs)')
     const bucket = leaseBucketName(options.chainId, options.group)
-    const js = jetstream(nc, { timeout: timing.opTimeoutMs })
+    // Creating a replicated bucket waits for its Raft group: bounded apart from (and longer than) each operation.
+    const setup = new Kvm(jetstream(nc, { timeout: options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS }))
+    await setup
+      .create(bucket, { history: 1, replicas: options.replicas ?? 3, ttl: timing.leaseMs, allow_direct: false })
+      .catch((err: unknown) => Promise.reject(unavailableOr('create the lease bucket', err)))
     // Reads go to the bucket's leader (not any replica), so a read never shows an older holder than a write saw.
-    const kv = await new Kvm(js)
-      .create(bucket, { history: 1, replicas: options.replicas ?? 3, ttl: timing.leaseMs, allow_direct: false, timeout: timing.opTimeoutMs })
-      .catch((err: unknown) => Promise.reject(unavailableOr('open the lease bucket', err)))
+    const kv = await new Kvm(jetstream(nc, { timeout: timing.opTimeoutMs })).open(bucket, { allow_direct: false })
     const { ttl } = await kv.status()
     if (ttl !== timing.leaseMs) throw new Error(`the lease bucket ${bucket} keeps records ${ttl} ms, this candidate's lease is ${timing.leaseMs} ms: every candidate of a group must use one lease duration`)
     return new LeaderLease(kv, options.candidate, timing, bucket, options.now ?? (() => performance.now()))
@@ -157,7 +165,7 @@ export class LeaderLease {
     const h = this.held
     if (h === undefined) return false
     if (this.now() < h.sentAt + this.timing.leaseMs - this.timing.marginMs) return true
-    this.held = undefined
+    this.end(h, 'expired-locally')
     return false
   }
 
@@ -184,6 +192,7 @@ export class LeaderLease {
       revision = mine.revision
     }
     this.held = { term: revision, token, revision, sentAt }
+    this.ended = undefined
     return this.self(revision)
   }
 
@@ -193,7 +202,7 @@ export class LeaderLease {
    */
   async renew(): Promise<void> {
     const h = this.held
-    if (h === undefined || !this.isLeader()) throw new LeaseLost(h === undefined ? 'not-held' : 'expired-locally', h?.term ?? 0)
+    if (h === undefined || !this.isLeader()) throw new LeaseLost(this.ended?.reason ?? 'not-held', this.ended?.term ?? 0)
     for (let attempt = 0; ; attempt++) {
       const sentAt = this.now()
       let revision: number
@@ -207,7 +216,7 @@ export class LeaderLease {
           continue
         }
         if (mine === undefined && isWrongLastSequence(err)) {
-          if (this.held === h) this.held = undefined
+          this.end(h, 'refused')
           throw new LeaseLost('refused', h.term, { cause: err })
         }
         throw mine !== undefined ? new BrokerUnavailable('renew', { cause: err }) : unavailableOr('renew', err)
@@ -222,8 +231,8 @@ export class LeaderLease {
   /** Gives the lease up (stops leading first), so a successor need not wait for the expiry. */
   async release(): Promise<void> {
     const h = this.held
-    this.held = undefined
     if (h === undefined) return
+    this.end(h, 'not-held')
     try {
       await this.kv.delete(LEASE_KEY, { previousSeq: h.revision })
     } catch (err) {
@@ -326,6 +335,12 @@ export class LeaderLease {
     renewTimer = setTimeout(tick, this.timing.renewMs)
     renewTimer.unref()
     return stop
+  }
+
+  private end(h: Held, reason: LeaseLostReason): void {
+    if (this.held !== h) return
+    this.held = undefined
+    this.ended = { term: h.term, reason }
   }
 
   private self(term: number): LeaseHolder {
