@@ -9,7 +9,8 @@
  *   duplicate window), `Flashnode-Sequence` and `Flashnode-Block` (the message's sequence and block number, so
  *   a reader finds a point in the stream from the headers, without parsing the JSON).
  * - Retention: limits (not work-queue, not interest: any number of followers read the same messages), the
- *   newest `MAX_AGE_S` seconds and at most `MAX_BYTES`, oldest discarded first; file storage; one replica.
+ *   newest `MAX_AGE_S` seconds and at most `MAX_BYTES`, oldest discarded first; file storage; one replica on a
+ *   single broker, three (Raft-replicated) for a sequencer group on a cluster (fenced-publisher.ts).
  *   These are the values the sequencer creates the stream with when it does not exist; a stream that
  *   exists is left as its operator configured it.
  * - Order: one sequencer publishes on one connection, so JetStream's sequence and the message's sequence
@@ -29,6 +30,8 @@ export const DUPLICATE_WINDOW_S = 120
 export const HEADER = {
   sequence: 'Flashnode-Sequence',
   block: 'Flashnode-Block',
+  /** The publishing leader's term (leader-lease.ts), on a sequencer group's stream. */
+  term: 'Flashnode-Term',
 } as const
 
 export function streamName(chainId: bigint): string {
@@ -41,8 +44,8 @@ export function subjectOf(chainId: bigint): string {
 
 const NANOS_PER_S = 1_000_000_000
 
-/** The stream's configuration when the sequencer creates it. */
-export function streamConfig(chainId: bigint): Partial<StreamConfig> & { name: string } {
+/** The stream's configuration when the sequencer creates it, kept on `replicas` servers (1, 3 or 5). */
+export function streamConfig(chainId: bigint, replicas = 1): Partial<StreamConfig> & { name: string } {
   return {
     name: streamName(chainId),
     subjects: [subjectOf(chainId)],
@@ -52,6 +55,6 @@ export function streamConfig(chainId: bigint): Partial<StreamConfig> & { name: s
     max_age: MAX_AGE_S * NANOS_PER_S,
     max_bytes: MAX_BYTES,
     duplicate_window: DUPLICATE_WINDOW_S * NANOS_PER_S,
-    num_replicas: 1,
+    num_replicas: replicas,
   }
 }
