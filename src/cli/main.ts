@@ -11,8 +11,11 @@ import { startProgress, type Progress } from './progress.ts'
 import { rememberedDevAccounts } from './dev-accounts-file.ts'
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import type { DevAccount } from '../node/dev-genesis.ts'
-import { helpText, parseCommandLine, UsageError, type Command } from './options.ts'
-import { openNode } from './node-config.ts'
+import { helpText, parseCommandLine, UsageError, type Command, type ParsedOptions } from './options.ts'
+import { groupSettings, nodeConfigOf, openNode, sequencerSettingsOf } from './node-config.ts'
+import { startGroupMember } from './group-member.ts'
+import type { EndpointConfig } from './endpoint-config.ts'
+import type { Logger } from '../primitives/logger.ts'
 import { makeLogger } from './logging.ts'
 import { errorFields } from '../primitives/logger.ts'
 import { serveEndpoints, splitList } from './serve.ts'
@@ -50,6 +53,7 @@ async function start(args: string[]): Promise<void> {
   const { options, given } = parseCommandLine('start', args)
   const endpoints = endpointsFromOptions(options, given) // checked before the data directory is touched
   const log = await makeLogger(options['log-level'], options['log-format'])
+  if (options['sequencer-group'] !== undefined) return startInGroup(options, endpoints, log)
   const { node, created } = await openNode(options, 'start', log)
   // A failed tick leaves the open block neither journaled nor consistent: stop, and let a restart resume it
   // from the journal (every published flashblock is there) rather than build on it.
@@ -126,6 +130,28 @@ async function start(args: string[]): Promise<void> {
     console.log(`\n${signal}: shutting down`)
     await Promise.all([...servers.map((server) => server.close()), streamServer?.close(), metricsServer?.close()])
     await node.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+/** A sequencer group's candidate (group-member.ts): standing by or leading, until SIGINT/SIGTERM. */
+async function startInGroup(options: ParsedOptions, endpoints: EndpointConfig[], log: Logger): Promise<void> {
+  const settings = groupSettings(options, endpoints)
+  const member = await startGroupMember(settings, nodeConfigOf(options, 'start', log, false), sequencerSettingsOf(options), endpoints, {
+    revertCode: options['revert-code'],
+    debug: options.debug,
+    log: (message, err) => log.error(errorFields(err), message),
+  }, log)
+  console.log(`Flashnode: candidate ${settings.id} of sequencer group ${settings.group} on ${withoutCredentials(settings.stream)}; GET /leader says whether it leads.`)
+  for (const server of member.endpoints()) console.log(`flashnode listening on ${server.url}`)
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`\n${signal}: shutting down`)
+    await member.close()
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

@@ -1,13 +1,15 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
 import type { Logger } from '../primitives/logger.ts'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, holdsChain, type FlashNode, type FollowConfig, type SequencerConfig } from '../node/create-node.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, holdsChain, type FlashNode, type FollowConfig, type NodeConfig, type SequencerConfig } from '../node/create-node.ts'
 import { SequencerClient } from '../follower/sequencer-client.ts'
-import { natsServer } from '../stream/nats-url.ts'
+import { natsServers } from '../stream/nats-url.ts'
 import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'
 import { UsageError, type ParsedOptions } from './options.ts'
+import type { EndpointConfig } from './endpoint-config.ts'
+import type { GroupMemberSettings } from './group-member.ts'
 
 function followConfig(options: ParsedOptions): FollowConfig | undefined {
   const url = options.follow
@@ -34,12 +36,12 @@ function followConfig(options: ParsedOptions): FollowConfig | undefined {
   }
 }
 
-/** --stream nats://HOST:PORT: the JetStream broker, on a sequencer or a follower. */
+/** --stream nats://HOST:PORT[,nats://HOST:PORT…]: the JetStream broker (one server or a cluster's), on a sequencer or a follower. */
 function streamBroker(options: ParsedOptions): string | undefined {
   const url = options.stream
   if (url === undefined) return undefined
   if (options['read-only']) throw new UsageError('--stream is for a sequencer or a follower, not with --read-only')
-  const server = natsServer(url)
+  const server = natsServers(url)
   if (server instanceof Error) throw new UsageError(`--stream: ${server.message}`)
   return url
 }
@@ -79,10 +81,12 @@ function executionWorkers(option: number): { executionWorkers: number; extraExec
   return { executionWorkers: base, extraExecutionWorkers: Math.max(0, availableParallelism() - base) }
 }
 
-export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import', log?: Logger): Promise<{ node: FlashNode; created: boolean }> {
+/** The node's settings from the options, without a role (sequencer, follower) when `roles` is false. */
+export function nodeConfigOf(options: ParsedOptions, command: 'start' | 'init' | 'import', log: Logger | undefined, roles = true): NodeConfig {
   const existing = holdsChain(options.datadir)
   const genesis = !existing || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
-  const node = await createNode({
+  const serving = command === 'start'
+  return {
     ...DEFAULT_NODE_SETTINGS,
     dataDir: options.datadir,
     ...(genesis !== undefined ? { genesis } : {}),
@@ -92,13 +96,51 @@ export async function openNode(options: ParsedOptions, command: 'start' | 'init'
     ...executionWorkers(options['execution-workers']),
     recoveryWorkers: options['recovery-workers'] >= 0 ? options['recovery-workers'] : availableParallelism() > 1 ? (options.follow !== undefined ? 1 : 2) : 0,
     sealHashingWorker: options['seal-workers'] >= 0 ? options['seal-workers'] > 0 : availableParallelism() > 1,
-    ...(command === 'start' ? { sequencer: sequencerConfig(options), stream: { historyBlocks: options['flashblocks-history'] } } : {}),
-    ...(command === 'start' && options.follow !== undefined ? { follow: followConfig(options)! } : {}),
-    ...(command === 'start' && options.stream !== undefined ? { streamBroker: streamBroker(options)! } : {}),
+    ...(serving && roles ? { sequencer: sequencerConfig(options) } : {}),
+    ...(serving ? { stream: { historyBlocks: options['flashblocks-history'] } } : {}),
+    ...(serving && roles && options.follow !== undefined ? { follow: followConfig(options)! } : {}),
+    ...(serving && options.stream !== undefined ? { streamBroker: streamBroker(options)! } : {}),
     // Metrics are for a serving node; init and import record none.
-    metrics: command === 'start' && !options['no-metrics'],
+    metrics: serving && !options['no-metrics'],
     ...(options['ready-max-age'] !== undefined ? { readyMaxAgeMs: options['ready-max-age'] } : {}),
     ...(log !== undefined ? { log } : {}),
-  })
+  }
+}
+
+/** --sequencer-group and the options that go with it, checked. */
+export function groupSettings(options: ParsedOptions, endpoints: readonly EndpointConfig[]): GroupMemberSettings {
+  const group = options['sequencer-group']!
+  if (!/^[A-Za-z0-9_-]+$/.test(group)) throw new UsageError(`--sequencer-group is letters, digits, '-' and '_', got "${group}"`)
+  if (options.stream === undefined) throw new UsageError('--sequencer-group needs --stream: the JetStream cluster\'s servers (nats://HOST:PORT,…) where the group keeps its lease and its stream')
+  if (options.follow !== undefined || options['read-only']) throw new UsageError('--sequencer-group excludes --follow and --read-only: a candidate follows its group\'s leader by itself')
+  if (options.sealing !== 'auto') throw new UsageError('--sequencer-group needs --sealing auto')
+  const replicas = options['group-replicas']
+  if (replicas !== 1 && replicas !== 3 && replicas !== 5) throw new UsageError(`--group-replicas must be 1, 3 or 5, got ${replicas}`)
+  streamBroker(options)
+  const first = endpoints[0]!
+  const host = first.host.includes(':') ? `[${first.host}]` : first.host
+  const wildcard = first.host === '0.0.0.0' || first.host === '::'
+  const advertised = options['advertise-url']
+  if (advertised === undefined && wildcard) throw new UsageError(`--sequencer-group on ${first.host}: give --advertise-url, the URL the other members reach this one at`)
+  if (advertised === undefined && first.port === 0) throw new UsageError('--sequencer-group needs a fixed --port (or --advertise-url): the other members must find this one')
+  if (advertised !== undefined && !/^https?:\/\//.test(advertised)) throw new UsageError(`--advertise-url must be an http:// or https:// URL, got "${advertised}"`)
+  return {
+    group,
+    stream: options.stream,
+    id: options['node-id'] ?? `${host}:${first.port}`,
+    rpcUrl: advertised ?? `http://${host}:${first.port}`,
+    replicas,
+    catchUpMs: 1_000,
+  }
+}
+
+/** The sequencer settings the options give (sealing, intervals, coinbase), for a group member that leads. */
+export function sequencerSettingsOf(options: ParsedOptions): SequencerConfig {
+  return sequencerConfig({ ...options, follow: undefined, 'read-only': false })!
+}
+
+export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import', log?: Logger): Promise<{ node: FlashNode; created: boolean }> {
+  const existing = holdsChain(options.datadir)
+  const node = await createNode(nodeConfigOf(options, command, log))
   return { node, created: !existing }
 }

@@ -200,6 +200,31 @@ export const OPTIONS = {
     commands: ['start'],
     placeholder: 'nats://HOST:PORT',
   },
+  'sequencer-group': {
+    kind: 'string',
+    help: 'be one candidate of a sequencer group of this name (docs/scaling.md): with --stream listing a JetStream cluster\'s servers, one candidate holds the group\'s lease and sequences, publishing every flashblock to the replicated stream before announcing it; the others follow it and take over when its lease lapses. GET /leader answers 200 on the leader, 503 elsewhere',
+    commands: ['start'],
+    placeholder: 'NAME',
+  },
+  'node-id': {
+    kind: 'string',
+    help: 'this candidate\'s id in its sequencer group, unique in the group (default: HOST:PORT of its first endpoint)',
+    commands: ['start'],
+    placeholder: 'ID',
+  },
+  'advertise-url': {
+    kind: 'string',
+    help: 'the JSON-RPC URL the other members of a sequencer group reach this one at, while it leads: forwarded transactions, catch-up (default: http://HOST:PORT of its first endpoint; required when that host is 0.0.0.0 or ::)',
+    commands: ['start'],
+    placeholder: 'URL',
+  },
+  'group-replicas': {
+    kind: 'integer',
+    default: 3,
+    help: 'replicas of a sequencer group\'s lease and stream when a member creates them (3 on a three-server cluster; 1 on a single server, for trying a group without a cluster: nothing is then replicated)',
+    commands: ['start'],
+    placeholder: 'N',
+  },
   'read-only': { kind: 'boolean', default: false, help: 'serve reads only: no pool, no sequencing; pending reads the latest block', commands: ['start'] },
   debug: { kind: 'boolean', default: false, help: 'show internal error details in responses', commands: ['start'] },
 } as const satisfies Record<string, OptionSpec>

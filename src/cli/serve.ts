@@ -47,6 +47,8 @@ export interface ServeOptions {
   readonly newHeads?: HeadsCadence
   /** The live view (GET / from a browser) and GET /status. Default: on, but off on a public endpoint. */
   readonly ui?: boolean
+  /** GET /leader (a sequencer group's member): 200 while it leads, 503 otherwise. */
+  readonly leader?: () => { readonly leading: boolean; readonly body: unknown }
   /** The method table of this endpoint's facade, when already built (shared by several endpoints). */
   readonly methods?: MethodTable
 }
@@ -92,6 +94,7 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
     ...(node.metrics !== undefined ? { observer: node.metrics } : {}),
     ...(node.metrics !== undefined && profile !== 'public' ? { metrics: () => node.metrics!.exposition() } : {}),
     readiness: () => node.readiness(),
+    ...(opts.leader !== undefined ? { leader: opts.leader } : {}),
     ...((opts.ui ?? profile !== 'public') ? { page: liveViewPage(), status: () => node.status(api.preconfirmations) } : {}),
   })
   node.metrics?.addConnections(() => server.connections())
@@ -101,6 +104,8 @@ export async function serve(node: FlashNode, opts: ServeOptions): Promise<Runnin
 export interface SharedServeOptions {
   readonly revertCode: number
   readonly debug: boolean
+  /** GET /leader on every endpoint (a sequencer group's member). */
+  readonly leader?: () => { readonly leading: boolean; readonly body: unknown }
   readonly now?: () => number
   readonly log?: (message: string, err: unknown) => void
 }

@@ -35,12 +35,23 @@ interface Answer {
 
 export class SequencerClient implements SealedBlockSource {
   private nextId = 1
+  private readonly target: () => string | undefined
 
   constructor(
-    /** The sequencer's JSON-RPC URL (http://host:port). */
-    readonly url: string,
+    /**
+     * The sequencer's JSON-RPC URL (http://host:port), or where to find it at each call (a sequencer group's
+     * leader, which changes; undefined while nobody leads: calls are then SequencerUnreachable).
+     */
+    target: string | (() => string | undefined),
     readonly timeoutMs = 5_000,
-  ) {}
+  ) {
+    this.target = typeof target === 'string' ? () => target : target
+  }
+
+  /** Where calls go now (undefined while a group has no leader). */
+  get url(): string | undefined {
+    return this.target()
+  }
 
   /** One call; its result, or SequencerRefused / SequencerUnreachable. */
   async call(method: string, params: readonly unknown[]): Promise<unknown> {
@@ -64,23 +75,25 @@ export class SequencerClient implements SealedBlockSource {
     const first = this.nextId
     this.nextId += calls.length
     const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })))
+    const url = this.url
+    if (url === undefined) throw new SequencerUnreachable('no sequencer leads the group now')
     let response: Response
     try {
-      response = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(this.timeoutMs) })
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(this.timeoutMs) })
     } catch (e) {
       const why = e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)
-      throw new SequencerUnreachable(`sequencer at ${this.url} unreachable: ${why}`)
+      throw new SequencerUnreachable(`sequencer at ${url} unreachable: ${why}`)
     }
     let answers: unknown
     try {
       answers = await response.json()
     } catch {
-      throw new SequencerUnreachable(`sequencer at ${this.url} answered HTTP ${response.status} without JSON`)
+      throw new SequencerUnreachable(`sequencer at ${url} answered HTTP ${response.status} without JSON`)
     }
     if (!Array.isArray(answers)) {
       const one = answers as Answer
       if (one.error !== undefined) throw new SequencerRefused(one.error.code, one.error.message, one.error.data)
-      throw new SequencerUnreachable(`sequencer at ${this.url} answered HTTP ${response.status} without a batch`)
+      throw new SequencerUnreachable(`sequencer at ${url} answered HTTP ${response.status} without a batch`)
     }
     const byId = new Map((answers as Answer[]).map((a) => [a.id, a]))
     return calls.map((_, i) => byId.get(first + i) ?? { error: { code: -32603, message: 'no answer in the batch' } })

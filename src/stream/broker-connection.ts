@@ -9,9 +9,11 @@
 
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { errorFields, type Logger, SILENT_LOGGER } from '../primitives/logger.ts'
+import { natsServers } from './nats-url.ts'
 
 export interface BrokerConnectionOptions {
   /** nats://host:port */
+  /** nats://host:port, or a cluster's servers as a comma-separated list. */
   readonly url: string
   /** The connection's name as the broker shows it. */
   readonly name: string
@@ -66,7 +68,7 @@ export class BrokerConnection {
     if (this.closed) return
     let nc: NatsConnection
     try {
-      nc = await connect({ servers: this.options.url, name: this.options.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: this.options.retryMs, pingInterval: 10_000 })
+      nc = await connect({ servers: serversOf(this.options.url), name: this.options.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: this.options.retryMs, pingInterval: 10_000 })
     } catch (err) {
       this.log.debug({ url: this.options.url, ...errorFields(err) }, 'broker: not reachable yet')
       return this.later()
@@ -123,4 +125,10 @@ export class BrokerConnection {
     this.timer = setTimeout(() => void this.connect(), this.options.retryMs)
     this.timer.unref()
   }
+}
+
+/** The client's server list; a list that does not parse is passed as given (the client says what is wrong). */
+function serversOf(url: string): string[] | string {
+  const servers = natsServers(url)
+  return servers instanceof Error ? url : servers
 }

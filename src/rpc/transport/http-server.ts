@@ -13,7 +13,8 @@
  * the request's Accept asks for text/html (a browser): then it is that page; GET/HEAD `/status`, when given,
  * is the node's status document as JSON; GET/HEAD `/metrics`, when the server is given
  * `metrics`, is the Prometheus text exposition; GET/HEAD `/healthz` is 200 while the process serves, and
- * `/readyz` 200 `{"status":"ready"}` or 503 `{"status":"not ready","reason":…}` as `readiness` says; OPTIONS is a CORS preflight (204) only when CORS
+ * `/readyz` 200 `{"status":"ready"}` or 503 `{"status":"not ready","reason":…}` as `readiness` says;
+ * `/leader`, given a sequencer group's `leader`, 200 on its leader and 503 elsewhere; OPTIONS is a CORS preflight (204) only when CORS
  * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
  * an IP literal or a configured host (`*` allows all), else 403 `invalid host specified`. Every response is
  * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
@@ -91,6 +92,11 @@ export interface HttpServerOptions {
    */
   readonly readiness?: () => Readiness
   /**
+   * GET `/leader`, on a member of a sequencer group: 200 on the one that leads, 503 elsewhere (with who
+   * leads, when known), for a balancer routing writes. Absent: 404.
+   */
+  readonly leader?: () => { readonly leading: boolean; readonly body: unknown }
+  /**
    * The live view (src/ui/): sent, with its own headers, to a GET `/` whose Accept asks for text/html.
    * Absent: such a GET gets the health answer as any other.
    */
@@ -143,6 +149,7 @@ interface Config {
   readonly observer: PayloadObserver | undefined
   readonly metrics: HttpServerOptions['metrics']
   readonly readiness: HttpServerOptions['readiness']
+  readonly leader: HttpServerOptions['leader']
   readonly page: HttpServerOptions['page']
   readonly status: HttpServerOptions['status']
   readonly log: (message: string, err: unknown) => void
@@ -168,6 +175,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     observer: opts.observer?.forTransport('http'),
     metrics: opts.metrics,
     readiness: opts.readiness,
+    leader: opts.leader,
     page: opts.page,
     status: opts.status,
     log: opts.log ?? ((message, err) => console.error(`[rpc] ${message}:`, err)),
@@ -351,6 +359,10 @@ async function serve(
     if (path === '/healthz') return sendJson(res, 200, HEALTH_BODY)
     if (path === '/status' && config.status !== undefined) return sendJson(res, 200, JSON.stringify(config.status()))
     if (path === '/' && config.page !== undefined && acceptsHtml(req.headers.accept)) return sendPage(res, config.page)
+    if (path === '/leader' && config.leader !== undefined) {
+      const l = config.leader()
+      return sendJson(res, l.leading ? 200 : 503, JSON.stringify(l.body))
+    }
     if (path === '/readyz') {
       const r = config.readiness?.() ?? { ready: true, reason: 'serving' }
       return sendJson(res, r.ready ? 200 : 503, JSON.stringify({ status: r.ready ? 'ready' : 'not ready', reason: r.reason }))
