@@ -41,15 +41,17 @@ export interface ReplicatedStreamOptions {
   readonly publisher: FlashblockPublisher
   /** Replicas of the stream when the gate creates it (3 in a group; 1 for a single test broker). */
   readonly replicas?: number
-  /** The bound on one publish attempt's acknowledgement (and on reading the stream at `open`). */
+  /** The bound on one publish attempt's acknowledgement (and on reading the stream's last sequence). */
   readonly ackTimeoutMs?: number
+  /** The bound on creating the stream at `open` (a replicated stream's creation takes a cluster round). */
+  readonly createTimeoutMs?: number
   /** How long a message is tried before it is refused as BrokerUnavailable. */
   readonly unavailableAfterMs?: number
   /** The pause between attempts (a refusal without waiting, e.g. no responders, is not retried in a loop). */
   readonly retryPauseMs?: number
 }
 
-export const DEFAULT_REPLICATED_STREAM = { replicas: 3, ackTimeoutMs: DEFAULT_FENCED_ACK_TIMEOUT_MS, unavailableAfterMs: 1_500, retryPauseMs: 50 } as const
+export const DEFAULT_REPLICATED_STREAM = { replicas: 3, ackTimeoutMs: DEFAULT_FENCED_ACK_TIMEOUT_MS, unavailableAfterMs: 1_500, retryPauseMs: 50, createTimeoutMs: 10_000 } as const
 
 /** Where a taking-over leader continues: the publisher's continuation and the tail's JetStream sequence. */
 export interface ReplicatedContinuation extends StreamContinuation {
@@ -80,7 +82,8 @@ export class ReplicatedStream {
   /** Ensures the stream (with `replicas`) and reads its last sequence. Throws BrokerUnavailable. */
   static async open(nc: NatsConnection, options: ReplicatedStreamOptions): Promise<ReplicatedStream> {
     const ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_REPLICATED_STREAM.ackTimeoutMs
-    await ensureStream(nc, streamConfig(options.chainId, options.replicas ?? DEFAULT_REPLICATED_STREAM.replicas), ackTimeoutMs)
+    const replicas = options.replicas ?? DEFAULT_REPLICATED_STREAM.replicas
+    await ensureStream(nc, streamConfig(options.chainId, replicas), options.createTimeoutMs ?? DEFAULT_REPLICATED_STREAM.createTimeoutMs)
     const fenced = new FencedPublisher(nc, { stream: streamName(options.chainId), subject: subjectOf(options.chainId), term: options.term, ackTimeoutMs })
     return new ReplicatedStream(fenced, options.publisher, await fenced.lastSequence(), options)
   }

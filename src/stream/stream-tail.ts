@@ -9,7 +9,7 @@
  * writes to the broker or to the journal (the node does, with sequencer/journal.ts).
  */
 
-import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream'
+import { JetStreamApiCodes, JetStreamApiError, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { BlockEnvironment } from '../execution/open-header.ts'
 import { hexToBytes, type Hex } from '../primitives/hex.ts'
@@ -53,7 +53,7 @@ export interface JournalOfBlock {
 
 const isClosing = (m: FlashblocksPayloadV1): boolean => m.metadata.sealed_header !== undefined
 
-/** Reads the stream's tail. Throws BrokerUnavailable when the cluster does not answer within `timeoutMs`. */
+/** Reads the stream's tail (a stream not created yet is an empty one). Throws BrokerUnavailable when the cluster does not answer within `timeoutMs`. */
 export async function readStreamTail(nc: NatsConnection, chainId: bigint, timeoutMs = 2_000): Promise<StreamTail> {
   const name = streamName(chainId)
   try {
@@ -80,6 +80,7 @@ export async function readStreamTail(nc: NatsConnection, chainId: bigint, timeou
     }
     return { streamSequence: state.last_seq, lastSequence: last.message.metadata.sequence, open, sealed: undefined }
   } catch (err) {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return { streamSequence: 0, lastSequence: undefined, open: undefined, sealed: undefined }
     throw unavailableOr('read the stream tail', err)
   }
 }
