@@ -6,7 +6,8 @@
  * first such flashblock. A flashblock without transactions is not written: it carries nothing to replay,
  * and an idle node would otherwise wait on a disk sync five times a second. Reading back, indices missing
  * between journaled flashblocks are those empty ones, so replay keeps the numbering.
- * The batch that seals the block deletes its journal, atomically. After a crash the node reads the journal
+ * The batch that seals the block deletes its journal, atomically; a deposed group leader discards its open
+ * block's journal (sequencer.ts). After a crash the node reads the journal
  * back and re-executes the same transactions in the same order on the same environment, which reproduces
  * the same receipts; then it carries on.
  *
@@ -57,6 +58,15 @@ export class FlashblockJournal {
   /** Deletes the journal of `number` (in the sealing batch). */
   clear(batch: WriteBatch, number: bigint, flashblocks: number): void {
     for (let i = 0; i <= flashblocks; i++) batch.del(this.key(number, i))
+  }
+
+  /**
+   * Deletes whatever is journaled of `number` (environment and every flashblock), when the number of
+   * flashblocks is not known: a deposed leader's open block, or a journal about to be rebuilt from the
+   * replicated stream at a takeover.
+   */
+  discard(batch: WriteBatch, number: bigint): void {
+    for (const entry of this.kv.range(this.key(number, 0), this.key(number + 1n, 0))) batch.del(entry.key)
   }
 
   read(number: bigint): JournaledBlock | undefined {

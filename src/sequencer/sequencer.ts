@@ -15,7 +15,19 @@
  * restart, `start()` replays the journal so the same transactions land in the same order.
  * It learns of new transactions only through the pool it reads from; it never answers RPC. Listening to its
  * `flashblock` and `sealed` is listening to the feed it writes (one list of listeners, one announcement);
- * `error` (a tick that failed) is its own.
+ * `error` (a tick that failed) and `deposed` are its own.
+ *
+ * With an announcement gate (a sequencer group's leader, announcement-gate.ts), every flashblock (the opening
+ * included) and every seal is acknowledged through the gate before it is announced: journal, gate, then
+ * feed (and the pool's stateChanged); a seal's gate comes before its commit. The opening of the next block
+ * is acknowledged after the commit, so meanwhile `pending` reads fall back to `latest` (the block resolver).
+ * Flashblocks resumed from the journal are not gated: a leader's journal is rebuilt from the replicated
+ * stream, so they are already there. When the gate refuses, the sequencer is deposed: it stops (no more
+ * ticks; every later call fails with SequencerDeposed), announces nothing of what was refused, deletes the
+ * open block's journal (never resumed by this node as if pre-confirmed: it was not announced, and the next
+ * takeover rebuilds the journal from the stream) and emits `deposed`. The transactions of a refused
+ * flashblock left the pool when they were journaled: they are lost, as a mempool's contents may be.
+ * Without a gate nothing of this runs and nothing is awaited beyond what it always was.
  */
 
 import { EventEmitter } from 'node:events'
@@ -35,6 +47,8 @@ import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { PreconfirmedStore, type FeedEvents, type FeedEventSource, type FeedListener, type PreconfirmedWriter } from '../preconf/feed.ts'
 import type { Scheduler } from './scheduler.ts'
 import { failpoint } from '../primitives/failpoints.ts'
+import { decodeHeader } from '../execution/block-codec.ts'
+import { SequencerDeposed, type AnnouncementGate } from './announcement-gate.ts'
 
 /**
  * A transaction the pool offers. `tx` may be built on first access; a plain transfer that comes with its
@@ -85,6 +99,8 @@ export interface SequencerOptions {
   readonly feed?: PreconfirmedWriter & FeedEventSource
   /** Told of build, journal and seal times and of skipped ticks. */
   readonly observer?: SequencerObserver
+  /** A sequencer group's leader: what must acknowledge each flashblock and seal before it is announced. */
+  readonly gate?: AnnouncementGate
 }
 
 export interface SequencerSettings {
@@ -100,6 +116,11 @@ export interface SequencerSettings {
 /** A listener of any of the sequencer's events (Sequencer.on's overloads say which). */
 type AnyListener = ((error: unknown) => void) | FeedListener<'flashblock'> | FeedListener<'sealed'>
 
+interface OwnEvents {
+  error: [error: unknown]
+  deposed: [error: unknown]
+}
+
 export class Sequencer {
   private open!: OpenBlock
   private current!: PreconfirmedSnapshot
@@ -110,7 +131,11 @@ export class Sequencer {
   private ticking = false
   private readonly journal: FlashblockJournal
   private readonly feed: PreconfirmedWriter & FeedEventSource
-  private readonly errors = new EventEmitter<{ error: [error: unknown] }>()
+  private readonly errors = new EventEmitter<OwnEvents>()
+  private gate: AnnouncementGate | undefined
+  /** Why the gate refused (undefined while the sequencer may announce). */
+  private deposition: unknown = undefined
+  private deposed = false
   private readonly openOptions: OpenOptions
   /** The open block's environment until its first flashblock with transactions journals it. */
   private unjournaledEnv: BlockEnvironment | undefined
@@ -131,17 +156,38 @@ export class Sequencer {
     this.feed = options.feed ?? new PreconfirmedStore(kv)
     this.openOptions = options.open ?? {}
     this.observer = options.observer
+    this.gate = options.gate
+  }
+
+  /**
+   * Sets the announcement gate (a group leader's, for its term) before `start()`; the node builds the
+   * sequencer before the stream that implements the gate, hence a setter beside the option.
+   */
+  useGate(gate: AnnouncementGate | undefined): void {
+    if (this.current !== undefined) throw new Error('the announcement gate is set before the sequencer starts')
+    this.gate = gate
+  }
+
+  /** Why the gate refused, once the sequencer is deposed (undefined while it leads). */
+  get deposedBy(): unknown {
+    return this.deposition
   }
 
   /**
    * `flashblock` and `sealed` are the feed's events (stop listening through the feed); `error` is a failed
-   * tick (unheard, it is thrown).
+   * tick (unheard, it is thrown); `deposed` is told once, with the gate's refusal, when the sequencer stops
+   * because its gate refused a flashblock or a seal (a deposition is not also an `error`).
    */
-  on(event: 'error', listener: (error: unknown) => void): this
+  on(event: 'error' | 'deposed', listener: (error: unknown) => void): this
   on<K extends keyof FeedEvents>(event: K, listener: FeedListener<K>): this
-  on(event: 'error' | keyof FeedEvents, listener: AnyListener): this {
-    if (event === 'error') this.errors.on('error', listener as (error: unknown) => void)
+  on(event: keyof OwnEvents | keyof FeedEvents, listener: AnyListener): this {
+    if (event === 'error' || event === 'deposed') this.errors.on(event, listener as (error: unknown) => void)
     else this.feed.on(event, listener as FeedListener<typeof event>)
+    return this
+  }
+
+  off(event: 'error' | 'deposed', listener: (error: unknown) => void): this {
+    this.errors.off(event, listener)
     return this
   }
 
@@ -195,7 +241,8 @@ export class Sequencer {
   // --- internals ----------------------------------------------------------------------------------
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.work.then(fn, fn)
+    const guarded = (): Promise<T> => (this.deposed ? Promise.reject(new SequencerDeposed({ cause: this.deposition })) : fn())
+    const run = this.work.then(guarded, guarded)
     this.work = run.catch(() => undefined)
     return run
   }
@@ -217,7 +264,9 @@ export class Sequencer {
         } finally {
           this.ticking = false
         }
-      }).catch((e: unknown) => this.errors.emit('error', e))
+      }).catch((e: unknown) => {
+        if (!this.deposed) this.errors.emit('error', e)
+      })
     })
   }
 
@@ -246,13 +295,40 @@ export class Sequencer {
     const env = this.environment(parent)
     const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env, this.openOptions)
     this.unjournaledEnv = env
-    this.publishOpened(parent, open)
+    const opening = this.opened(parent, open)
+    if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(opening))
+    this.announce(opening)
   }
 
-  private publishOpened(parent: BlockHeader, open: OpenBlock): void {
+  /** `open` is the open block; its opening snapshot (index 0), not yet announced. */
+  private opened(parent: BlockHeader, open: OpenBlock): PreconfirmedSnapshot {
     this.open = open
     this.index = 0
-    this.announce(makeSnapshot(parent, open.header, 0, [], 0, open.diff(), open.gasUsed))
+    return makeSnapshot(parent, open.header, 0, [], 0, open.diff(), open.gasUsed)
+  }
+
+  /** Awaits the gate's acknowledgement; a refusal deposes the sequencer and is rethrown. */
+  private async acknowledged(ack: Promise<void>): Promise<void> {
+    try {
+      await ack
+    } catch (err) {
+      this.depose(err)
+      throw err
+    }
+  }
+
+  private depose(err: unknown): void {
+    if (this.deposed) return
+    this.deposed = true
+    this.deposition = err
+    this.stopped = true
+    this.cancelTimer?.()
+    // What was journaled of the open block is not resumed by this node: the refused part was never
+    // announced, and the next takeover rebuilds the journal from the replicated stream.
+    const batch = this.kv.batch()
+    this.journal.discard(batch, this.open.header.number)
+    this.kv.commit(batch)
+    this.errors.emit('deposed', err)
   }
 
   /** `snapshot` is the newest: the pool hears first, then the feed's listeners. */
@@ -264,21 +340,23 @@ export class Sequencer {
 
   private async resume(parent: BlockHeader, env: BlockEnvironment, flashblocks: Uint8Array[][]): Promise<void> {
     const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env, this.openOptions)
-    this.publishOpened(parent, open)
+    // Not gated: what the journal holds was acknowledged (a group leader's journal is the stream's).
+    this.announce(this.opened(parent, open))
     for (const raws of flashblocks) {
       const first = open.included.length
       for (const raw of raws) {
         const tx = createTxFromRLP(raw, { common: open.header.common })
         await open.add(tx, tx.getSenderAddress().bytes, tx.hash())
       }
-      this.publish(first)
+      this.announce(this.next(first))
     }
   }
 
-  private publish(firstNew: number): void {
+  /** The open block's next flashblock's snapshot (not yet announced). */
+  private next(firstNew: number): PreconfirmedSnapshot {
     const open = this.open
     this.index += 1
-    this.announce(makeSnapshot(this.current.parent, open.header, this.index, [...open.included], firstNew, open.diff(), open.gasUsed, this.current))
+    return makeSnapshot(this.current.parent, open.header, this.index, [...open.included], firstNew, open.diff(), open.gasUsed, this.current)
   }
 
   private async buildFlashblock(): Promise<PreconfirmedSnapshot> {
@@ -312,7 +390,9 @@ export class Sequencer {
       this.observer?.journalWritten((performance.now() - journalStarted) / 1000)
     }
     failpoint('flashblock:after-journal')
-    this.publish(first)
+    const snapshot = this.next(first)
+    if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(snapshot))
+    this.announce(snapshot)
     this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
     return this.current
   }
@@ -323,8 +403,10 @@ export class Sequencer {
     const flashblocks = this.index
     const executed = await this.open.seal()
     // Requests waiting meanwhile are answered before the commit; from the commit to the next block's first
-    // snapshot nothing yields, so no request ever sees a pending block older than the newest sealed one.
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    // snapshot nothing yields, so no request ever sees a pending block older than the newest sealed one
+    // (with a gate the opening's acknowledgement yields: `pending` falls back to `latest` meanwhile).
+    if (this.gate === undefined) await new Promise<void>((resolve) => setImmediate(resolve))
+    else await this.acknowledged(this.gate.sealed({ header: decodeHeader(this.rules, executed.stored.headerRlp), executed, last: this.current }))
     failpoint('seal:before-commit')
     this.commitSealed(executed, (batch) => this.journal.clear(batch, number, flashblocks))
     this.observer?.sealed((performance.now() - started) / 1000)

@@ -15,6 +15,8 @@
  * - The transactions of a block's messages, concatenated, are the sealed block's transactions.
  * - A snapshot of index 0 starts a block afresh (a new payload id), also for a block number seen before
  *   (the node restarted and resumed its open block).
+ * - A group leader that takes over another's open block continues it (`continueAfter`, `adopt`): same payload
+ *   id, the next index, the next sequence, diffs on top of the last adopted snapshot.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -85,6 +87,27 @@ export class MessageBuilder {
     }
     this.previous = snapshot
     return { payload, sequence, blockNumber: header.number, closing: false }
+  }
+
+  /**
+   * Continues another producer's stream (a group leader taking over): the next message's previous sequence
+   * is `lastSequence`; with `payloadId`, the open block's messages so far went out under that id, and the
+   * snapshots the taking-over sequencer resumes from its journal are `adopt`ed rather than built.
+   */
+  continueAfter(lastSequence: number, payloadId?: Hex): void {
+    this.lastSequence = lastSequence
+    this.previous = undefined
+    if (payloadId !== undefined) this.payloadId = payloadId
+  }
+
+  /**
+   * A snapshot whose message is already in the stream (a resumed flashblock of the open block): remembered
+   * as the one the next message follows, its logs in the block's bloom, no message built, no sequence taken.
+   */
+  adopt(snapshot: PreconfirmedSnapshot): void {
+    if (snapshot.index === 0) this.bloom = new Uint8Array(BLOOM_BYTES)
+    for (let i = snapshot.firstNew; i < snapshot.transactions.length; i++) orBloom(this.bloom, logsBloom(snapshot.transactions[i]!.receipt.logs))
+    this.previous = snapshot
   }
 
   /** The closing message of a sealed block: the sealed header's roots and hash, the seal's own state changes. */

@@ -20,6 +20,12 @@
  *   message after it, or is closed (CLOSE.tooOld / CLOSE.ahead) when that point is not kept.
  * - Each subscriber is sent every message in order, each once. One whose unsent bytes pass `maxQueuedBytes`
  *   is closed (CLOSE.tooSlow) and dropped: memory per subscriber stays bounded.
+ * - A sequencer group's leader (replicated-stream.ts) has each message built BEFORE its announcement
+ *   (`prepareFlashblock` / `prepareSealed`, the same builder and numbering), stores it in the replicated
+ *   stream, and the feed's event, when it comes, delivers that very message; one prepared message at a time,
+ *   and only for the event it was prepared for. At a takeover (`continueFrom`) the numbering continues the
+ *   replicated stream's, the open block's messages already there are kept as they are, and the snapshots
+ *   the sequencer resumes for them are adopted (no message built). Without these calls nothing changes.
  */
 
 import { promisify } from 'node:util'
@@ -29,7 +35,9 @@ import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { failpoint } from '../primitives/failpoints.ts'
 import { errorFields, type Logger, SILENT_LOGGER } from '../primitives/logger.ts'
 import type { KvStore } from '../storage/db.ts'
+import type { Hex } from '../primitives/hex.ts'
 import { MessageBuilder, type StreamMessage } from './message-builder.ts'
+import type { FlashblocksPayloadV1 } from './payload.ts'
 import { SequenceNumbers } from './sequence.ts'
 
 const brotliCompress = promisify(brotliCompressCb)
@@ -117,6 +125,26 @@ const CONSOLE_ERRORS: Logger = { ...SILENT_LOGGER, error: (fields, message) => c
 
 type Pending = { kind: 'flashblock'; snapshot: PreconfirmedSnapshot } | { kind: 'sealed'; block: SealedBlock }
 
+/** Where a taking-over leader's stream goes on from (replicated-stream.ts reads it from the broker). */
+export interface StreamContinuation {
+  /** `metadata.sequence` of the replicated stream's last message: the next message follows it. */
+  readonly lastSequence: number
+  /** The open block the stream's last message belongs to (absent when that message closed its block). */
+  readonly open?: {
+    readonly number: bigint
+    readonly payloadId: Hex
+    /** The index of its last message in the stream: the sequencer resumes flashblocks 0..lastIndex. */
+    readonly lastIndex: number
+    /** Its messages as stored (JSON bytes, index 0 first), kept for this node's own subscribers. */
+    readonly messages?: readonly Uint8Array[]
+  }
+}
+
+/** The feed announced something other than what a continued or prepared message was for. */
+export class StreamOutOfStep extends Error {
+  override readonly name = 'StreamOutOfStep'
+}
+
 interface Subscriber {
   readonly sink: StreamSink
   /** Sequence of the last message sent to it. */
@@ -140,6 +168,10 @@ export class FlashblockPublisher {
   private readonly listeners = new Set<(m: PublishedMessage) => void>()
   /** Subscribers cut for reading too slowly (or falling behind what is kept), since the start. */
   private slowCuts = 0
+  /** A message built ahead of its announcement (group mode), delivered when the feed announces its event. */
+  private prepared: { readonly event: Pending; readonly message: PublishedMessage } | undefined
+  /** A taken-over open block: its snapshots up to `lastIndex` are adopted, not published. */
+  private adopting: { readonly number: bigint; readonly lastIndex: number } | undefined
 
   constructor(
     private readonly feed: FeedEventSource,
@@ -153,6 +185,50 @@ export class FlashblockPublisher {
     this.onSealed = (block) => this.enqueue({ kind: 'sealed', block })
     feed.on('flashblock', this.onFlashblock)
     feed.on('sealed', this.onSealed)
+  }
+
+  /**
+   * Builds the message of `snapshot` before the feed announces it (a group leader stores it in the
+   * replicated stream first); the feed's event delivers it. Throws StreamOutOfStep when it does not follow.
+   */
+  prepareFlashblock(snapshot: PreconfirmedSnapshot): PublishedMessage {
+    return this.prepare({ kind: 'flashblock', snapshot })
+  }
+
+  /** The same for the closing message of a block about to be sealed (`block.last` is its last snapshot). */
+  prepareSealed(block: SealedBlock): PublishedMessage {
+    return this.prepare({ kind: 'sealed', block })
+  }
+
+  /** Forgets the prepared message (it was refused: its event never comes). */
+  discardPrepared(): void {
+    this.prepared = undefined
+  }
+
+  /**
+   * Goes on from another leader's stream: the next message follows `c.lastSequence` (the numbering continues
+   * there, durably); with an open block, the messages already out are kept (when given) and the snapshots
+   * the sequencer resumes up to `c.open.lastIndex` are adopted. Called before the sequencer starts.
+   */
+  continueFrom(c: StreamContinuation): void {
+    this.flush()
+    this.prepared = undefined
+    this.sequences.continueAfter(c.lastSequence)
+    this.builder.continueAfter(c.lastSequence, c.open?.payloadId)
+    this.adopting = c.open === undefined ? undefined : { number: c.open.number, lastIndex: c.open.lastIndex }
+    this.kept = []
+    this.openFrom = 0
+    for (const bytes of c.open?.messages ?? []) {
+      const json = Buffer.from(bytes).toString('utf8')
+      const payload = JSON.parse(json) as FlashblocksPayloadV1
+      const message: StreamMessage = { payload, sequence: payload.metadata.sequence, blockNumber: BigInt(payload.metadata.block_number), closing: false }
+      this.kept.push(new PublishedMessage(message, json, this.settings.brotliQuality, performance.now()))
+    }
+    const last = this.kept.at(-1)?.sequence
+    if (last !== undefined && (last !== c.lastSequence || this.kept.some((m, i) => m.sequence !== last - this.kept.length + 1 + i))) {
+      this.kept = []
+      throw new StreamOutOfStep(`the kept messages do not end at sequence ${c.lastSequence} in consecutive numbers`)
+    }
   }
 
   /** Subscribers connected now. */
@@ -251,9 +327,56 @@ export class FlashblockPublisher {
     return this.kept.at(-1)?.sequence ?? this.sequences.peek() - 1
   }
 
-  private publish(event: Pending): void {
+  private prepare(event: Pending): PublishedMessage {
+    if (this.prepared !== undefined) throw new StreamOutOfStep('a prepared message still awaits its announcement')
+    // What the feed announced before comes first (its messages, or the snapshots adopted at a takeover).
+    this.flush()
+    if (this.closed) throw new Error('the flashblock stream is closed')
+    if (this.adopting !== undefined) this.continues(event)
+    const message = this.build(event)
+    this.prepared = { event, message }
+    return message
+  }
+
+  private build(event: Pending): PublishedMessage {
     const message = event.kind === 'flashblock' ? this.builder.flashblock(event.snapshot) : this.builder.sealed(event.block)
-    const published = new PublishedMessage(message, JSON.stringify(message.payload), this.settings.brotliQuality, performance.now())
+    return new PublishedMessage(message, JSON.stringify(message.payload), this.settings.brotliQuality, performance.now())
+  }
+
+  /** Whether `event` is a resumed snapshot of the taken-over block (adopted), else checks that it follows it. */
+  private adopted(event: Pending): boolean {
+    const a = this.adopting!
+    if (event.kind === 'flashblock' && event.snapshot.header.number === a.number && event.snapshot.index <= a.lastIndex && this.prepared === undefined) {
+      this.builder.adopt(event.snapshot)
+      return true
+    }
+    this.continues(event)
+    return false
+  }
+
+  /** The first event after a taken-over block's adopted snapshots must be that block's next message. */
+  private continues(event: Pending): void {
+    const a = this.adopting!
+    const number = event.kind === 'flashblock' ? event.snapshot.header.number : event.block.header.number
+    const index = event.kind === 'flashblock' ? event.snapshot.index : event.block.last.index + 1
+    if (number !== a.number || index !== a.lastIndex + 1) {
+      throw new StreamOutOfStep(`block ${number} index ${index} does not continue the stream's block ${a.number} after index ${a.lastIndex}`)
+    }
+    this.adopting = undefined
+  }
+
+  private publish(event: Pending): void {
+    if (this.adopting !== undefined && this.adopted(event)) return
+    let published: PublishedMessage
+    if (this.prepared === undefined) published = this.build(event)
+    else {
+      const { event: was, message } = this.prepared
+      const same = was.kind === 'flashblock' ? event.kind === 'flashblock' && event.snapshot === was.snapshot : event.kind === 'sealed' && event.block.last === was.block.last
+      if (!same) throw new StreamOutOfStep('the feed announced another event than the prepared message was built for')
+      this.prepared = undefined
+      published = message
+    }
+    const message = published.message
     if (event.kind === 'flashblock' && event.snapshot.index === 0) this.openFrom = this.kept.length
     this.kept.push(published)
     if (message.closing) {

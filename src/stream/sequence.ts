@@ -5,6 +5,7 @@
  * The node reserves numbers in chunks and writes the end of the reservation to its database (one durable
  * write per RESERVE_CHUNK messages); a restarted node starts after the last reservation, leaving a gap. The
  * first message of a run therefore has no previous sequence (docs/stream.md: `previous_sequence` null).
+ * A sequencer group's leader continues the replicated stream's numbering instead (`continueAfter`).
  */
 
 import type { KvStore } from '../storage/db.ts'
@@ -28,6 +29,20 @@ export class SequenceNumbers {
   /** The number the next message gets (not yet taken). */
   peek(): number {
     return this.next
+  }
+
+  /**
+   * The next number is `last + 1`: a group leader continues the replicated stream's numbering, which another
+   * leader may have carried past (or not as far as) this node's own reservation. The reservation restarts
+   * there and is written at once, so this node never hands out again, after a restart, a number it may have
+   * published from here on.
+   */
+  continueAfter(last: number): void {
+    if (!(Number.isSafeInteger(last) && last >= 0)) throw new RangeError(`a sequence is a non-negative integer (got ${last})`)
+    this.next = last + 1
+    this.reserved = last
+    this.take()
+    this.next = last + 1
   }
 
   take(): number {

@@ -1,0 +1,160 @@
+/**
+ * The sequencer's announcement gate with a test double (no broker; the real gate is tested against a
+ * cluster in src/stream/replicated-stream.test.ts): nothing of a flashblock, an opening or a seal is
+ * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, the journal is written
+ * before the gate is asked, a seal is gated before its commit; a refusal deposes the sequencer (no further
+ * work, nothing of the refused flashblock announced, the open block's journal gone, `deposed` told once).
+ */
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import type { SealedBlock } from '../preconf/feed.ts'
+import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
+import { sequencerFor } from '../../test/support/sequencer.ts'
+import type { FlashNode } from '../node/create-node.ts'
+import { bytesToHex } from '../primitives/hex.ts'
+import type { CandidateIterator, PoolCandidate, SequencerPool } from './sequencer.ts'
+import { SequencerDeposed, type AnnouncementGate } from './announcement-gate.ts'
+import { FlashblockJournal } from './journal.ts'
+import type { TypedTransaction } from '@ethereumjs/tx'
+
+/** A gate whose every acknowledgement the test gives (or refuses) by hand. */
+class HeldGate implements AnnouncementGate {
+  readonly asked: { kind: 'flashblock' | 'sealed'; index: number; number: bigint; resolve: () => void; reject: (e: unknown) => void }[] = []
+  private waiters: (() => void)[] = []
+  flashblock(s: PreconfirmedSnapshot): Promise<void> {
+    return this.ask('flashblock', s.index, s.header.number)
+  }
+  sealed(b: SealedBlock): Promise<void> {
+    return this.ask('sealed', b.last.index + 1, b.header.number)
+  }
+  /** Resolves once the gate has been asked `n` times in all. */
+  async asks(n: number): Promise<void> {
+    while (this.asked.length < n) await new Promise<void>((r) => this.waiters.push(r))
+  }
+  private ask(kind: 'flashblock' | 'sealed', index: number, number: bigint): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.asked.push({ kind, index, number, resolve, reject })
+      for (const w of this.waiters.splice(0)) w()
+    })
+  }
+}
+
+class ListPool implements SequencerPool {
+  txs: TypedTransaction[] = []
+  stateChanges = 0
+  candidates(): CandidateIterator {
+    const list = [...this.txs]
+    return { next: (): PoolCandidate | undefined => { const tx = list.shift(); return tx && { tx, hash: tx.hash(), sender: tx.getSenderAddress().bytes } }, skipSender: () => undefined }
+  }
+  included(_b: unknown, hashes: readonly Uint8Array[]): void {
+    const gone = new Set(hashes.map(bytesToHex))
+    this.txs = this.txs.filter((t) => !gone.has(bytesToHex(t.hash())))
+  }
+  drop(): void {}
+  stateChanged(): void {
+    this.stateChanges++
+  }
+}
+
+const transfer = (node: FlashNode, nonce: bigint) => signedTx(node, 0, nonce, { to: ACCOUNTS[3]!.address, value: 7n, gasLimit: 21_000n })
+
+async function gated(t: Parameters<typeof devNode>[0]) {
+  const node = await devNode(t)
+  const pool = new ListPool()
+  const gate = new HeldGate()
+  const seq = sequencerFor(node, pool, undefined, undefined, { gate })
+  const announced: number[] = []
+  seq.on('flashblock', (s) => announced.push(s.index))
+  const started = seq.start()
+  await gate.asks(1)
+  assert.deepEqual(announced, [], 'the opening waits for its acknowledgement')
+  gate.asked[0]!.resolve()
+  await started
+  assert.deepEqual(announced, [0])
+  return { node, pool, gate, seq, announced }
+}
+
+test('with a gate, a flashblock is journaled, then acknowledged, and only then announced', async (t) => {
+  const { node, pool, gate, seq, announced } = await gated(t)
+  const tx = transfer(node, 0n)
+  pool.txs.push(tx)
+  const changesBefore = pool.stateChanges
+  const built = seq.flashblock()
+  await gate.asks(2)
+  assert.equal(gate.asked[1]!.index, 1)
+  assert.ok(new FlashblockJournal(node.chain.store.kv).read(1n)?.flashblocks[0]?.length === 1, 'journaled before the gate is asked')
+  assert.equal(seq.snapshot().index, 0, 'the newest snapshot is still the opening')
+  assert.equal(pool.stateChanges, changesBefore, 'the pool has not heard of it')
+  assert.deepEqual(announced, [0])
+  gate.asked[1]!.resolve()
+  const snap = await built
+  assert.equal(snap.index, 1)
+  assert.equal(bytesToHex(snap.transactions[0]!.hash), bytesToHex(tx.hash()))
+  assert.deepEqual(announced, [0, 1])
+})
+
+test('with a gate, a seal is acknowledged before its commit, and the next opening before it is announced', async (t) => {
+  const { node, gate, seq, announced } = await gated(t)
+  const sealedHeard: bigint[] = []
+  seq.on('sealed', (b) => sealedHeard.push(b.header.number))
+  const sealing = seq.seal()
+  await gate.asks(2)
+  gate.asked[1]!.resolve() // the last flashblock
+  await gate.asks(3)
+  assert.equal(gate.asked[2]!.kind, 'sealed')
+  assert.equal(node.chain.head(), 0n, 'not committed before the acknowledgement')
+  gate.asked[2]!.resolve()
+  await gate.asks(4)
+  assert.equal(node.chain.head(), 1n, 'committed once acknowledged')
+  assert.deepEqual(sealedHeard, [1n])
+  assert.equal(gate.asked[3]!.index, 0)
+  assert.equal(gate.asked[3]!.number, 2n)
+  assert.equal(seq.snapshot().header.number, 1n, 'the next opening is not announced yet')
+  gate.asked[3]!.resolve()
+  await sealing
+  assert.equal(seq.snapshot().header.number, 2n)
+  assert.deepEqual(announced, [0, 1, 0])
+})
+
+test('a refusal deposes the sequencer: nothing of it announced, no more work, its journal gone', async (t) => {
+  const { node, pool, gate, seq, announced } = await gated(t)
+  pool.txs.push(transfer(node, 0n))
+  const first = seq.flashblock()
+  await gate.asks(2)
+  gate.asked[1]!.resolve()
+  await first
+  pool.txs.push(transfer(node, 1n))
+  const deposed: unknown[] = []
+  seq.on('deposed', (e) => deposed.push(e))
+  const refused = seq.flashblock()
+  await gate.asks(3)
+  const why = new Error('fenced out')
+  gate.asked[2]!.reject(why)
+  await assert.rejects(refused, (e) => e === why)
+  assert.deepEqual(deposed, [why])
+  assert.equal(seq.deposedBy, why)
+  assert.deepEqual(announced, [0, 1], 'the refused flashblock was not announced')
+  assert.equal(seq.snapshot().index, 1)
+  assert.equal(new FlashblockJournal(node.chain.store.kv).read(1n), undefined, 'the open block is not resumed from this journal')
+  await assert.rejects(seq.flashblock(), SequencerDeposed)
+  await assert.rejects(seq.seal(), SequencerDeposed)
+  assert.equal(gate.asked.length, 3, 'nothing more asked of the gate')
+  assert.equal(node.chain.head(), 0n)
+  await seq.stop()
+})
+
+test('a refused seal is never committed', async (t) => {
+  const { node, gate, seq } = await gated(t)
+  const deposed: unknown[] = []
+  seq.on('deposed', (e) => deposed.push(e))
+  const sealing = seq.seal()
+  await gate.asks(2)
+  gate.asked[1]!.resolve()
+  await gate.asks(3)
+  gate.asked[2]!.reject(new Error('no quorum'))
+  await assert.rejects(sealing, /no quorum/)
+  assert.equal(node.chain.head(), 0n)
+  assert.equal(deposed.length, 1)
+})

@@ -1,0 +1,224 @@
+/**
+ * "Replicated before announced" (issue 40) against a real three-server JetStream cluster
+ * (test/support/nats-cluster.ts; skipped, saying so, without nats-server), with manual-sealing nodes whose
+ * sequencers are gated by ReplicatedStream (R=3):
+ * - an acknowledgement held by the cluster (two servers frozen) holds the announcement: the feed and pending
+ *   reads stay where they were until the servers are thawed, then the flashblock is announced;
+ * - without quorum (two servers killed) the flashblock is refused as BrokerUnavailable within the bound,
+ *   nothing of it is announced, the leader is deposed; once the servers are back a new leader continues the
+ *   stream from its tail;
+ * - fencing: B (term 2) takes over A's open block from the stream (journal rebuilt from its messages,
+ *   continueFrom, start) and publishes; A's next flashblock is refused (FencedOut) and announced nowhere; the
+ *   stream holds one block, A's messages then B's, one payload id, consecutive indices and sequences, and a
+ *   follower applying the stream's messages in order checks the sealed block.
+ */
+
+import { test, type TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { needsTool } from '../../test/support/debian-tool.ts'
+import { startNatsCluster, type NatsCluster } from '../../test/support/nats-cluster.ts'
+import { inProcessFollower, rpc, unstartedManualNode } from '../../test/support/sequencing-node.ts'
+import { ACCOUNTS, signedTx } from '../../test/support/dev-chain.ts'
+import type { FlashNode } from '../node/create-node.ts'
+import { FlashblockJournal } from '../sequencer/journal.ts'
+import { BrokerUnavailable, FencedOut } from './coordination-errors.ts'
+import { HEADER, streamName } from './jetstream-layout.ts'
+import type { FlashblocksPayloadV1 } from './payload.ts'
+import { ReplicatedStream, type ReplicatedStreamOptions } from './replicated-stream.ts'
+import { continuationOf, journalOf, readStreamTail } from './stream-tail.ts'
+
+const NATS = { ...needsTool('nats-server', 'nats-server'), timeout: 120_000 }
+const RECEIVER = ACCOUNTS[3]!.address
+
+async function client(t: TestContext, urls: readonly string[]): Promise<NatsConnection> {
+  const nc = await connect({ servers: [...urls], noRandomize: true, reconnectTimeWait: 100, maxReconnectAttempts: -1 })
+  t.after(() => nc.close())
+  return nc
+}
+
+interface Leader {
+  readonly node: FlashNode
+  readonly gate: ReplicatedStream
+  readonly deposed: unknown[]
+  readonly announced: number[]
+}
+
+/**
+ * A node that leads term `term`: the stream's tail read, the open block's journal rebuilt from it, the gate
+ * continued from it, then started (the sequence of calls a takeover makes).
+ */
+async function lead(t: TestContext, nc: NatsConnection, term: number, options: Partial<ReplicatedStreamOptions> = {}): Promise<Leader> {
+  const node = await unstartedManualNode(t)
+  const chainId = node.rules.chainId
+  const gate = await ReplicatedStream.open(nc, { chainId, term, publisher: node.stream!, replicas: 3, ...options })
+  const tail = await readStreamTail(nc, chainId, 5_000)
+  if (tail.open !== undefined) {
+    const j = journalOf(tail.open)
+    const journal = new FlashblockJournal(node.chain.store.kv)
+    const batch = node.chain.store.kv.batch()
+    journal.discard(batch, j.number)
+    journal.writeOpen(batch, j.number, j.parentHash, j.env)
+    j.flashblocks.forEach((raws, i) => journal.writeFlashblock(batch, j.number, i + 1, raws))
+    node.chain.store.kv.commit(batch)
+  }
+  const continuation = continuationOf(tail)
+  if (continuation !== undefined) gate.continueFrom(continuation)
+  const deposed: unknown[] = []
+  const announced: number[] = []
+  node.sequencer!.useGate(gate)
+  node.sequencer!.on('deposed', (e) => deposed.push(e))
+  node.sequencer!.on('flashblock', (s) => announced.push(s.index))
+  await node.start()
+  return { node, gate, deposed, announced }
+}
+
+async function send(node: FlashNode, from: number, nonce: bigint): Promise<void> {
+  await node.api.sendRawTransaction(signedTx(node, from, nonce, { to: RECEIVER, value: 1n, gasLimit: 21_000n }).serialize())
+}
+
+/** Every message the stream holds, in stream order, with its term. */
+async function stored(nc: NatsConnection, chainId: bigint): Promise<{ term: number; message: FlashblocksPayloadV1 }[]> {
+  const jsm = await jetstreamManager(nc)
+  const name = streamName(chainId)
+  const { state } = await jsm.streams.info(name)
+  const out = []
+  for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+    const m = (await jsm.streams.getMessage(name, { seq }))!
+    out.push({ term: Number(m.header.get(HEADER.term)), message: JSON.parse(new TextDecoder().decode(m.data)) as FlashblocksPayloadV1 })
+  }
+  return out
+}
+
+/** Each message's previous_sequence is the sequence of the one before it. */
+function assertLinked(messages: readonly FlashblocksPayloadV1[]): void {
+  for (let i = 1; i < messages.length; i++) {
+    assert.equal(messages[i]!.metadata.previous_sequence, messages[i - 1]!.metadata.sequence, `message ${i}`)
+    assert.equal(messages[i]!.metadata.sequence, messages[i - 1]!.metadata.sequence + 1, `message ${i}`)
+  }
+}
+
+/** Opens a gate, retrying while the cluster is still electing its leaders after a restart. */
+async function leadOnceReady(t: TestContext, nc: NatsConnection, term: number, options: Partial<ReplicatedStreamOptions>): Promise<Leader> {
+  const end = Date.now() + 30_000
+  for (;;) {
+    try {
+      return await lead(t, nc, term, options)
+    } catch (err) {
+      if (!(err instanceof BrokerUnavailable) || Date.now() > end) throw err
+    }
+  }
+}
+
+test('an acknowledgement the cluster holds holds the announcement: nothing is seen until it comes', NATS, async (t) => {
+  const cluster = await startNatsCluster(t)
+  const nc = await client(t, cluster.urls)
+  const a = await lead(t, nc, 1, { ackTimeoutMs: 300, unavailableAfterMs: 30_000 })
+  const balance = (): Promise<string> => rpc(a.node, 'eth_getBalance', [RECEIVER, 'pending'])
+  const before = await balance()
+  await send(a.node, 0, 0n)
+  await cluster.kill(1, 'SIGSTOP')
+  await cluster.kill(2, 'SIGSTOP')
+  let done = false
+  const built = a.node.sequencer!.flashblock().finally(() => (done = true))
+  // Several attempts time out meanwhile (a real broker's bound, not a tick of ours).
+  for (const end = performance.now() + 1_500; performance.now() < end; ) await new Promise((r) => setTimeout(r, 100))
+  assert.equal(done, false, 'no acknowledgement without quorum')
+  assert.deepEqual(a.announced, [0])
+  assert.equal(a.node.feed!.snapshot()!.index, 0)
+  assert.equal(await balance(), before, 'pending reads do not see it')
+  await cluster.kill(1, 'SIGCONT')
+  await cluster.kill(2, 'SIGCONT')
+  const snapshot = await built
+  assert.equal(snapshot.index, 1)
+  assert.deepEqual(a.announced, [0, 1])
+  assert.notEqual(await balance(), before)
+  assert.deepEqual(a.deposed, [])
+  const messages = (await stored(nc, a.node.rules.chainId)).map((m) => m.message)
+  assert.deepEqual(messages.map((m) => m.index), [0, 1], 'stored once, retries included')
+})
+
+test('without quorum a flashblock is refused within the bound and announced nowhere; after a restart a new leader continues', NATS, async (t) => {
+  const cluster = await startNatsCluster(t)
+  const nc = await client(t, cluster.urls)
+  const bound = { ackTimeoutMs: 300, unavailableAfterMs: 1_000 }
+  const a = await lead(t, nc, 1, bound)
+  await send(a.node, 0, 0n)
+  await a.node.sequencer!.flashblock()
+  await send(a.node, 0, 1n)
+  await cluster.kill(1)
+  await cluster.kill(2)
+  const started = performance.now()
+  const err = await a.node.sequencer!.flashblock().then(() => undefined, (e: unknown) => e)
+  const took = performance.now() - started
+  assert.ok(err instanceof BrokerUnavailable, `refused as BrokerUnavailable (got ${String(err)})`)
+  assert.ok(took < bound.unavailableAfterMs + bound.ackTimeoutMs + 500, `refused in ${took.toFixed(0)} ms`)
+  assert.deepEqual(a.deposed, [err])
+  assert.deepEqual(a.announced, [0, 1], 'the refused flashblock was not announced')
+  assert.equal(a.node.feed!.snapshot()!.index, 1)
+
+  await cluster.restart(1, 2)
+  const nc2 = await client(t, cluster.urls)
+  const b = await leadOnceReady(t, nc2, 2, { ackTimeoutMs: 1_000, unavailableAfterMs: 15_000 })
+  // The refused message may or may not have been stored once the quorum came back: B goes on from the stream.
+  await send(b.node, 1, 0n)
+  await b.node.sequencer!.flashblock()
+  await b.node.sequencer!.seal()
+  assert.equal(b.node.chain.head(), 1n)
+  const messages = await stored(nc2, b.node.rules.chainId)
+  assertLinked(messages.map((m) => m.message))
+  const block1 = messages.filter((m) => m.message.metadata.block_number === 1)
+  assert.ok(new Set(block1.map((m) => m.message.payload_id)).size === 1)
+  assert.deepEqual(block1.map((m) => m.message.index), block1.map((_, i) => i))
+  assert.equal(block1.at(-1)!.message.diff.block_hash, `0x${Buffer.from(b.node.chain.header(1n)!.hash()).toString('hex')}`)
+})
+
+test("fencing: B continues A's open block from the stream; A's next flashblock is refused; a follower checks the block", NATS, async (t) => {
+  const cluster = await startNatsCluster(t)
+  const ncA = await client(t, cluster.urls)
+  const ncB = await client(t, [...cluster.urls].reverse())
+  const a = await lead(t, ncA, 1)
+  await send(a.node, 0, 0n)
+  await a.node.sequencer!.flashblock()
+  await send(a.node, 0, 1n)
+  await a.node.sequencer!.flashblock()
+  const aPending = a.node.feed!.snapshot()!
+
+  const b = await lead(t, ncB, 2)
+  assert.deepEqual(b.announced, [0, 1, 2], "B resumed A's flashblocks from the stream, announced, not published again")
+  assert.equal(b.node.feed!.snapshot()!.transactions.length, 2)
+  await send(b.node, 1, 0n)
+  await b.node.sequencer!.flashblock()
+
+  await send(a.node, 0, 2n)
+  const refused = await a.node.sequencer!.flashblock().then(() => undefined, (e: unknown) => e)
+  assert.ok(refused instanceof FencedOut, `A is fenced out (got ${String(refused)})`)
+  assert.deepEqual(a.deposed, [refused])
+  assert.equal(a.node.feed!.snapshot(), aPending, 'A announced nothing more')
+  assert.equal(new FlashblockJournal(a.node.chain.store.kv).read(1n), undefined, "A's journal of the open block is gone")
+  await assert.rejects(a.node.sequencer!.seal())
+
+  await b.node.sequencer!.seal()
+  assert.equal(b.node.chain.head(), 1n)
+  const messages = await stored(ncB, b.node.rules.chainId)
+  const block1 = messages.filter((m) => m.message.metadata.block_number === 1)
+  // A: opening, 1, 2; B: 3, the seal's last flashblock 4, the closing 5.
+  assert.deepEqual(block1.map((m) => m.term), [1, 1, 1, 2, 2, 2], "A's acknowledged messages, then B's")
+  assert.deepEqual(block1.map((m) => m.message.index), [0, 1, 2, 3, 4, 5])
+  assert.equal(new Set(block1.map((m) => m.message.payload_id)).size, 1, 'one payload id')
+  assertLinked(messages.map((m) => m.message))
+  assert.equal(messages.at(-1)!.message.index, 0, "B's next opening follows")
+  b.node.stream!.flush()
+  assert.deepEqual(b.node.stream!.messages().map((m) => m.sequence), messages.map((m) => m.message.metadata.sequence), "B's own stream subscribers get the whole block: A's messages kept, B's as stored")
+  const sealedBody = await rpc(b.node, 'eth_getBlockByNumber', ['0x1', false])
+  assert.equal(sealedBody.transactions.length, 3)
+
+  // A follower applies the stream's messages in order: it builds block 1 itself and checks its seal.
+  const follower = await inProcessFollower(t, b.node)
+  const outcomes = []
+  for (const m of messages) outcomes.push(await follower.follower!.receive(m.message))
+  assert.deepEqual(outcomes, ['applied', 'applied', 'applied', 'applied', 'applied', 'sealed', 'applied'])
+  assert.equal(follower.chain.head(), 1n)
+  assert.deepEqual(follower.chain.header(1n)!.hash(), b.node.chain.header(1n)!.hash())
+})
