@@ -100,6 +100,8 @@ export async function startGroupMember(
     const node = await createNode(config)
     try {
       await prepare?.(node)
+      // Fenced out or without quorum: the sequencer has stopped and dropped its journal; stand by.
+      node.sequencer?.on('deposed', (err) => group?.deposed(err))
       node.sequencer?.on('error', (err) => {
         log.error(errorFields(err), 'sequencer failed: standing down')
         group?.deposed(err)
@@ -142,7 +144,7 @@ export async function startGroupMember(
         await caughtUp(tail)
         const head = playing.node.chain.head()
         await stop(playing)
-        await rewriteJournal(base.dataDir, head, tail, sequencer.flashblocksPerBlock)
+        await rewriteJournal(base.dataDir, head, tail)
         playing = await play({ ...plain, sequencer }, 'leader', gated(term, tail))
       },
       async follow(holder) {
@@ -171,7 +173,7 @@ export async function startGroupMember(
  * member journaled as an earlier leader and never got acknowledged) goes, and the open block of the stream's
  * tail, if any, is written in its place, so that its sequencer resumes exactly what the group pre-confirmed.
  */
-async function rewriteJournal(dataDir: string, head: bigint, tail: StreamTail, flashblocksPerBlock: number): Promise<void> {
+async function rewriteJournal(dataDir: string, head: bigint, tail: StreamTail): Promise<void> {
   const block = tail.open === undefined ? undefined : journalOf(tail.open)
   if (tail.sealed !== undefined && tail.sealed !== head) {
     throw new Error(`the stream's newest block is ${tail.sealed}, but this member's head is ${head}: not taking over out of step`)
@@ -183,7 +185,7 @@ async function rewriteJournal(dataDir: string, head: bigint, tail: StreamTail, f
   try {
     const journal = new FlashblockJournal(kv)
     const batch = kv.batch()
-    journal.clear(batch, head + 1n, flashblocksPerBlock + 1)
+    journal.discard(batch, head + 1n)
     if (block !== undefined) {
       journal.writeOpen(batch, block.number, block.parentHash, block.env)
       block.flashblocks.forEach((raws, i) => journal.writeFlashblock(batch, block.number, i + 1, raws))

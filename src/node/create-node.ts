@@ -393,7 +393,8 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
     async start() {
       if (following !== undefined && !started) {
         started = true
-        if (config.follow?.sequencer !== undefined) await sameChain(config.follow.sequencer, chain)
+        // A sequencer group's standby may start while nobody leads: then there is no one to compare with yet.
+        if (config.follow?.sequencer?.url !== undefined) await sameChain(config.follow.sequencer, chain)
         following.stream?.start()
         return
       }

@@ -104,11 +104,16 @@ export class SequencerGroup {
     return { group: this.options.group, id: this.options.candidate.id, role: this.role, leader: this.leader, lastTakeover: this.lastTakeover }
   }
 
-  /** The sequencer was fenced out (another leader wrote to the stream): this term is over. */
+  /**
+   * The sequencer was deposed (fenced out by another leader's write, or without quorum): this term is over,
+   * and the lease is released so that a candidate (this one included) takes over without waiting for it to
+   * expire.
+   */
   deposed(err: unknown): void {
     if (this.role !== 'leader') return
     this.log.warn({ ...errorFields(err), term: this.lease.term }, 'sequencer deposed: standing by')
     this.standDown()
+    void this.lease.release().catch(() => undefined)
   }
 
   /** Stops; a leader releases the lease so that a successor need not wait for it to expire. */
