@@ -47,6 +47,10 @@ export interface JetStreamSourceOptions {
   readonly log?: Logger
 }
 
+/** How long one pull waits for messages, and the server's heartbeat within it (ms). */
+const PULL_EXPIRES_MS = 5_000
+const PULL_HEARTBEAT_MS = 1_000
+
 export const DEFAULT_JETSTREAM_SOURCE = { maxPulled: 64, retryMs: { min: 100, max: 5_000 } } as const
 
 /** The sequencer's stream as `fill` reads it (ws://…/flashblocks). */
@@ -118,7 +122,9 @@ export class JetStreamSource {
     const stream = streamName(this.options.chainId)
     const start = await this.startAt(jsm, stream)
     const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start })
-    const messages = await consumer.consume({ max_messages: this.options.maxPulled ?? DEFAULT_JETSTREAM_SOURCE.maxPulled })
+    // Short pulls with heartbeats: a consumer whose server died (a cluster member killed) is noticed after two
+    // missed heartbeats and recreated on another server, instead of waiting out the default 30 s pull.
+    const messages = await consumer.consume({ max_messages: this.options.maxPulled ?? DEFAULT_JETSTREAM_SOURCE.maxPulled, expires: PULL_EXPIRES_MS, idle_heartbeat: PULL_HEARTBEAT_MS })
     this.messages = messages
     if (this.stopped) return void (await messages.close())
     this.log.info({ stream, from: start, after: this.follower.sequence ?? 'none' }, 'flashblock stream: reading from JetStream')
