@@ -107,6 +107,7 @@ export async function startGroupMember(
         group?.deposed(err)
       })
       await node.start()
+      if (group !== undefined) node.metrics?.watchGroup(() => group!.status())
       const running = await serveEndpoints(node, endpoints, { ...shared, leader: leaderState })
       endpoints = endpoints.map((e, i) => ({ ...e, port: running[i]!.port }))
       return { node, servers: running, role }
@@ -144,8 +145,14 @@ export async function startGroupMember(
         await caughtUp(tail)
         const head = playing.node.chain.head()
         await stop(playing)
-        await rewriteJournal(base.dataDir, head, tail)
-        playing = await play({ ...plain, sequencer }, 'leader', gated(term, tail))
+        try {
+          await rewriteJournal(base.dataDir, head, tail)
+          playing = await play({ ...plain, sequencer }, 'leader', gated(term, tail))
+        } catch (err) {
+          // The takeover failed with the standby already closed: stand by again before the lease goes back.
+          playing = await play(standbyConfig(), 'standby')
+          throw err
+        }
       },
       async follow(holder) {
         leader = holder
@@ -156,6 +163,7 @@ export async function startGroupMember(
     },
   )
 
+  playing.node.metrics?.watchGroup(() => group!.status())
   return {
     group,
     node: () => playing.node,

@@ -303,6 +303,45 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
   }
 
   /** Reads the JetStream fan-out's counts at scrape time (a sequencer started with --stream nats://). */
+  /**
+   * A sequencer group's member (node/group/sequencer-group.ts): whether it leads, the leader's term, and the
+   * last takeover this member made (when, how long from the lease acquired to sequencing).
+   */
+  watchGroup(status: () => { readonly role: string; readonly leader: { readonly term: number } | undefined; readonly lastTakeover: { readonly at: number; readonly ms: number; readonly term: number } | undefined }): void {
+    new Gauge({
+      name: 'flashnode_group_leader',
+      help: '1 while this member of a sequencer group leads it',
+      registers: [this.registry],
+      collect() {
+        this.set(status().role === 'leader' ? 1 : 0)
+      },
+    })
+    new Gauge({
+      name: 'flashnode_group_term',
+      help: 'The term of the sequencer group\'s leader as this member knows it (0: none known)',
+      registers: [this.registry],
+      collect() {
+        this.set(status().leader?.term ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'flashnode_group_last_takeover_seconds',
+      help: 'How long this member\'s last takeover took, from the lease acquired to sequencing (0: none yet)',
+      registers: [this.registry],
+      collect() {
+        this.set((status().lastTakeover?.ms ?? 0) / 1000)
+      },
+    })
+    new Gauge({
+      name: 'flashnode_group_last_takeover_timestamp_seconds',
+      help: 'When this member last took over (Unix time; 0: never)',
+      registers: [this.registry],
+      collect() {
+        this.set((status().lastTakeover?.at ?? 0) / 1000)
+      },
+    })
+  }
+
   watchBroker(stats: () => { acknowledged: number; dropped: number; failed: number; connected: boolean }): void {
     const counted = { acknowledged: 0, dropped: 0, failed: 0 }
     new Counter({

@@ -63,7 +63,16 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   const cluster = await startNatsCluster(t)
   const members: Member[] = []
   for (let i = 0; i < 3; i++) members.push(await startMember(t, cluster.urls.join(',')))
-  await leaderOf(members)
+  const first = await leaderOf(members)
+  // The group as /readyz and the metrics tell it: who leads, its term.
+  for (const m of members) {
+    const ready = (await (await fetch(`${m.url}/readyz`)).json()) as { group: { role: string; leader: { id: string; term: number } | null } }
+    const leads = m === first
+    assert.equal(ready.group.role, leads ? 'leader' : 'standby')
+    const metrics = await (await fetch(`${m.url}/metrics`)).text()
+    assert.match(metrics, new RegExp(`^flashnode_group_leader ${leads ? 1 : 0}$`, 'm'))
+    if (ready.group.leader !== null) assert.match(metrics, new RegExp(`^flashnode_group_term ${ready.group.leader.term}$`, 'm'))
+  }
   // FLASHNODE_GROUP_DUMP=DIR: each member's log is written there at the end (for reading a failure).
   const dump = process.env['FLASHNODE_GROUP_DUMP']
   if (dump !== undefined) t.after(() => members.forEach((m, i) => writeFileSync(`${dump}/member-${i}.log`, m.process.stderr())))

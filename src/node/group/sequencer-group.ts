@@ -134,7 +134,12 @@ export class SequencerGroup {
       if (this.role !== 'leader') void this.tryToLead()
       return
     }
-    if (holder.id === this.options.candidate.id && this.role === 'leader') return
+    if (holder.id === this.options.candidate.id) {
+      // Our own record: this term (heard while taking it, or renewed), or one of an earlier run of this
+      // candidate (killed and restarted within its lease), which nobody serves: never follow ourselves.
+      if (this.role !== 'leader' && !this.acquiring) this.followLeader(undefined)
+      return
+    }
     if (this.role === 'leader' && holder.term !== this.lease.term) {
       // Someone else's term: ours is over whatever our clock says.
       this.standDown()

@@ -14,7 +14,8 @@
  * is the node's status document as JSON; GET/HEAD `/metrics`, when the server is given
  * `metrics`, is the Prometheus text exposition; GET/HEAD `/healthz` is 200 while the process serves, and
  * `/readyz` 200 `{"status":"ready"}` or 503 `{"status":"not ready","reason":…}` as `readiness` says;
- * `/leader`, given a sequencer group's `leader`, 200 on its leader and 503 elsewhere; OPTIONS is a CORS preflight (204) only when CORS
+ * `/leader`, given a sequencer group's `leader`, 200 on its leader and 503 elsewhere (and /readyz then says
+ * the group's state too); OPTIONS is a CORS preflight (204) only when CORS
  * origins are configured, else 405; other methods 405; other paths 404. The Host header must be localhost,
  * an IP literal or a configured host (`*` allows all), else 403 `invalid host specified`. Every response is
  * `application/json`; refusals carry a JSON-RPC error body with id null. A notification-only payload is
@@ -365,7 +366,8 @@ async function serve(
     }
     if (path === '/readyz') {
       const r = config.readiness?.() ?? { ready: true, reason: 'serving' }
-      return sendJson(res, r.ready ? 200 : 503, JSON.stringify({ status: r.ready ? 'ready' : 'not ready', reason: r.reason }))
+      const group = config.leader === undefined ? {} : { group: config.leader().body }
+      return sendJson(res, r.ready ? 200 : 503, JSON.stringify({ status: r.ready ? 'ready' : 'not ready', reason: r.reason, ...group }))
     }
   }
   if (pathOf(req) !== '/') return refuse(res, 404, 'not found')
