@@ -19,7 +19,7 @@
  */
 
 import { test } from 'node:test'
-import { writeFileSync } from 'node:fs'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { startNatsCluster } from '../support/nats-cluster.ts'
 import { Rng } from '../support/rng.ts'
@@ -56,10 +56,14 @@ function schedule(rng: Rng): readonly Fault[] {
 const quantile = (xs: readonly number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-test('a sequencer group loses no pre-confirmation and never forks a flashblock across leader deaths, frozen leaders and broker losses', { timeout: 600_000 }, async (t) => {
-  const seed = Number(process.env['FLASHNODE_GROUP_SEED'] ?? (Math.random() * 2 ** 32) >>> 0)
-  const rng = new Rng(seed)
-  const faults = schedule(rng)
+const SEED = Number(process.env['FLASHNODE_GROUP_SEED'] ?? (Math.random() * 2 ** 32) >>> 0)
+const FAULTS = schedule(new Rng(SEED))
+
+// Bounded by the schedule: a minute to start and check, and a generous 15 s per fault.
+test('a sequencer group loses no pre-confirmation and never forks a flashblock across leader deaths, frozen leaders and broker losses', { timeout: 60_000 + 15_000 * FAULTS.length }, async (t) => {
+  const seed = SEED
+  const rng = new Rng(seed + 1)
+  const faults = FAULTS
   const cluster = await startNatsCluster(t)
   const members: Member[] = []
   for (let i = 0; i < 3; i++) members.push(await startMember(t, cluster.urls.join(',')))
@@ -131,6 +135,7 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
       await load.firstReceiptAfter(back, undefined, 30_000)
     }
     done.push(fault)
+    if (dump !== undefined) appendFileSync(`${dump}/progress.log`, `${done.length}/${faults.length} ${fault} takeover ${Math.round(takeovers.at(-1) ?? NaN)} ms\n`)
   }
   await sleep(1_000)
   await load.stop()
