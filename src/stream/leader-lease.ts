@@ -241,6 +241,15 @@ export class LeaderLease {
     }
   }
 
+  /**
+   * Ends this term here and now, without asking the broker (another holder was seen, or the caller stopped
+   * leading): `isLeader()` is false from now on and `acquire` takes a new term instead of returning this one.
+   */
+  abandon(): void {
+    const h = this.held
+    if (h !== undefined) this.end(h, 'not-held')
+  }
+
   /** Who holds the lease by the broker now (undefined: nobody; expired or released). */
   async current(): Promise<LeaseHolder | undefined> {
     try {

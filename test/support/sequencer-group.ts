@@ -163,13 +163,17 @@ export class TermObserver {
 /** A steady load of transfers sent with eth_sendRawTransactionSync to whoever leads; every receipt recorded. */
 export class GroupLoad {
   readonly seen: Seen[] = []
-  /** When (performance.now()) each receipt came, and from which member. */
-  readonly receipts: { readonly at: number; readonly from: Member }[] = []
+  /** When (performance.now()) each receipt came, and from which member (undefined: through the balancer). */
+  readonly receipts: { readonly at: number; readonly from: Member | undefined }[] = []
   failures = 0
   private running = true
   private done: Promise<void> | undefined
 
-  constructor(private readonly members: readonly Member[]) {}
+  /** Sends to `via` (a balancer routing writes by GET /leader) when given, else to the leader it finds. */
+  constructor(
+    private readonly members: readonly Member[],
+    private readonly via?: string,
+  ) {}
 
   start(): void {
     this.done = this.loop()
@@ -180,11 +184,14 @@ export class GroupLoad {
     await this.done
   }
 
-  /** The first receipt at or after `since` from another member than `not` (a takeover's end), waited for. */
+  /**
+   * The first receipt at or after `since` (from another member than `not`, when the load knows who answered:
+   * not through the balancer), waited for.
+   */
   async firstReceiptAfter(since: number, not: Member | undefined, withinMs = LEADER_WITHIN_MS): Promise<number> {
     const deadline = performance.now() + withinMs
     for (;;) {
-      const r = this.receipts.find((x) => x.at >= since && x.from !== not)
+      const r = this.receipts.find((x) => x.at >= since && (not === undefined || x.from !== not))
       if (r !== undefined) return r.at
       assert.ok(performance.now() < deadline, `no pre-confirmation within ${withinMs} ms of the fault`)
       await new Promise((resolve) => setTimeout(resolve, 10))
@@ -198,10 +205,11 @@ export class GroupLoad {
       const s = i % LOAD_SENDERS.length
       const sender = LOAD_SENDERS[s]!
       try {
-        leader ??= await leaderOf(this.members)
-        if (nonces[s]! < 0) nonces[s] = Number(BigInt(await call<string>(leader.url, 'eth_getTransactionCount', [sender.address, 'pending'])))
+        if (this.via === undefined) leader ??= await leaderOf(this.members)
+        const url = this.via ?? leader!.url
+        if (nonces[s]! < 0) nonces[s] = Number(BigInt(await call<string>(url, 'eth_getTransactionCount', [sender.address, 'pending'])))
         const raw = await sender.signTransaction({ chainId: Number(DEV_CHAIN_ID), type: 'eip1559', to: '0x00000000000000000000000000000000000000aa', value: 1n, nonce: nonces[s]!, gas: 21_000n, maxFeePerGas: parseGwei('50'), maxPriorityFeePerGas: parseGwei('1') })
-        const receipt = await call<Seen & { transactionHash: string }>(leader.url, 'eth_sendRawTransactionSync', [raw])
+        const receipt = await call<Seen & { transactionHash: string }>(url, 'eth_sendRawTransactionSync', [raw])
         this.seen.push({ ...receipt, hash: receipt.transactionHash })
         this.receipts.push({ at: performance.now(), from: leader })
         nonces[s]! += 1

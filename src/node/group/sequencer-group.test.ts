@@ -10,6 +10,7 @@ import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { startNatsServer } from '../../../test/support/nats-server.ts'
+import { needsTool } from '../../../test/support/debian-tool.ts'
 import { SequencerGroup, type GroupRoles } from './sequencer-group.ts'
 import type { LeaseHolder } from '../../stream/coordination-errors.ts'
 
@@ -63,7 +64,9 @@ async function aLeadsThenB(t: TestContext, url: string): Promise<{ a: Recorded; 
   return { a, b, ga, gb }
 }
 
-test('one candidate leads, the other follows it by name; a leader that closes hands over without waiting for expiry', async (t) => {
+const NATS = needsTool('nats-server', 'nats-server')
+
+test('one candidate leads, the other follows it by name; a leader that closes hands over without waiting for expiry', NATS, async (t) => {
   const broker = await startNatsServer(t)
   const { a, b, ga, gb } = await aLeadsThenB(t, broker.url)
   assert.equal(gb.isLeader(), false)
@@ -82,7 +85,7 @@ test('one candidate leads, the other follows it by name; a leader that closes ha
   assert.equal(gb.status().lastTakeover?.term, termB)
 })
 
-test('a deposed leader stands by and gives the lease back; a failed takeover gives it back too', async (t) => {
+test('a deposed leader stands by and gives the lease back; a failed takeover gives it back too', NATS, async (t) => {
   const broker = await startNatsServer(t)
   const failing = recorder(true)
   const gf = await SequencerGroup.start(await connection(t, broker.url), options('f'), failing.roles)

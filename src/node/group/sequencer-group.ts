@@ -68,6 +68,8 @@ export class SequencerGroup {
   private retry: NodeJS.Timeout | undefined
   private acquiring = false
   private closed = false
+  /** The newest term heard of or held: records of older terms are stale reads. */
+  private newestTerm = 0
   private readonly log: Logger
 
   private constructor(
@@ -112,8 +114,9 @@ export class SequencerGroup {
   deposed(err: unknown): void {
     if (this.role !== 'leader') return
     this.log.warn({ ...errorFields(err), term: this.lease.term }, 'sequencer deposed: standing by')
-    this.standDown()
+    // release() ends the term at once (then deletes the record), before standDown abandons what is left.
     void this.lease.release().catch(() => undefined)
+    this.standDown()
   }
 
   /** Stops; a leader releases the lease so that a successor need not wait for it to expire. */
@@ -130,6 +133,10 @@ export class SequencerGroup {
 
   private heard(holder: LeaseHolder | undefined): void {
     if (this.closed) return
+    // A read may come from a replica that lags (or have been in flight across a change): a holder older
+    // than one already known is stale, never a reason to stand down or to follow.
+    if (holder !== undefined && holder.term < this.newestTerm) return
+    if (holder !== undefined) this.newestTerm = holder.term
     if (holder === undefined) {
       if (this.role !== 'leader') void this.tryToLead()
       return
@@ -163,6 +170,7 @@ export class SequencerGroup {
     this.acquiring = true
     try {
       const holder = await this.lease.acquire()
+      this.newestTerm = Math.max(this.newestTerm, holder.term)
       this.role = 'leader'
       this.leader = holder
       const acquired = performance.now()
@@ -188,7 +196,8 @@ export class SequencerGroup {
       })
     } catch (err) {
       if (err instanceof LeaseHeld) {
-        if (err.holder !== undefined) this.followLeader(err.holder)
+        // Our own record of an ended term is nobody to follow: it lapses, then a new term is taken.
+        if (err.holder !== undefined && err.holder.id !== this.options.candidate.id) this.heard(err.holder)
       } else {
         this.log.debug(errorFields(err), 'sequencer lease: could not try it now')
       }
@@ -202,6 +211,9 @@ export class SequencerGroup {
     if (this.role !== 'leader') return
     this.stopRenewing?.()
     this.stopRenewing = undefined
+    // The lease may still believe in this term by its own clock for a moment: ended here, so that the next
+    // acquisition wins a new term or fails, never hands this one back.
+    this.lease.abandon()
     this.role = 'standby'
     this.leader = undefined
     this.chain(() => this.roles.follow(undefined))
