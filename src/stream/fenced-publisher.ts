@@ -77,8 +77,22 @@ export class FencedPublisher {
       })
       return ack.seq
     } catch (err) {
-      if (isWrongLastSequence(err)) throw new FencedOut(message.expectedLastSequence, actualLastSequence(err), { cause: err })
-      throw unavailableOr('publish', err)
+      if (!isWrongLastSequence(err)) throw unavailableOr('publish', err)
+      // An earlier attempt of this very message may have been stored with its answer lost (a server died
+      // under it): the message right after the expectation is then ours, and this is its acknowledgement.
+      const next = message.expectedLastSequence + 1
+      if (await this.holds(next, message.id)) return next
+      throw new FencedOut(message.expectedLastSequence, actualLastSequence(err), { cause: err })
+    }
+  }
+
+  /** Whether the stream's message `seq` is this writer's message `id` (same term, same id). */
+  private async holds(seq: number, id: string): Promise<boolean> {
+    try {
+      const stored = await (await this.jsm).streams.getMessage(this.options.stream, { seq })
+      return stored?.header.get('Nats-Msg-Id') === `${this.term}:${id}`
+    } catch {
+      return false
     }
   }
 

@@ -149,14 +149,23 @@ test('without quorum a flashblock is refused within the bound and announced nowh
   await send(a.node, 0, 1n)
   await cluster.kill(1)
   await cluster.kill(2)
-  const started = performance.now()
-  const err = await a.node.sequencer!.flashblock().then(() => undefined, (e: unknown) => e)
-  const took = performance.now() - started
+  // The servers' deaths take a moment to be noticed: a flashblock stored meanwhile is acknowledged (its
+  // answer read back if it was lost) and announced; the next ones are refused.
+  let err: unknown
+  let took = 0
+  let nonce = 2n
+  for (let attempt = 0; attempt < 3 && err === undefined; attempt++) {
+    const started = performance.now()
+    err = await a.node.sequencer!.flashblock().then(() => undefined, (e: unknown) => e)
+    took = performance.now() - started
+    if (err === undefined) await send(a.node, 0, nonce++)
+  }
   assert.ok(err instanceof BrokerUnavailable, `refused as BrokerUnavailable (got ${String(err)})`)
   assert.ok(took < bound.unavailableAfterMs + bound.ackTimeoutMs + 500, `refused in ${took.toFixed(0)} ms`)
   assert.deepEqual(a.deposed, [err])
-  assert.deepEqual(a.announced, [0, 1], 'the refused flashblock was not announced')
-  assert.equal(a.node.feed!.snapshot()!.index, 1)
+  const acknowledged = Number(nonce - 2n)
+  assert.deepEqual(a.announced, Array.from({ length: 2 + acknowledged }, (_, i) => i), 'the refused flashblock was not announced')
+  assert.equal(a.node.feed!.snapshot()!.index, 1 + acknowledged)
 
   await cluster.restart(1, 2)
   const nc2 = await client(t, cluster.urls)
