@@ -109,13 +109,25 @@ export class FencedPublisher {
 
 /** Creates the stream when the broker has none (leaves one that exists as it is). Throws BrokerUnavailable. */
 export async function ensureStream(nc: NatsConnection, config: Partial<StreamConfig> & { name: string }, timeoutMs = DEFAULT_FENCED_ACK_TIMEOUT_MS): Promise<void> {
+  const until = performance.now() + timeoutMs
   try {
     const jsm = await jetstreamManager(nc, { timeout: timeoutMs })
-    try {
-      await jsm.streams.info(config.name)
-    } catch (err) {
-      if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamNotFound) throw err
-      await jsm.streams.add(config)
+    for (;;) {
+      try {
+        await jsm.streams.info(config.name)
+        return
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamNotFound) throw err
+      }
+      try {
+        await jsm.streams.add(config)
+        return
+      } catch (err) {
+        // A cluster whose servers are not all known to its meta group yet cannot place the replicas: again,
+        // within the bound (a cluster just started, or a server just back).
+        if (!(err instanceof JetStreamApiError) || !/no suitable peers/i.test(err.message) || performance.now() > until) throw err
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
     }
   } catch (err) {
     const typed = unavailableOr('create the stream', err)

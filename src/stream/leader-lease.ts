@@ -144,10 +144,21 @@ export class LeaderLease {
     if (!(timing.marginMs >= 0 && timing.renewMs < timing.leaseMs - timing.marginMs)) throw new RangeError('a lease renews more often than its local validity (leaseMs - marginMs)')
     const bucket = leaseBucketName(options.chainId, options.group)
     // Creating a replicated bucket waits for its Raft group: bounded apart from (and longer than) each operation.
-    const setup = new Kvm(jetstream(nc, { timeout: options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS }))
-    await setup
-      .create(bucket, { history: 1, replicas: options.replicas ?? 3, ttl: timing.leaseMs, allow_direct: false })
-      .catch((err: unknown) => Promise.reject(unavailableOr('create the lease bucket', err)))
+    const setupMs = options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS
+    const setup = new Kvm(jetstream(nc, { timeout: setupMs }))
+    for (const until = performance.now() + setupMs; ; ) {
+      try {
+        await setup.create(bucket, { history: 1, replicas: options.replicas ?? 3, ttl: timing.leaseMs, allow_direct: false })
+        break
+      } catch (err) {
+        // A cluster whose servers are not all known to its meta group yet cannot place the replicas: again.
+        if (err instanceof Error && /no suitable peers/i.test(err.message) && performance.now() < until) {
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          continue
+        }
+        throw unavailableOr('create the lease bucket', err)
+      }
+    }
     // Reads go to the bucket's leader (not any replica), so a read never shows an older holder than a write saw.
     const kv = await new Kvm(jetstream(nc, { timeout: timing.opTimeoutMs })).open(bucket, { allow_direct: false })
     const { ttl } = await kv.status()
