@@ -133,8 +133,8 @@ export class SequencerGroup {
 
   private heard(holder: LeaseHolder | undefined): void {
     if (this.closed) return
-    // A read may come from a replica that lags (or have been in flight across a change): a holder older
-    // than one already known is stale, never a reason to stand down or to follow.
+    // A read may have been in flight across a change (a poll answered before a newer record was written): a
+    // holder older than one already known is stale, never a reason to stand down or to follow.
     if (holder !== undefined && holder.term < this.newestTerm) return
     if (holder !== undefined) this.newestTerm = holder.term
     if (holder === undefined) {
