@@ -81,18 +81,21 @@ export class FencedPublisher {
       // An earlier attempt of this very message may have been stored with its answer lost (a server died
       // under it): the message right after the expectation is then ours, and this is its acknowledgement.
       const next = message.expectedLastSequence + 1
-      if (await this.holds(next, message.id)) return next
+      const whose = await this.whoseIs(next, message.id)
+      if (whose === 'ours') return next
+      // Unreadable (no quorum any more): whether another writer got there first is not known.
+      if (whose === 'unknown') throw new BrokerUnavailable('publish', { cause: err })
       throw new FencedOut(message.expectedLastSequence, actualLastSequence(err), { cause: err })
     }
   }
 
-  /** Whether the stream's message `seq` is this writer's message `id` (same term, same id). */
-  private async holds(seq: number, id: string): Promise<boolean> {
+  /** Whether the stream's message `seq` is this writer's message `id` (same term, same id), another's, or unreadable. */
+  private async whoseIs(seq: number, id: string): Promise<'ours' | 'theirs' | 'unknown'> {
     try {
       const stored = await (await this.jsm).streams.getMessage(this.options.stream, { seq })
-      return stored?.header.get('Nats-Msg-Id') === `${this.term}:${id}`
-    } catch {
-      return false
+      return stored?.header.get('Nats-Msg-Id') === `${this.term}:${id}` ? 'ours' : 'theirs'
+    } catch (err) {
+      return unavailableOr('', err) instanceof BrokerUnavailable ? 'unknown' : 'theirs'
     }
   }
 
