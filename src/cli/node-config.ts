@@ -82,8 +82,7 @@ function executionWorkers(option: number): { executionWorkers: number; extraExec
 }
 
 /** The node's settings from the options, without a role (sequencer, follower) when `roles` is false. */
-export function nodeConfigOf(options: ParsedOptions, command: 'start' | 'init' | 'import', log: Logger | undefined, roles = true): NodeConfig {
-  const existing = holdsChain(options.datadir)
+export function nodeConfigOf(options: ParsedOptions, command: 'start' | 'init' | 'import', log: Logger | undefined, roles = true, existing = holdsChain(options.datadir)): NodeConfig {
   const genesis = !existing || options.genesis !== undefined ? chooseGenesis(options).genesis : undefined
   const serving = command === 'start'
   return {
@@ -141,6 +140,6 @@ export function sequencerSettingsOf(options: ParsedOptions): SequencerConfig {
 
 export async function openNode(options: ParsedOptions, command: 'start' | 'init' | 'import', log?: Logger): Promise<{ node: FlashNode; created: boolean }> {
   const existing = holdsChain(options.datadir)
-  const node = await createNode(nodeConfigOf(options, command, log))
+  const node = await createNode(nodeConfigOf(options, command, log, true, existing))
   return { node, created: !existing }
 }

@@ -79,8 +79,9 @@ export async function spawnNode(t: TestContext, args: string[], env: Record<stri
   return { url, child, exited, stderr: () => err, printed, kill9, stop }
 }
 
-export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+/** One JSON-RPC call; with `timeoutMs`, a deadline (a frozen process never holds the caller). */
+export async function rpc<T>(url: string, method: string, params: unknown[] = [], timeoutMs?: number): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), ...(timeoutMs !== undefined ? { signal: AbortSignal.timeout(timeoutMs) } : {}) })
   const body = (await res.json()) as { result?: T; error?: { message: string } }
   if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`)
   return body.result as T

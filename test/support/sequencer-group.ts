@@ -12,7 +12,7 @@ import WebSocket from 'ws'
 import { parseGwei } from 'viem'
 import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
-import { spawnNode, type NodeProcess } from './node-process.ts'
+import { rpc, spawnNode, type NodeProcess } from './node-process.ts'
 import { freePort } from './debian-tool.ts'
 import { tempDir } from './temp-dir.ts'
 import { LOAD_NODE_ARGS, LOAD_SENDERS } from './transfer-load.ts'
@@ -39,12 +39,7 @@ export const LEADER_WITHIN_MS = 15_000
 const alive = (m: Member): boolean => m.process.child.exitCode === null && m.process.child.signalCode === null
 
 /** One JSON-RPC call with a deadline (a frozen member never holds the caller). */
-export async function call<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 3_000): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), signal: AbortSignal.timeout(timeoutMs) })
-  const body = (await res.json()) as { result?: T; error?: { message: string } }
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`)
-  return body.result as T
-}
+export const call = <T>(url: string, method: string, params: unknown[] = [], timeoutMs = 3_000): Promise<T> => rpc<T>(url, method, params, timeoutMs)
 
 /** A call retried while the member's endpoint is closed for a moment (a change of role), within a bound. */
 async function steadyCall<T>(m: Member, method: string, params: unknown[] = []): Promise<T> {
