@@ -94,8 +94,9 @@ export class FencedPublisher {
     try {
       const stored = await (await this.jsm).streams.getMessage(this.options.stream, { seq })
       return stored?.header.get('Nats-Msg-Id') === `${this.term}:${id}` ? 'ours' : 'theirs'
-    } catch (err) {
-      return unavailableOr('', err) instanceof BrokerUnavailable ? 'unknown' : 'theirs'
+    } catch {
+      // Not read (no quorum, no stream leader yet, …): whose it is cannot be told.
+      return 'unknown'
     }
   }
 
