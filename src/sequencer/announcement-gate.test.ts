@@ -11,7 +11,8 @@ import assert from 'node:assert/strict'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { SealedBlock } from '../preconf/feed.ts'
 import { ACCOUNTS, devNode, signedTx } from '../../test/support/dev-chain.ts'
-import { sequencerFor } from '../../test/support/sequencer.ts'
+import { SEQUENCER_TEST_SETTINGS, sequencerFor } from '../../test/support/sequencer.ts'
+import { ManualScheduler } from './scheduler.ts'
 import type { FlashNode } from '../node/create-node.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import type { CandidateIterator, PoolCandidate, SequencerPool } from './sequencer.ts'
@@ -157,4 +158,34 @@ test('a refused seal is never committed', async (t) => {
   await assert.rejects(sealing, /no quorum/)
   assert.equal(node.chain.head(), 0n)
   assert.equal(deposed.length, 1)
+})
+
+test('a gated sequencer that resumes an open block builds its next flashblock at once; a fresh block and an ungated resume keep the cadence', async (t) => {
+  const { node, pool, gate, seq } = await gated(t)
+  pool.txs.push(transfer(node, 0n))
+  const first = seq.flashblock()
+  await gate.asks(2)
+  gate.asked[1]!.resolve()
+  await first
+  await seq.stop()
+
+  const auto = { ...SEQUENCER_TEST_SETTINGS, mode: 'auto' as const }
+  const resumes = async (withGate: boolean) => {
+    const clock = new ManualScheduler()
+    const next = new HeldGate()
+    const resumed = sequencerFor(node, new ListPool(), clock, auto, withGate ? { gate: next } : {})
+    const built: number[] = []
+    resumed.on('flashblock', (s) => built.push(s.index))
+    await resumed.start()
+    assert.deepEqual(built, [0, 1], 'the journaled flashblocks are resumed, not asked of the gate')
+    clock.advance(0)
+    // A tick that fired waits for its acknowledgement (gated) or finishes (ungated); none leaves it idle.
+    await Promise.race([next.asks(1), resumed.idle()])
+    const atOnce = withGate ? next.asked.map((a) => a.index) : built.slice(2)
+    for (const a of next.asked) a.resolve()
+    await resumed.stop()
+    return atOnce
+  }
+  assert.deepEqual(await resumes(true), [2], 'a takeover: the next flashblock at once')
+  assert.deepEqual(await resumes(false), [], 'a single node restarted: the next flashblock at the next tick')
 })

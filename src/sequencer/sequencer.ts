@@ -207,16 +207,20 @@ export class Sequencer {
 
   /** Opens (or, after a restart, resumes from the journal) the block on top of the head. */
   async start(): Promise<void> {
+    let resumed = false
     await this.serial(async () => {
       const parent = this.headHeader()
       const journaled = this.journal.read(parent.number + 1n)
       if (journaled !== undefined && equalBytes(journaled.parentHash, parent.hash())) {
         await this.resume(parent, journaled.env, journaled.flashblocks)
+        resumed = true
       } else {
         await this.openNext(parent)
       }
     })
-    if (this.settings.mode === 'auto') this.schedule()
+    // A group leader that took over an open block builds its next flashblock at once: the block has already
+    // waited out the takeover. Anything else keeps the plain cadence from its start.
+    if (this.settings.mode === 'auto') this.schedule(resumed && this.gate !== undefined ? 0 : this.settings.flashblockIntervalMs)
   }
 
   async stop(): Promise<void> {
@@ -251,9 +255,9 @@ export class Sequencer {
    * Fixed-rate ticks: the next tick is set before this one's work starts, so build time does not stretch
    * the interval; a tick that finds the previous one still running is skipped rather than queued.
    */
-  private schedule(): void {
+  private schedule(delayMs = this.settings.flashblockIntervalMs): void {
     if (this.stopped) return
-    this.cancelTimer = this.scheduler.after(this.settings.flashblockIntervalMs, () => {
+    this.cancelTimer = this.scheduler.after(delayMs, () => {
       this.schedule()
       if (this.ticking) return this.observer?.tickSkipped()
       this.ticking = true
