@@ -31,6 +31,7 @@ import { errorFields, type Logger } from '../primitives/logger.ts'
 import { serveEndpoints, type RunningEndpoint, type SharedServeOptions } from './serve.ts'
 import type { EndpointConfig } from './endpoint-config.ts'
 import type { SequencerConfig } from '../node/create-node.ts'
+import type { GroupState } from '../node/node-status.ts'
 
 export interface GroupMemberSettings {
   readonly group: string
@@ -76,13 +77,15 @@ export async function startGroupMember(
   // After the first start, an endpoint on port 0 keeps the port it got, so a change of role keeps it.
   let endpoints = [...endpointConfigs]
   let group: SequencerGroup | undefined
+  const groupState = (): GroupState => group?.status() ?? { group: settings.group, id: settings.id, role: 'starting', leader: undefined, lastTakeover: undefined }
   const leaderState = () => {
     const status = group?.status()
     return { leading: group?.isLeader() === true, body: status === undefined ? { role: 'starting' } : { ...status, leader: status.leader ?? null } }
   }
 
   // The leader publishes only through the replicated gate, never through the unacknowledged fan-out.
-  const { streamBroker: _fanOut, ...plain } = base
+  const { streamBroker: _fanOut, ...withoutFanOut } = base
+  const plain: NodeConfig = { ...withoutFanOut, group: groupState }
   const standbyConfig = (): NodeConfig => ({
     ...plain,
     streamBroker: settings.stream,
@@ -107,7 +110,6 @@ export async function startGroupMember(
         group?.deposed(err)
       })
       await node.start()
-      if (group !== undefined) node.metrics?.watchGroup(() => group!.status())
       const running = await serveEndpoints(node, endpoints, { ...shared, leader: leaderState })
       endpoints = endpoints.map((e, i) => ({ ...e, port: running[i]!.port }))
       return { node, servers: running, role }
@@ -163,7 +165,6 @@ export async function startGroupMember(
     },
   )
 
-  playing.node.metrics?.watchGroup(() => group!.status())
   return {
     group,
     node: () => playing.node,

@@ -37,7 +37,7 @@ import { NodeMetrics } from './metrics.ts'
 import { defaultReadyMaxAgeMs, FlashblockReadiness, FollowerReadiness, type FollowerState, type ReadinessState } from './readiness.ts'
 import { ActivityLog, allObservers } from './activity-log.ts'
 import { LiveStatus } from './live-status.ts'
-import { nodeStatus, type NodeStatus } from './node-status.ts'
+import { nodeStatus, type GroupState, type NodeStatus } from './node-status.ts'
 import type { Logger } from '../primitives/logger.ts'
 import { buildLatestState, latestStateReaches } from '../state/latest-state.ts'
 import { PoolAdmission } from './admission.ts'
@@ -116,6 +116,8 @@ export interface NodeConfig {
   readonly log?: Logger
   /** Not ready (GET /readyz 503) when the newest flashblock is older than this (auto sealing only). */
   readonly readyMaxAgeMs?: number
+  /** A member of a sequencer group (cli/group-member.ts): its group's state, for GET /status and the metrics. */
+  readonly group?: () => GroupState
 }
 
 /** What a following node needs of its sequencer. */
@@ -292,6 +294,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const recovery = producing && (config.recoveryWorkers ?? 0) > 0 ? new SenderRecovery(genesis, config.recoveryWorkers ?? 0) : undefined
   const sealHashing = producing && config.sealHashingWorker === true ? new SealHashing() : undefined
   const metrics = config.metrics === false ? undefined : new NodeMetrics({ head: () => headOf(chain) })
+  if (config.group !== undefined) metrics?.watchGroup(config.group)
   const following = config.follow === undefined ? undefined : followerFor(kv, rules, chain, writer, config.follow, replicaWork(recovery, sealHashing), config.log, metrics, jetstream)
   const sequencing =
     config.sequencer === undefined
@@ -389,6 +392,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
             ? { feed: following.fresh, live: following.live }
             : {}),
         ...(stream !== undefined ? { stream } : {}),
+        ...(config.group !== undefined ? { group: config.group } : {}),
       }),
     async start() {
       if (following !== undefined && !started) {

@@ -24,6 +24,7 @@ import type { SequencerObserver } from '../sequencer/sequencer.ts'
 import { CallStats } from './call-stats.ts'
 import { ExecutionStats, GAS_PER_SECOND_BUCKETS } from './execution-stats.ts'
 import type { ExecutionJob, ExecutionObserver } from './execution/jobs.ts'
+import type { GroupState } from './node-status.ts'
 
 /** The reports of rpc/'s transports (rpc/transport/observer.ts, which rpc/ owns; the shapes match it). */
 interface PayloadObserver {
@@ -302,12 +303,11 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
     this.unlisten.push(stream.onPublished(() => this.streamMessages.inc()))
   }
 
-  /** Reads the JetStream fan-out's counts at scrape time (a sequencer started with --stream nats://). */
   /**
    * A sequencer group's member (node/group/sequencer-group.ts): whether it leads, the leader's term, and the
    * last takeover this member made (when, how long from the lease acquired to sequencing).
    */
-  watchGroup(status: () => { readonly role: string; readonly leader: { readonly term: number } | undefined; readonly lastTakeover: { readonly at: number; readonly ms: number; readonly term: number } | undefined }): void {
+  watchGroup(status: () => GroupState): void {
     new Gauge({
       name: 'flashnode_group_leader',
       help: '1 while this member of a sequencer group leads it',
@@ -342,6 +342,7 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
     })
   }
 
+  /** Reads the JetStream fan-out's counts at scrape time (a sequencer started with --stream nats://). */
   watchBroker(stats: () => { acknowledged: number; dropped: number; failed: number; connected: boolean }): void {
     const counted = { acknowledged: 0, dropped: 0, failed: 0 }
     new Counter({

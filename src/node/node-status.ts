@@ -5,13 +5,24 @@
  * stream's subscribers and the live recorder's recent flashblocks, seals and latencies (live-status.ts).
  * Pieces a node does not have are null (a read-only node has no open block, no pool, no stream); the
  * document for an endpoint without pre-confirmations leaves out what is pre-confirmed (the open block, the
- * flashblocks, the latencies), as that endpoint's methods do.
+ * flashblocks, the latencies), as that endpoint's methods do. A member of a sequencer group also shows the
+ * group as its controller sees it (its role, who leads in which term, its last takeover).
  */
 
 import { bytesToHex } from '../primitives/hex.ts'
 import type { PreconfirmedFeed } from '../preconf/feed.ts'
 import type { ChainReader } from './chain-reader.ts'
 import type { LiveStatus, LiveStatusView } from './live-status.ts'
+
+/** A sequencer group's state as its controller tells it (node/group/sequencer-group.ts `status()`). */
+export interface GroupState {
+  readonly group: string
+  readonly id: string
+  readonly role: string
+  readonly leader: { readonly id: string; readonly term: number; readonly rpcUrl?: string } | undefined
+  /** `at`: wall-clock ms; `ms`: from the lease acquired to sequencing. */
+  readonly lastTakeover: { readonly term: number; readonly at: number; readonly ms: number } | undefined
+}
 
 export interface StatusSources {
   readonly chainId: bigint
@@ -26,6 +37,8 @@ export interface StatusSources {
   readonly now: () => number
   /** False: the document of an endpoint that serves sealed state only. */
   readonly preconfirmations: boolean
+  /** Present on a member of a sequencer group. */
+  readonly group?: () => GroupState
 }
 
 export interface NodeStatus {
@@ -44,6 +57,13 @@ export interface NodeStatus {
   readonly flashblocks: LiveStatusView['flashblocks']
   readonly sealed: LiveStatusView['sealed']
   readonly latency: LiveStatusView['latency'] | null
+  readonly group: {
+    readonly name: string
+    readonly id: string
+    readonly role: string
+    readonly leader: { readonly id: string; readonly term: number; readonly rpcUrl: string | null } | null
+    readonly lastTakeover: { readonly term: number; readonly at: number; readonly ms: number } | null
+  } | null
 }
 
 export function nodeStatus(s: StatusSources): NodeStatus {
@@ -51,6 +71,7 @@ export function nodeStatus(s: StatusSources): NodeStatus {
   const open = s.preconfirmations ? s.feed?.snapshot() : undefined
   const live = s.live?.status()
   const pool = s.pool?.stats()
+  const group = s.group?.()
   return {
     node: {
       chainId: Number(s.chainId),
@@ -76,5 +97,15 @@ export function nodeStatus(s: StatusSources): NodeStatus {
     flashblocks: s.preconfirmations ? live?.flashblocks ?? [] : [],
     sealed: live?.sealed ?? [],
     latency: s.preconfirmations ? live?.latency ?? null : null,
+    group:
+      group === undefined
+        ? null
+        : {
+            name: group.group,
+            id: group.id,
+            role: group.role,
+            leader: group.leader === undefined ? null : { id: group.leader.id, term: group.leader.term, rpcUrl: group.leader.rpcUrl ?? null },
+            lastTakeover: group.lastTakeover === undefined ? null : { term: group.lastTakeover.term, at: group.lastTakeover.at, ms: Math.round(group.lastTakeover.ms) },
+          },
   }
 }

@@ -5,6 +5,7 @@
  * flashblock strip, the pool's levels, the node's latency figure and the sealed blocks follow; the page logs
  * no error (a script its Content-Security-Policy blocked would). The sequencer runs in auto mode on an
  * injected clock: each step is one flashblock, so the latency the page shows is exactly the clock's step.
+ * The node is given a sequencer group's state, and the page shows its role, leader, term and last takeover.
  * A screenshot is saved in the test's temporary directory (kept when FLASHNODE_KEEP_SCREENSHOT is set) and
  * its path printed. Without Debian's chromium the test says so and does not run.
  */
@@ -18,6 +19,7 @@ import puppeteer, { type Page } from 'puppeteer-core'
 import { createWalletClient, http, parseGwei, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { DEFAULT_SEQUENCER } from '../../src/node/create-node.ts'
+import type { GroupState } from '../../src/node/node-status.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import { ACCOUNTS, testGenesis } from '../support/dev-chain.ts'
 import { findTool, needsTool } from '../support/debian-tool.ts'
@@ -37,8 +39,12 @@ const text = (page: Page, id: string) => page.$eval(`#${id}`, (n) => n.textConte
 
 test('the live view in Chromium shows transactions within a second of their pre-confirmation', { ...needsTool('chromium', 'chromium'), timeout: 120_000 }, async (t) => {
   const clock = new ManualScheduler(Date.now())
+  // The node as a member of a sequencer group (the controller's state as cli/group-member.ts hands it over;
+  // the group itself runs in test/e2e/sequencer-group.test.ts): the page shows the group beside the pool.
+  let group: GroupState = { group: 'g', id: 'm1', role: 'standby', leader: { id: 'm0', term: 6 }, lastTakeover: undefined }
   const running = await startNode(t, tempDir(t), testGenesis(), {
     sequencer: { ...DEFAULT_SEQUENCER, mode: 'auto', scheduler: clock, flashblockIntervalMs: INTERVAL_MS, flashblocksPerBlock: PER_BLOCK },
+    group: () => group,
   })
   await running.node.start()
   const step = async () => {
@@ -62,6 +68,15 @@ test('the live view in Chromium shows transactions within a second of their pre-
   await page.setViewport({ width: 1440, height: 1000 })
   await page.goto(`${running.url}/`, { waitUntil: 'load' })
   await page.waitForSelector('body[data-subscribed="yes"]', { timeout: 10_000 })
+  await page.waitForFunction(() => document.querySelector('#group-role')?.textContent === 'm1 · standby', { timeout: 3_000 })
+  assert.equal(await text(page, 'group-leader'), 'm0')
+  assert.equal(await text(page, 'group-term'), '6')
+  assert.equal(await text(page, 'group-takeover'), 'none')
+  const tookOverAt = Date.now()
+  group = { group: 'g', id: 'm1', role: 'leader', leader: { id: 'm1', term: 9 }, lastTakeover: { term: 9, at: tookOverAt, ms: 412.4 } }
+  await page.waitForFunction(() => document.querySelector('#group-role')?.textContent === 'm1 · leader', { timeout: 3_000 })
+  assert.equal(await text(page, 'group-term'), '9')
+  assert.match(await text(page, 'group-takeover'), /^412 ms \(term 9, \d\d:\d\d:\d\d\)$/)
 
   const wallets = ACCOUNTS.slice(0, 3).map((a) =>
     createWalletClient({ account: privateKeyToAccount(a.privateKey as Hex), chain: VIEM_DEV_CHAIN, transport: http(running.url) }))

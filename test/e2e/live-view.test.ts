@@ -88,6 +88,7 @@ test('a browser GET / gets the page; every other request answers as without the 
   assert.equal(status.status, 200)
   assert.equal(status.type, 'application/json')
   assert.equal((JSON.parse(status.text) as NodeStatus).open?.flashblocks, 0, 'the open block')
+  assert.equal((JSON.parse(status.text) as NodeStatus).group, null, 'no sequencer group')
   const sealedOnly = JSON.parse((await getPath(endpoints.get('sealed')!.url, '/status')).text) as NodeStatus
   assert.deepEqual({ open: sealedOnly.open, flashblocks: sealedOnly.flashblocks, latency: sealedOnly.latency }, { open: null, flashblocks: [], latency: null }, 'an endpoint without pre-confirmations: nothing pre-confirmed in its status')
   assert.equal(sealedOnly.head.number, 0)

@@ -79,6 +79,10 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
     const metrics = await (await fetch(`${m.url}/metrics`)).text()
     assert.match(metrics, new RegExp(`^flashnode_group_leader ${leads ? 1 : 0}$`, 'm'))
     if (ready.group.leader !== null) assert.match(metrics, new RegExp(`^flashnode_group_term ${ready.group.leader.term}$`, 'm'))
+    // The live view's document shows the same group.
+    const status = (await (await fetch(`${m.url}/status`)).json()) as { group: { role: string; leader: { id: string; term: number } | null } | null }
+    assert.equal(status.group?.role, ready.group.role)
+    assert.deepEqual(status.group?.leader && { id: status.group.leader.id, term: status.group.leader.term }, ready.group.leader && { id: ready.group.leader.id, term: ready.group.leader.term })
   }
   // FLASHNODE_GROUP_DUMP=DIR: each member's log is written there at the end (for reading a failure).
   const dump = process.env['FLASHNODE_GROUP_DUMP']
