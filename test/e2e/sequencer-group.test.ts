@@ -1,9 +1,9 @@
 /**
  * Sequencer failover (issue 40), as an operator would run it: three candidates (real node processes,
  * `flashnode start --sequencer-group`) on a three-server JetStream cluster (real nats-server processes), a
- * steady load of transfers sent with eth_sendRawTransactionSync through haproxy (its writes backend checks
- * GET /leader, so it routes to whoever leads; a send that reaches a standby is forwarded), and a seeded schedule of
- * faults: the leader killed (kill -9) at a random moment, the leader frozen (SIGSTOP) past its lease and then
+ * steady load of transfers and contract calls (a counter each call writes) sent with
+ * eth_sendRawTransactionSync through haproxy (its writes backend checks GET /leader, so it routes to whoever
+ * leads; a send that reaches a standby is forwarded), and a seeded schedule of faults: the leader killed (kill -9) at a random moment, the leader frozen (SIGSTOP) past its lease and then
  * thawed (the zombie must be fenced: it stands down and nothing it built after its lease is kept), one broker
  * killed and restarted, two brokers killed (no quorum: nothing is pre-confirmed, reads go on) and restarted.
  *
@@ -153,9 +153,10 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   const verdict = await verify(members, [...load.seen, ...watch.seen], cluster.urls)
   console.log(
     `group chaos (seed ${seed}): faults ${done.join(', ')}; pre-confirmations checked ${verdict.checked}, lost ${verdict.lost}, divergent ${verdict.divergent}, ` +
-      `forked flashblocks ${verdict.forkedFlashblocks}, blocks ${verdict.highest}; takeover p50 ${Math.round(quantile(takeovers, 0.5))} ms, p99 ${Math.round(quantile(takeovers, 0.99))} ms (${takeovers.length} takeovers); sends refused ${load.failures}`,
+      `forked flashblocks ${verdict.forkedFlashblocks}, blocks ${verdict.highest}, contract calls ${load.contractCalls}; takeover p50 ${Math.round(quantile(takeovers, 0.5))} ms, p99 ${Math.round(quantile(takeovers, 0.99))} ms (${takeovers.length} takeovers); sends refused ${load.failures}`,
   )
   assert.ok(verdict.checked > 50, `the load was pre-confirmed (${verdict.checked})`)
+  assert.ok(load.contractCalls > 10, `the load called its contract (${load.contractCalls})`)
   assert.equal(verdict.lost, 0, 'lost pre-confirmations')
   assert.equal(verdict.divergent, 0, 'divergent pre-confirmations')
   assert.equal(verdict.forkedFlashblocks, 0, 'two flashblocks for one (block, index)')

@@ -9,7 +9,7 @@
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket from 'ws'
-import { parseGwei } from 'viem'
+import { parseGwei, type Hex } from 'viem'
 import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { rpc, spawnNode, type NodeProcess } from './node-process.ts'
@@ -155,9 +155,22 @@ export class TermObserver {
   }
 }
 
-/** A steady load of transfers sent with eth_sendRawTransactionSync to whoever leads; every receipt recorded. */
+/**
+ * A counter contract's creation code: its runtime (10 bytes: slot 0 += 1) copied out and returned. Each call
+ * writes storage, so a call executed differently on two members shows in their state roots.
+ */
+const COUNTER_RUNTIME = '60005460010160005500'
+const COUNTER_INITCODE = `0x600a600c600039600a6000f3${COUNTER_RUNTIME}` as const
+
+/**
+ * A steady load sent with eth_sendRawTransactionSync to whoever leads, every receipt recorded: transfers from
+ * the first two senders, and from the other two calls of a counter contract the last one deploys first (again
+ * if its creation's receipt was lost to a fault).
+ */
 export class GroupLoad {
   readonly seen: Seen[] = []
+  /** Receipts of calls to the counter contract (among `seen`). */
+  contractCalls = 0
   /** When (performance.now()) each receipt came, and from which member (undefined: through the balancer). */
   readonly receipts: { readonly at: number; readonly from: Member | undefined }[] = []
   failures = 0
@@ -195,6 +208,8 @@ export class GroupLoad {
 
   private async loop(): Promise<void> {
     const nonces = LOAD_SENDERS.map(() => -1)
+    const deployer = LOAD_SENDERS.length - 1
+    let counter: Hex | undefined
     let leader: Member | undefined
     for (let i = 0; this.running; i++) {
       const s = i % LOAD_SENDERS.length
@@ -203,11 +218,18 @@ export class GroupLoad {
         if (this.via === undefined) leader ??= await leaderOf(this.members)
         const url = this.via ?? leader!.url
         if (nonces[s]! < 0) nonces[s] = Number(BigInt(await call<string>(url, 'eth_getTransactionCount', [sender.address, 'pending'])))
-        const raw = await sender.signTransaction({ chainId: Number(DEV_CHAIN_ID), type: 'eip1559', to: '0x00000000000000000000000000000000000000aa', value: 1n, nonce: nonces[s]!, gas: 21_000n, maxFeePerGas: parseGwei('50'), maxPriorityFeePerGas: parseGwei('1') })
-        const receipt = await call<Seen & { transactionHash: string }>(url, 'eth_sendRawTransactionSync', [raw])
+        const what =
+          s < 2 ? { to: '0x00000000000000000000000000000000000000aa' as Hex, value: 1n, gas: 21_000n }
+          : counter !== undefined ? { to: counter, gas: 60_000n }
+          : s === deployer ? { data: COUNTER_INITCODE as Hex, gas: 120_000n }
+          : { to: '0x00000000000000000000000000000000000000aa' as Hex, value: 1n, gas: 21_000n }
+        const raw = await sender.signTransaction({ chainId: Number(DEV_CHAIN_ID), type: 'eip1559', nonce: nonces[s]!, maxFeePerGas: parseGwei('50'), maxPriorityFeePerGas: parseGwei('1'), ...what })
+        const receipt = await call<Seen & { transactionHash: string; contractAddress: Hex | null }>(url, 'eth_sendRawTransactionSync', [raw])
         this.seen.push({ ...receipt, hash: receipt.transactionHash })
         this.receipts.push({ at: performance.now(), from: leader })
         nonces[s]! += 1
+        if (what.to === counter && counter !== undefined) this.contractCalls++
+        if (!('to' in what) && receipt.status === '0x1') counter = receipt.contractAddress ?? undefined
       } catch {
         // The leader died, froze or stood down under this send (or none leads now): find the next, ask it.
         this.failures++
