@@ -27,6 +27,7 @@ import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { cpuSeconds, descendants, findProcess, vmHwmBytes, vmRssBytes } from './proc.ts'
+import { launchNatsCluster } from '../test/support/nats-cluster.ts'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const FLASHNODE_CHECKOUT = resolve(process.env['BENCH_FLASHNODE_CHECKOUT'] ?? REPO)
@@ -56,9 +57,15 @@ const DEV_CHAIN_ID = 31337n
 /**
  * The nodes a run compares. `flashnode-no-metrics` is Flashnode started with `--no-metrics`, so the cost of
  * recording metrics shows side by side in one run (`--peers flashnode,flashnode-no-metrics`).
+ * `flashnode-group` is Flashnode as the one candidate of a sequencer group (`--sequencer-group`) on a
+ * three-server JetStream cluster of its own on loopback (Debian's nats-server; R=3): every flashblock is
+ * acknowledged by the cluster before it is announced. Its start waits for GET /leader 200 too; its CPU counts
+ * the three servers' with the node's; the cluster stops with it.
  */
-export type PeerName = 'anvil' | 'flashnode' | 'flashnode-no-metrics'
-export const PEERS: readonly PeerName[] = ['anvil', 'flashnode', 'flashnode-no-metrics']
+export type PeerName = 'anvil' | 'flashnode' | 'flashnode-no-metrics' | 'flashnode-group'
+export const PEERS: readonly PeerName[] = ['anvil', 'flashnode', 'flashnode-no-metrics', 'flashnode-group']
+/** The peers that are Flashnode (initialized from the scenario's genesis). */
+export const FLASHNODE_PEERS: readonly PeerName[] = ['flashnode', 'flashnode-no-metrics', 'flashnode-group']
 
 export interface RunningNode {
   readonly peer: PeerName
@@ -316,6 +323,7 @@ export function initFlashnode(genesisPath: string, datadir: string, timeoutMs = 
 }
 
 export async function startFlashnode(o: FlashnodeOptions): Promise<RunningNode> {
+  if (o.peer === 'flashnode-group') return startGroupLeader(o)
   const empty = !existsSync(o.datadir) || readdirSync(o.datadir).length === 0
   if (o.genesisPath !== undefined && empty) initFlashnode(o.genesisPath, o.datadir, o.readyTimeoutMs)
   const chainId = o.genesisPath === undefined ? DEV_CHAIN_ID : genesisFacts(o.genesisPath).chainId
@@ -355,4 +363,33 @@ function argsFromEnv(name: string): string[] {
 export function splitArgs(text: string): string[] {
   const trimmed = text.trim()
   return trimmed === '' ? [] : trimmed.split(/\s+/)
+}
+
+/** `flashnode-group`: a cluster of three nats-servers, then Flashnode leading a group of one on it. */
+async function startGroupLeader(o: FlashnodeOptions): Promise<RunningNode> {
+  const cluster = await launchNatsCluster()
+  try {
+    const group = ['--sequencer-group', 'bench', '--stream', cluster.urls.join(','), '--node-id', 'bench-0']
+    const node = await startFlashnode({ ...o, peer: undefined, extraArgs: [...(o.extraArgs ?? []), ...group] })
+    const deadline = Date.now() + (o.readyTimeoutMs ?? READY_TIMEOUT_MS)
+    while ((await fetch(new URL('/leader', node.url), { signal: AbortSignal.timeout(2_000) }).catch(() => undefined))?.status !== 200) {
+      if (Date.now() > deadline) {
+        await node.stop()
+        throw new Error('the group member did not lead in time')
+      }
+      await sleep(25)
+    }
+    return {
+      ...node,
+      peer: 'flashnode-group',
+      cpuSeconds: () => node.cpuSeconds() + cluster.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+      stop: async () => {
+        await node.stop()
+        await cluster.dispose()
+      },
+    }
+  } catch (err) {
+    await cluster.dispose()
+    throw err
+  }
 }

@@ -45,7 +45,7 @@ export function machineInfo(): Machine {
   }
 }
 
-const PEER_LABEL: Record<PeerName, string> = { anvil: 'Anvil', flashnode: 'Flashnode', 'flashnode-no-metrics': 'Flashnode --no-metrics' }
+const PEER_LABEL: Record<PeerName, string> = { anvil: 'Anvil', flashnode: 'Flashnode', 'flashnode-no-metrics': 'Flashnode --no-metrics', 'flashnode-group': 'Flashnode group (R=3)' }
 const int = (x: number): string => Math.round(x).toLocaleString('en-US')
 const ms = (x: number): string =>
   !Number.isFinite(x) ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)
@@ -87,6 +87,15 @@ function metricsCell(r: ScenarioResult, name: string): string {
   return `${(on.rps / off.rps).toFixed(3)}×`
 }
 
+/** What the group's replication adds: its p50 and p99 minus the single sequencer's, in ms. */
+function groupCell(r: ScenarioResult, name: string): string {
+  const single = r.peers.flashnode?.cases[name]?.median
+  const group = r.peers['flashnode-group']?.cases[name]?.median
+  if (single === undefined || group === undefined) return '—'
+  const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${ms(Math.abs(x))}`
+  return `${signed(group.p50Ms - single.p50Ms)} / ${signed(group.p99Ms - single.p99Ms)} ms`
+}
+
 function table(rows: string[][], rightAligned: (col: number) => boolean): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
   return rows
@@ -95,13 +104,15 @@ function table(rows: string[][], rightAligned: (col: number) => boolean): string
 }
 
 export function formatScenario(r: ScenarioResult, settings: RunSettings): string {
-  const peers = settings.peers
+  const peers = r.peerOrder
   const header = ['case', 'conc.', 'unit']
   for (const p of peers) header.push(`${PEER_LABEL[p]} rate`, 'p50 ms', 'p99 ms', ...r.extraColumns.map((k) => `${k} ms`), 'CPU')
   const ratio = peers.includes('anvil') && peers.includes('flashnode')
   if (ratio) header.push('Flashnode vs Anvil')
   const metricsRatio = peers.includes('flashnode') && peers.includes('flashnode-no-metrics')
   if (metricsRatio) header.push('metrics on / off')
+  const groupCost = peers.includes('flashnode') && peers.includes('flashnode-group')
+  if (groupCost) header.push('group − single p50 / p99')
   const rows: string[][] = [header]
   for (const name of r.caseNames) {
     const info = r.cases[name]
@@ -112,6 +123,7 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
     }
     if (ratio) row.push(ratioCell(r, name))
     if (metricsRatio) row.push(metricsCell(r, name))
+    if (groupCost) row.push(groupCell(r, name))
     rows.push(row)
   }
   const rss = ['peak RSS (median of starts)', '', '']

@@ -24,6 +24,7 @@ import { followerBench } from './follower-bench.ts'
 import { evmBench } from './evm-bench.ts'
 import { contractsBench } from './contracts-bench.ts'
 import { traceBench } from './trace-bench.ts'
+import { replicationBench } from './replication-bench.ts'
 import { runScenario } from './runner.ts'
 import { PEERS, type PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
@@ -43,6 +44,7 @@ export const SCENARIOS: readonly Scenario[] = [
   evmBench,
   contractsBench,
   traceBench,
+  replicationBench,
   soakBench,
 ]
 
@@ -53,6 +55,7 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   issue19: ['read', 'pending-reads', 'simulate', 'distinct', 'memory'],
   issue20: ['evm', 'contracts', 'simulate', 'distinct', 'flashblock-build'],
   issue39: ['trace', 'read'],
+  issue40: ['replication'],
   all: SCENARIOS.map((s) => s.name),
 }
 
@@ -69,8 +72,10 @@ const USAGE = `usage: npm run bench [-- options]
                         issue6 (every figure of issue 6, simulate included; not soak),
                         issue19 (read, pending-reads, simulate, distinct, memory),
                         issue20 (evm, contracts, simulate, distinct, flashblock-build),
-                        issue39 (trace, read: tracing and eth_getProof), all
-  --peers anvil,flashnode   (also flashnode-no-metrics: Flashnode with --no-metrics, beside it in one run)
+                        issue39 (trace, read: tracing and eth_getProof), issue40 (replication), all
+  --peers anvil,flashnode   (also flashnode-no-metrics: Flashnode with --no-metrics, beside it in one run;
+                        flashnode-group: Flashnode leading a sequencer group on a three-server JetStream
+                        cluster; default: anvil,flashnode, or a scenario's own, e.g. replication's)
   --reps N  --duration MS  --warmup MS
   --concurrency N       override every case's concurrency
   --processes N         load generator processes (default 1)
@@ -86,7 +91,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
       scenarios: { type: 'string' },
-      peers: { type: 'string', default: 'anvil,flashnode' },
+      peers: { type: 'string' },
       reps: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
@@ -110,7 +115,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
     if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${v}`)
     return n
   }
-  const peers = (values.peers ?? '').split(',').filter((p) => p !== '') as PeerName[]
+  const peers = (values.peers ?? 'anvil,flashnode').split(',').filter((p) => p !== '') as PeerName[]
   for (const p of peers) if (!PEERS.includes(p)) throw new Error(`unknown peer ${p} (${PEERS.join(', ')})`)
   const client = values.client
   if (client !== 'raw' && client !== 'http' && client !== 'fetch') throw new Error(`unknown client ${client}`)
@@ -121,6 +126,7 @@ function settingsFrom(argv: string[]): { settings: RunSettings; only: string[] |
     generatorProcesses: Math.max(1, num(values.processes, 1)),
     client,
     peers,
+    peersGiven: values.peers !== undefined,
     quick,
     waitQuietMs: num(values['wait-quiet'], 0) * 1000,
     soakDurationMs: num(values['soak-duration'], SOAK_DEFAULT_MS),

@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { writeBenchGenesis } from './genesis.ts'
 import { runLoad } from './load.ts'
 import { machineBusyPct, machineBusySeconds } from './proc.ts'
-import { freePort, initFlashnode, startAnvil, startFlashnode, type PeerName, type RunningNode } from './nodes.ts'
+import { FLASHNODE_PEERS, freePort, initFlashnode, startAnvil, startFlashnode, type PeerName, type RunningNode } from './nodes.ts'
 import {
   DEFAULT_CONCURRENCY,
   median,
@@ -59,6 +59,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       measured: c.measure !== undefined,
       ...(c.measure === undefined ? { concurrency: concurrencyOf(c) } : c.concurrency === undefined ? {} : { concurrency: c.concurrency }),
     })
+    const peers = !settings.peersGiven && s.peers !== undefined ? [...s.peers] : settings.peers
     const result: ScenarioResult = {
       name: s.name,
       title: s.title,
@@ -67,9 +68,10 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       cases: Object.fromEntries(cases.map((c) => [c.name, infoOf(c)])),
       notes: s.notes?.(ctx) ?? [],
       extraColumns: [...(s.extraColumns ?? [])],
+      peerOrder: peers,
       peers: {},
     }
-    for (const p of settings.peers) {
+    for (const p of peers) {
       result.peers[p] = {
         available: true,
         peakRssBytes: [],
@@ -80,7 +82,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
 
     const readyTimeoutMs = s.readyTimeoutMs
     const pristine = join(dir, 'flashnode-pristine')
-    const flashnodes = (['flashnode', 'flashnode-no-metrics'] as const).flatMap((p) => (result.peers[p] !== undefined ? [result.peers[p]!] : []))
+    const flashnodes = FLASHNODE_PEERS.flatMap((p) => (result.peers[p] !== undefined ? [result.peers[p]!] : []))
     if (flashnodes.length > 0) {
       progress(`${s.name}: flashnode init`)
       try {
@@ -112,7 +114,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     const repetitions = result.repetitions
     const caseSettings: RunSettings = s.durationMs === undefined ? settings : { ...settings, durationMs: s.durationMs(settings) }
     for (let rep = 0; rep < repetitions; rep++) {
-      const order = rep % 2 === 0 ? settings.peers : [...settings.peers].reverse()
+      const order = rep % 2 === 0 ? peers : [...peers].reverse()
       for (const peer of order) {
         const pr = result.peers[peer]!
         const applies = cases.filter((c) => c.peers === undefined || c.peers.includes(peer))

@@ -110,6 +110,8 @@ export interface Scenario {
   notes?(ctx: ScenarioContext): string[]
   /** Extras (see Measured) shown as columns of the table, per peer, after p99. */
   readonly extraColumns?: readonly string[]
+  /** The peers it compares unless --peers names others (default: the run's, Anvil and Flashnode). */
+  readonly peers?: readonly PeerName[]
   cases(ctx: ScenarioContext): BenchCase[]
 }
 
@@ -170,6 +172,8 @@ export interface RunSettings {
   generatorProcesses: number
   client: 'raw' | 'http' | 'fetch'
   peers: PeerName[]
+  /** Whether --peers named them (otherwise a scenario with peers of its own runs those). */
+  peersGiven: boolean
   quick: boolean
   /** Before each peer start, wait up to this long for other processes to leave the CPUs (< 50% of one core). */
   waitQuietMs: number
@@ -196,6 +200,8 @@ export interface ScenarioResult {
   cases: Record<string, CaseInfo>
   notes: string[]
   extraColumns: string[]
+  /** The peers it ran, in the table's order. */
+  peerOrder: PeerName[]
   peers: Partial<Record<PeerName, PeerResult>>
 }
 

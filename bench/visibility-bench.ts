@@ -44,12 +44,12 @@ const POLL_MS = 10
 const FLASHBLOCK_MS = 200
 const ANVIL_BLOCK_S = 2
 
-/** Poisson arrival times over `windowMs` (a small LCG: the same schedule every run). */
-export function schedule(windowMs: number, seed: number): number[] {
+/** Poisson arrival times over `windowMs`, `meanGapMs` apart on average (a small LCG: the same schedule every run). */
+export function schedule(windowMs: number, seed: number, meanGapMs = MEAN_GAP_MS): number[] {
   let x = seed >>> 0
   const rand = (): number => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) + 0.5) / 2 ** 32
   const at: number[] = []
-  for (let t = -Math.log(rand()) * MEAN_GAP_MS; t < windowMs; t += -Math.log(rand()) * MEAN_GAP_MS) at.push(t)
+  for (let t = -Math.log(rand()) * meanGapMs; t < windowMs; t += -Math.log(rand()) * meanGapMs) at.push(t)
   return at
 }
 
@@ -70,7 +70,7 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
       const txs = factory.batch('eth', sendAtMs.length, nonces, node).map((t) => ({ raw: t.raw, hash: t.hash }))
       const drainMs = node.peer === 'anvil' ? 2500 * ANVIL_BLOCK_S : 2500
       const r = await runProbe({ url: node.url, detector, txs, sendAtMs, pollMs: POLL_MS, drainMs }, durationMs + drainMs + 30_000)
-      const interval = node.peer === 'flashnode' ? FLASHBLOCK_MS : detector === 'receipt' ? ANVIL_BLOCK_S * 1000 : 0
+      const interval = node.peer !== 'anvil' ? FLASHBLOCK_MS : detector === 'receipt' ? ANVIL_BLOCK_S * 1000 : 0
       const latencies = r.latenciesMs.map((x) => Math.max(0, x)) // seen before its answer arrived: 0
       const positive = r.latenciesMs.filter((x) => x > 0)
       const min = positive.length === 0 ? Number.NaN : Math.min(...positive)

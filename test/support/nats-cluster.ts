@@ -36,6 +36,8 @@ export interface NatsCluster {
   running(i: number): boolean
   /** What server i logged since it last started (for a failure's message). */
   log(i: number): string
+  /** The process ids of the running servers (a benchmark counts their CPU). */
+  pids(): number[]
   /** Stops every server and removes the stores. */
   dispose(): Promise<void>
 }
@@ -177,6 +179,7 @@ export async function launchNatsCluster(): Promise<NatsCluster> {
     ready,
     running: (i) => isRunning(member(i).child),
     log: (i) => member(i).output,
+    pids: () => members.flatMap((m) => (isRunning(m.child) && m.child.pid !== undefined ? [m.child.pid] : [])),
     async dispose() {
       await Promise.all(members.map(end))
       rmSync(root, { recursive: true, force: true })

@@ -1,0 +1,102 @@
+/**
+ * Scenario "replication": what "replicated before announced" (issue 40) costs a pre-confirmation, side by side
+ * in one run: Flashnode as a single sequencer (`flashnode`) and Flashnode leading a sequencer group on a
+ * three-server JetStream cluster on loopback (`flashnode-group`, bench/nodes.ts: each flashblock acknowledged
+ * by the cluster, R=3, before anything of it is announced). Both are the production build at the default
+ * cadence (200 ms flashblocks, auto sealing), started fresh per repetition, alternating.
+ *
+ * Each row is a stream of transfers with Poisson gaps (seeded, so arrivals are independent of the tick's
+ * phase), sent one request each by the visibility probe (visibility-probe.ts, its own process), which times
+ * every transaction from its eth_sendRawTransaction answer to its newFlashblockTransactions notification:
+ * the pre-confirmation latency a client sees (p50, p99). Both sides wait for the same tick, so the difference
+ * of their percentiles is what the replication adds (the last column), within the noise of a uniform
+ * 0-200 ms wait. Meanwhile GET /status is polled for the node's own build-to-announce time of every
+ * flashblock that carried transactions (from asking the pool to the announcement: execution, journal and, in
+ * the group, the message built and acknowledged by the cluster): the same cost without the wait, in the
+ * extra columns.
+ */
+
+import type { BenchCase, CaseRun, Measured, Scenario } from './scenario.ts'
+import { NonceBook, quantile, TxFactory, type TxKind } from './txs.ts'
+import { runProbe, schedule } from './visibility-bench.ts'
+
+const SENDERS = 256
+/** Each stream lasts at least this long (see visibility-bench.ts on the p50's standard error). */
+const STREAM_MS = 20_000
+const DRAIN_MS = 2_500
+/** GET /status keeps the last 60 flashblocks (12 s at 200 ms): polled well within that. */
+const STATUS_POLL_MS = 3_000
+
+interface FlashblockRow {
+  readonly block: number
+  readonly index: number
+  readonly transactions: number
+  readonly buildMs: number | null
+}
+
+/** Every flashblock with transactions GET /status lists while `running`: its build-to-announce time, by (block, index). */
+async function buildTimes(url: string, running: () => boolean): Promise<number[]> {
+  const seen = new Map<string, number>()
+  const poll = async (): Promise<void> => {
+    const res = await fetch(new URL('/status', url), { signal: AbortSignal.timeout(2_000) }).catch(() => undefined)
+    if (res?.status !== 200) return
+    const { flashblocks } = (await res.json()) as { flashblocks: FlashblockRow[] }
+    for (const f of flashblocks) if (f.transactions > 0 && f.buildMs !== null) seen.set(`${f.block}.${f.index}`, f.buildMs)
+  }
+  while (running()) {
+    await poll()
+    await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS))
+  }
+  await poll()
+  return [...seen.values()]
+}
+
+function cases(ctx: Parameters<Scenario['cases']>[0]): BenchCase[] {
+  const factory = new TxFactory(ctx.chain.chainId, ctx.chain.token, SENDERS)
+  const nonces = new NonceBook()
+  const row = (kind: TxKind, perSecond: number, seed: number): BenchCase => ({
+    name: `${perSecond} ${kind === 'eth' ? 'ETH' : 'ERC-20'} transfers/s: send answer → newFlashblockTransactions`,
+    unit: '',
+    compare: 'p50',
+    peers: ['flashnode', 'flashnode-group'],
+    measure: async ({ node, durationMs }: CaseRun): Promise<Measured> => {
+      const sendAtMs = schedule(Math.max(STREAM_MS, durationMs), seed, 1000 / perSecond)
+      const txs = factory.batch(kind, sendAtMs.length, nonces, node).map((t) => ({ raw: t.raw, hash: t.hash }))
+      let probing = true
+      const builds = buildTimes(node.url, () => probing)
+      const r = await runProbe({ url: node.url, detector: 'ws', txs, sendAtMs, pollMs: 10, drainMs: DRAIN_MS }, durationMs + DRAIN_MS + 30_000).finally(() => (probing = false))
+      const announce = await builds
+      const latencies = r.latenciesMs.map((x) => Math.max(0, x))
+      return {
+        p50Ms: quantile(latencies, 0.5),
+        p99Ms: quantile(latencies, 0.99),
+        count: latencies.length,
+        errors: r.errors,
+        errorSamples: r.errorSamples,
+        extras: {
+          'announce p50': quantile(announce, 0.5),
+          'announce p99': quantile(announce, 0.99),
+          'flashblocks timed (count)': announce.length,
+          'samples (count)': latencies.length,
+        },
+        generatorCpuSeconds: r.cpuMs / 1000,
+      }
+    },
+  })
+  return [row('eth', 25, 11), row('erc20', 250, 12)]
+}
+
+export const replicationBench: Scenario = {
+  name: 'replication',
+  title: 'pre-confirmation latency, single sequencer beside a group leader whose flashblocks a three-server JetStream cluster acknowledges first (R=3, loopback)',
+  genesis: { accounts: SENDERS, gasLimit: 200_000_000n },
+  mutatesState: true,
+  peers: ['flashnode', 'flashnode-group'],
+  extraColumns: ['announce p50', 'announce p99'],
+  notes: () => [
+    'p50/p99: send answer → newFlashblockTransactions notification, over every transaction of the stream (one start; medians over starts)',
+    'announce p50/p99: the node\'s own build-to-announce time of each flashblock with transactions (GET /status buildMs): pool, execution, journal and, for the group, the message acknowledged by the cluster',
+    'group − single: the group\'s p50 and p99 minus the single sequencer\'s (goal of issue 40: ≤ 3 ms at p50, ≤ 10 ms at p99); the group\'s CPU column counts its three nats-servers too',
+  ],
+  cases,
+}
