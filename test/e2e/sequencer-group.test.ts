@@ -3,12 +3,14 @@
  * `flashnode start --sequencer-group`) on a three-server JetStream cluster (real nats-server processes), a
  * steady load of transfers and contract calls (a counter each call writes) sent with
  * eth_sendRawTransactionSync through haproxy (its writes backend checks GET /leader, so it routes to whoever
- * leads; a send that reaches a standby is forwarded), and a seeded schedule of faults: the leader killed (kill -9) at a random moment, the leader frozen (SIGSTOP) past its lease and then
+ * leads), one sender's transactions sent to each member in turn (a standby forwards them to the leader) and
+ * to a plain follower of the group (`--follow` the balancer, `--stream` the cluster), and a seeded schedule
+ * of faults: the leader killed (kill -9) at a random moment, the leader frozen (SIGSTOP) past its lease and then
  * thawed (the zombie must be fenced: it stands down and nothing it built after its lease is kept), one broker
  * killed and restarted, two brokers killed (no quorum: nothing is pre-confirmed, reads go on) and restarted.
  *
  * After the schedule, an independent check: every pre-confirmation any client saw (sync receipts,
- * newFlashblockTransactions on every member) is in every survivor's sealed chain at the same block and index
+ * newFlashblockTransactions on every member and the follower) is in every survivor's sealed chain at the same block and index
  * with the same status and gas; every survivor's chain is identical; the replicated stream never holds two
  * different flashblocks for one (block, index). It prints faults, pre-confirmations checked, lost, divergent
  * and the takeover times (from the fault to the first flashblock the next leader publishes, heard on the
@@ -26,7 +28,7 @@ import { startNatsCluster } from '../support/nats-cluster.ts'
 import { Rng } from '../support/rng.ts'
 import { needsTool } from '../support/debian-tool.ts'
 import { startHaproxy } from '../support/haproxy.ts'
-import { GroupLoad, leaderOf, leaderStatus, PreconfirmationWatch, restartMember, startMember, TermObserver, verify, type Member } from '../support/sequencer-group.ts'
+import { GroupLoad, leaderOf, leaderStatus, PreconfirmationWatch, restartMember, startFollower, startMember, TermObserver, verify, type Member } from '../support/sequencer-group.ts'
 
 type Fault = 'kill-leader' | 'pause-leader' | 'kill-broker' | 'no-quorum'
 
@@ -94,9 +96,15 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   t.after(() => terms.stop())
   // Writes go through haproxy, which sends them to whoever answers GET /leader 200.
   const lb = await startHaproxy(t, { name: 'writes', check: '/leader', servers: Object.fromEntries(members.map((m, i) => [`m${i}`, Number(new URL(m.url).port)])), fall: 1, rise: 1 })
-  const load = new GroupLoad(members, lb.url)
+  // A plain follower of the group, its upstream the balancer; it is checked with the members.
+  const follower = await startFollower(t, lb.url, cluster.urls.join(','))
+  watch.watch(follower)
+  // One sender's transactions go to each member in turn (a standby forwards them) and to the follower.
+  const load = new GroupLoad(members, lb.url, [...members, follower])
   load.start()
   const takeovers: number[] = []
+  /** Per broker fault: the longest time without a pre-confirmation from the kill until they flow again. */
+  const brokerPauses: number[] = []
   const done: string[] = []
 
   for (const fault of faults) {
@@ -126,6 +134,8 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
       await cluster.kill(broker)
       await sleep(1_000)
       await cluster.restart(broker)
+      await load.firstReceiptAfter(performance.now(), undefined)
+      brokerPauses.push(load.longestGap(at, performance.now()))
     } else {
       const [a, b] = rng.chance(0.5) ? [0, 1] : [1, 2]
       const receiptsBefore = load.receipts.length
@@ -144,19 +154,22 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
       await load.firstReceiptAfter(back, undefined, 30_000)
     }
     done.push(fault)
-    const took = fault === 'kill-leader' || fault === 'pause-leader' ? ` takeover ${Math.round(takeovers.at(-1)!)} ms` : ''
+    const took = fault === 'kill-leader' || fault === 'pause-leader' ? ` takeover ${Math.round(takeovers.at(-1)!)} ms` : fault === 'kill-broker' ? ` pause ${Math.round(brokerPauses.at(-1)!)} ms` : ''
     if (dump !== undefined) appendFileSync(`${dump}/progress.log`, `${done.length}/${faults.length} ${fault}${took}\n`)
   }
   await sleep(1_000)
   await load.stop()
   watch.stop()
-  const verdict = await verify(members, [...load.seen, ...watch.seen], cluster.urls)
+  const verdict = await verify([...members, follower], [...load.seen, ...watch.seen], cluster.urls)
   console.log(
     `group chaos (seed ${seed}): faults ${done.join(', ')}; pre-confirmations checked ${verdict.checked}, lost ${verdict.lost}, divergent ${verdict.divergent}, ` +
-      `forked flashblocks ${verdict.forkedFlashblocks}, blocks ${verdict.highest}, contract calls ${load.contractCalls}; takeover p50 ${Math.round(quantile(takeovers, 0.5))} ms, p99 ${Math.round(quantile(takeovers, 0.99))} ms (${takeovers.length} takeovers); sends refused ${load.failures}`,
+      `forked flashblocks ${verdict.forkedFlashblocks}, blocks ${verdict.highest}, contract calls ${load.contractCalls}, sent through a standby or the follower ${load.relayed}; takeover p50 ${Math.round(quantile(takeovers, 0.5))} ms, p99 ${Math.round(quantile(takeovers, 0.99))} ms (${takeovers.length} takeovers); ` +
+      (brokerPauses.length === 0 ? '' : `one broker killed: longest pause of pre-confirmations p50 ${Math.round(quantile(brokerPauses, 0.5))} ms, max ${Math.round(Math.max(...brokerPauses))} ms (${brokerPauses.length}); `) +
+      `sends refused ${load.failures}`,
   )
   assert.ok(verdict.checked > 50, `the load was pre-confirmed (${verdict.checked})`)
   assert.ok(load.contractCalls > 10, `the load called its contract (${load.contractCalls})`)
+  assert.ok(load.relayed > 10, `sends through standbys and the follower were pre-confirmed (${load.relayed})`)
   assert.equal(verdict.lost, 0, 'lost pre-confirmations')
   assert.equal(verdict.divergent, 0, 'divergent pre-confirmations')
   assert.equal(verdict.forkedFlashblocks, 0, 'two flashblocks for one (block, index)')

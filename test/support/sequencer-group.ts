@@ -83,6 +83,16 @@ export async function startMember(t: TestContext, stream: string): Promise<Membe
   return { url: `http://127.0.0.1:${port}`, args, process: await spawnNode(t, args) }
 }
 
+/**
+ * A plain follower of the group (not a candidate): it reads the replicated stream from the cluster, and its
+ * catch-up and the transactions sent to it go to `upstream`, the balancer's writes backend (whoever leads).
+ */
+export async function startFollower(t: TestContext, upstream: string, stream: string): Promise<Member> {
+  const args = ['--datadir', tempDir(t), '--follow', upstream, '--stream', stream, '--ready-max-age', '60000', '--log-level', process.env['FLASHNODE_GROUP_LOG'] ?? 'warn', ...LOAD_NODE_ARGS]
+  const child = await spawnNode(t, args)
+  return { url: child.url, args, process: child }
+}
+
 /** Starts a member again on its data directory and port (after a kill). */
 export async function restartMember(t: TestContext, m: Member): Promise<void> {
   m.process = await spawnNode(t, [...m.args])
@@ -163,9 +173,11 @@ const COUNTER_RUNTIME = '60005460010160005500'
 const COUNTER_INITCODE = `0x600a600c600039600a6000f3${COUNTER_RUNTIME}` as const
 
 /**
- * A steady load sent with eth_sendRawTransactionSync to whoever leads, every receipt recorded: transfers from
- * the first two senders, and from the other two calls of a counter contract the last one deploys first (again
- * if its creation's receipt was lost to a fault).
+ * A steady load sent with eth_sendRawTransactionSync, every receipt recorded: transfers from the first two
+ * senders, and from the other two calls of a counter contract the last one deploys first (again if its
+ * creation's receipt was lost to a fault). Sends go to whoever leads (through `via`, a balancer routing
+ * writes by GET /leader, or to the leader found), except the second sender's, which go in turn to each of
+ * `relays` (members and plain followers: a standby or a follower forwards them to the leader).
  */
 export class GroupLoad {
   readonly seen: Seen[] = []
@@ -177,10 +189,13 @@ export class GroupLoad {
   private running = true
   private done: Promise<void> | undefined
 
-  /** Sends to `via` (a balancer routing writes by GET /leader) when given, else to the leader it finds. */
+  /** Receipts of sends through `relays`. */
+  relayed = 0
+
   constructor(
     private readonly members: readonly Member[],
     private readonly via?: string,
+    private readonly relays: readonly Member[] = [],
   ) {}
 
   start(): void {
@@ -206,17 +221,25 @@ export class GroupLoad {
     }
   }
 
+  /** The longest time without a receipt between `from` and `to` (performance.now() times). */
+  longestGap(from: number, to: number): number {
+    const times = [from, ...this.receipts.map((r) => r.at).filter((at) => at > from && at < to), to]
+    return Math.max(...times.slice(1).map((at, i) => at - times[i]!))
+  }
+
   private async loop(): Promise<void> {
     const nonces = LOAD_SENDERS.map(() => -1)
     const deployer = LOAD_SENDERS.length - 1
     let counter: Hex | undefined
     let leader: Member | undefined
+    let relay = 0
     for (let i = 0; this.running; i++) {
       const s = i % LOAD_SENDERS.length
       const sender = LOAD_SENDERS[s]!
       try {
         if (this.via === undefined) leader ??= await leaderOf(this.members)
-        const url = this.via ?? leader!.url
+        const through = s === 1 && this.relays.length > 0 ? this.relays[relay++ % this.relays.length] : undefined
+        const url = through?.url ?? this.via ?? leader!.url
         if (nonces[s]! < 0) nonces[s] = Number(BigInt(await call<string>(url, 'eth_getTransactionCount', [sender.address, 'pending'])))
         const what =
           s < 2 ? { to: '0x00000000000000000000000000000000000000aa' as Hex, value: 1n, gas: 21_000n }
@@ -226,8 +249,9 @@ export class GroupLoad {
         const raw = await sender.signTransaction({ chainId: Number(DEV_CHAIN_ID), type: 'eip1559', nonce: nonces[s]!, maxFeePerGas: parseGwei('50'), maxPriorityFeePerGas: parseGwei('1'), ...what })
         const receipt = await call<Seen & { transactionHash: string; contractAddress: Hex | null }>(url, 'eth_sendRawTransactionSync', [raw])
         this.seen.push({ ...receipt, hash: receipt.transactionHash })
-        this.receipts.push({ at: performance.now(), from: leader })
+        this.receipts.push({ at: performance.now(), from: through ?? leader })
         nonces[s]! += 1
+        if (through !== undefined) this.relayed++
         if (what.to === counter && counter !== undefined) this.contractCalls++
         if (!('to' in what) && receipt.status === '0x1') counter = receipt.contractAddress ?? undefined
       } catch {
