@@ -23,7 +23,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['sequencer', 'simulate', 'stream'],
   ['preconf', 'txpool'],
   ['execution'],
-  ['evm'],
+  ['evm', 'opstack'],
   ['state'],
   ['chain'],
   ['storage'],
