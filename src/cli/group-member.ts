@@ -11,7 +11,8 @@
  *   opening's environment, each flashblock's transactions) and starts a sequencer on it: it re-executes that
  *   block and goes on with the next flashblock of the same block.
  * A change of role closes the node and its endpoints and opens them again in the other role (same ports):
- * WebSocket subscribers and requests in flight on this member are cut once per change.
+ * WebSocket subscribers and requests in flight on this member are cut once per change. A member whose
+ * brokers do not answer when it starts (a cluster restarting) stands by and keeps trying to join.
  *
  * It owns the switch between roles and nothing else: never the lease (the controller's), never the order of
  * the stream (the replicated gate's fencing).
@@ -19,12 +20,12 @@
 
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { createNode, type FlashNode, type NodeConfig } from '../node/create-node.ts'
-import { SequencerGroup } from '../node/group/sequencer-group.ts'
+import { SequencerGroup, type GroupRoles, type SequencerGroupOptions } from '../node/group/sequencer-group.ts'
 import { SequencerClient } from '../follower/sequencer-client.ts'
 import { natsServers } from '../stream/nats-url.ts'
 import { continuationOf, journalOf, readStreamTail, type StreamTail } from '../stream/stream-tail.ts'
 import { ReplicatedStream } from '../stream/replicated-stream.ts'
-import type { LeaseHolder } from '../stream/coordination-errors.ts'
+import { BrokerUnavailable, type LeaseHolder } from '../stream/coordination-errors.ts'
 import { LmdbStore } from '../storage/db.ts'
 import { FlashblockJournal } from '../sequencer/journal.ts'
 import { errorFields, type Logger } from '../primitives/logger.ts'
@@ -32,6 +33,9 @@ import { serveEndpoints, type RunningEndpoint, type SharedServeOptions } from '.
 import type { EndpointConfig } from './endpoint-config.ts'
 import type { SequencerConfig } from '../node/create-node.ts'
 import type { GroupState } from '../node/node-status.ts'
+
+/** How long a member whose brokers do not answer waits before trying to join its group again. */
+const JOIN_RETRY_MS = 1_000
 
 export interface GroupMemberSettings {
   readonly group: string
@@ -48,7 +52,8 @@ export interface GroupMemberSettings {
 }
 
 export interface GroupMember {
-  readonly group: SequencerGroup
+  /** The group's controller, once the member has joined (its brokers answered). */
+  group(): SequencerGroup | undefined
   /** The node playing the current role. */
   node(): FlashNode
   endpoints(): readonly RunningEndpoint[]
@@ -138,39 +143,70 @@ export async function startGroupMember(
     }
   }
 
-  group = await SequencerGroup.start(
-    nc,
-    { chainId, group: settings.group, candidate: { id: settings.id, rpcUrl: settings.rpcUrl }, replicas: settings.replicas, log },
-    {
-      async lead(term) {
-        const tail = await readStreamTail(nc, chainId)
-        await caughtUp(tail)
-        const head = playing.node.chain.head()
-        await stop(playing)
-        try {
-          await rewriteJournal(base.dataDir, head, tail)
-          playing = await play({ ...plain, sequencer }, 'leader', gated(term, tail))
-        } catch (err) {
-          // The takeover failed with the standby already closed: stand by again before the lease goes back.
-          playing = await play(standbyConfig(), 'standby')
-          throw err
-        }
-      },
-      async follow(holder) {
-        leader = holder
-        if (playing.role === 'standby') return
-        await stop(playing)
+  const roles: GroupRoles = {
+    async lead(term) {
+      const tail = await readStreamTail(nc, chainId)
+      await caughtUp(tail)
+      const head = playing.node.chain.head()
+      await stop(playing)
+      try {
+        await rewriteJournal(base.dataDir, head, tail)
+        playing = await play({ ...plain, sequencer }, 'leader', gated(term, tail))
+      } catch (err) {
+        // The takeover failed with the standby already closed: stand by again before the lease goes back.
         playing = await play(standbyConfig(), 'standby')
-      },
+        throw err
+      }
     },
-  )
+    async follow(holder) {
+      leader = holder
+      if (playing.role === 'standby') return
+      await stop(playing)
+      playing = await play(standbyConfig(), 'standby')
+    },
+  }
+  const options: SequencerGroupOptions = { chainId, group: settings.group, candidate: { id: settings.id, rpcUrl: settings.rpcUrl }, replicas: settings.replicas, log }
+
+  // The group's brokers may not answer yet (a cluster restarting elects its Raft leaders first): this member
+  // then stands by, serving what it has, and keeps trying in the background. Anything else (a wrong setting)
+  // fails the start.
+  let closed = false
+  let joining: Promise<void> = Promise.resolve()
+  const waitAndJoin = async (): Promise<void> => {
+    while (!closed) {
+      await new Promise((resolve) => setTimeout(resolve, JOIN_RETRY_MS))
+      if (closed) return
+      try {
+        const joined = await SequencerGroup.start(nc, options, roles)
+        if (closed) await joined.close()
+        else group = joined
+        return
+      } catch (err) {
+        if (!(err instanceof BrokerUnavailable)) return log.error(errorFields(err), 'this member cannot join its sequencer group')
+        log.warn(errorFields(err), "the group's brokers still do not answer: standing by, trying again")
+      }
+    }
+  }
+  try {
+    group = await SequencerGroup.start(nc, options, roles)
+  } catch (err) {
+    if (!(err instanceof BrokerUnavailable)) {
+      await stop(playing)
+      await nc.close()
+      throw err
+    }
+    log.warn(errorFields(err), "the group's brokers do not answer: standing by, trying again")
+    joining = waitAndJoin()
+  }
 
   return {
-    group,
+    group: () => group,
     node: () => playing.node,
     endpoints: () => playing.servers,
     async close() {
-      await group!.close()
+      closed = true
+      await joining
+      await group?.close()
       await stop(playing)
       await nc.close()
     },

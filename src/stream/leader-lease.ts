@@ -160,8 +160,13 @@ export class LeaderLease {
       }
     }
     // Reads go to the bucket's leader (not any replica), so a read never shows an older holder than a write saw.
-    const kv = await new Kvm(jetstream(nc, { timeout: timing.opTimeoutMs })).open(bucket, { allow_direct: false })
-    const { ttl } = await kv.status()
+    const opened = async () => {
+      const kv = await new Kvm(jetstream(nc, { timeout: timing.opTimeoutMs })).open(bucket, { allow_direct: false })
+      return { kv, ttl: (await kv.status()).ttl }
+    }
+    const { kv, ttl } = await opened().catch((err: unknown) => {
+      throw unavailableOr('open the lease bucket', err)
+    })
     if (ttl !== timing.leaseMs) throw new Error(`the lease bucket ${bucket} keeps records ${ttl} ms, this candidate's lease is ${timing.leaseMs} ms: every candidate of a group must use one lease duration`)
     return new LeaderLease(kv, options.candidate, timing, bucket, options.now ?? (() => performance.now()))
   }

@@ -7,7 +7,8 @@
  * to a plain follower of the group (`--follow` the balancer, `--stream` the cluster), and a seeded schedule
  * of faults: the leader killed (kill -9) at a random moment, the leader frozen (SIGSTOP) past its lease and then
  * thawed (the zombie must be fenced: it stands down and nothing it built after its lease is kept), one broker
- * killed and restarted, two brokers killed (no quorum: nothing is pre-confirmed, reads go on) and restarted.
+ * killed and restarted, two brokers killed (no quorum: nothing is pre-confirmed, reads go on) and restarted,
+ * everything killed (members and brokers) and restarted.
  *
  * After the schedule, an independent check: every pre-confirmation any client saw (sync receipts,
  * newFlashblockTransactions on every member and the follower) is in every survivor's sealed chain at the same block and index
@@ -17,7 +18,7 @@
  * broker), p50 and p99.
  *
  * CI runs a short schedule. A longer one, seeded (FLASHNODE_GROUP_SEED) and shuffled: FLASHNODE_GROUP_KILLS=N,
- * FLASHNODE_GROUP_PAUSES=N, FLASHNODE_GROUP_BROKER_FAULTS=N; a named one: FLASHNODE_GROUP_SCHEDULE=kill-leader,…
+ * FLASHNODE_GROUP_PAUSES=N, FLASHNODE_GROUP_BROKER_FAULTS=N, FLASHNODE_GROUP_RESTARTS=N; a named one: FLASHNODE_GROUP_SCHEDULE=kill-leader,…
  * (`npm run test:group -- …` is the same file).
  */
 
@@ -30,10 +31,10 @@ import { needsTool } from '../support/debian-tool.ts'
 import { startHaproxy } from '../support/haproxy.ts'
 import { GroupLoad, leaderOf, leaderStatus, PreconfirmationWatch, restartMember, startFollower, startMember, TermObserver, verify, type Member } from '../support/sequencer-group.ts'
 
-type Fault = 'kill-leader' | 'pause-leader' | 'kill-broker' | 'no-quorum'
+type Fault = 'kill-leader' | 'pause-leader' | 'kill-broker' | 'no-quorum' | 'restart-all'
 
 /** The short schedule CI runs: each fault at least once, the leader's death twice. */
-const CI_SCHEDULE: readonly Fault[] = ['kill-leader', 'pause-leader', 'kill-broker', 'kill-leader', 'no-quorum']
+const CI_SCHEDULE: readonly Fault[] = ['kill-leader', 'pause-leader', 'kill-broker', 'kill-leader', 'no-quorum', 'restart-all']
 /** The longest pause of pre-confirmations one broker's death may cause: a Raft election (≤ 9 s) and a takeover. */
 const BROKER_PAUSE_BOUND_MS = 15_000
 /** How long a frozen leader stays frozen: past its lease (1 s) and a standby's takeover. */
@@ -46,11 +47,13 @@ function schedule(rng: Rng): readonly Fault[] {
   const kills = count('FLASHNODE_GROUP_KILLS')
   const pauses = count('FLASHNODE_GROUP_PAUSES')
   const brokers = count('FLASHNODE_GROUP_BROKER_FAULTS')
-  if (kills + pauses + brokers === 0) return CI_SCHEDULE
+  const restarts = count('FLASHNODE_GROUP_RESTARTS')
+  if (kills + pauses + brokers + restarts === 0) return CI_SCHEDULE
   const faults: Fault[] = [
     ...Array.from({ length: kills }, () => 'kill-leader' as const),
     ...Array.from({ length: pauses }, () => 'pause-leader' as const),
     ...Array.from({ length: brokers }, () => rng.pick(['kill-broker', 'no-quorum'] as const)),
+    ...Array.from({ length: restarts }, () => 'restart-all' as const),
   ]
   // A seeded shuffle (Fisher-Yates), so a long run's order is reproducible from its seed.
   for (let i = faults.length - 1; i > 0; i--) {
@@ -107,6 +110,8 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   const takeovers: number[] = []
   /** Per broker fault: the longest time without a pre-confirmation from the kill until they flow again. */
   const brokerPauses: number[] = []
+  /** Per restart of everything: from the kills to the first pre-confirmation after it. */
+  const restarts: number[] = []
   const done: string[] = []
 
   for (const fault of faults) {
@@ -141,6 +146,17 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
       // A server that held the stream's Raft leadership leaves it leaderless until its followers' election
       // timeout (nats-server: 4-9 s), then a takeover follows: bounded, though not short.
       assert.ok(brokerPauses.at(-1)! < BROKER_PAUSE_BOUND_MS, `pre-confirmations paused ${Math.round(brokerPauses.at(-1)!)} ms after one broker was killed`)
+    } else if (fault === 'restart-all') {
+      // Everything at once: every member and every broker killed (kill -9), then the brokers started on
+      // their stores and the members on their data directories; the plain follower stays and follows.
+      await Promise.all(members.map((m) => m.process.kill9()))
+      for (let i = 0; i < 3; i++) await cluster.kill(i)
+      await cluster.restart(0, 1, 2)
+      for (const m of members) {
+        await restartMember(t, m)
+        watch.watch(m)
+      }
+      restarts.push((await load.firstReceiptAfter(performance.now(), undefined, 30_000)) - at)
     } else {
       const [a, b] = rng.chance(0.5) ? [0, 1] : [1, 2]
       const receiptsBefore = load.receipts.length
@@ -159,7 +175,7 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
       await load.firstReceiptAfter(back, undefined, 30_000)
     }
     done.push(fault)
-    const took = fault === 'kill-leader' || fault === 'pause-leader' ? ` takeover ${Math.round(takeovers.at(-1)!)} ms` : fault === 'kill-broker' ? ` pause ${Math.round(brokerPauses.at(-1)!)} ms` : ''
+    const took = fault === 'kill-leader' || fault === 'pause-leader' ? ` takeover ${Math.round(takeovers.at(-1)!)} ms` : fault === 'kill-broker' ? ` pause ${Math.round(brokerPauses.at(-1)!)} ms` : fault === 'restart-all' ? ` again after ${Math.round(restarts.at(-1)!)} ms` : ''
     if (dump !== undefined) appendFileSync(`${dump}/progress.log`, `${done.length}/${faults.length} ${fault}${took}\n`)
   }
   await sleep(1_000)
@@ -169,6 +185,7 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   console.log(
     `group chaos (seed ${seed}): faults ${done.join(', ')}; pre-confirmations checked ${verdict.checked}, lost ${verdict.lost}, divergent ${verdict.divergent}, ` +
       `forked flashblocks ${verdict.forkedFlashblocks}, blocks ${verdict.highest}, contract calls ${load.contractCalls}, sent through a standby or the follower ${load.relayed}; takeover p50 ${Math.round(quantile(takeovers, 0.5))} ms, p99 ${Math.round(quantile(takeovers, 0.99))} ms (${takeovers.length} takeovers); ` +
+      (restarts.length === 0 ? '' : `everything restarted: pre-confirming again after ${restarts.map((ms) => `${Math.round(ms)} ms`).join(', ')}; `) +
       (brokerPauses.length === 0 ? '' : `one broker killed: longest pause of pre-confirmations p50 ${Math.round(quantile(brokerPauses, 0.5))} ms, max ${Math.round(Math.max(...brokerPauses))} ms (${brokerPauses.length}); `) +
       `sends refused ${load.failures}`,
   )
