@@ -4,6 +4,9 @@
  * receipts never decodes transactions or recovers signatures. Blooms, positions and log indexes are derived
  * on load (blooms through ReceiptBlooms: each distinct address or topic of the block is hashed once).
  *
+ * An OP Stack deposit's receipt carries a 13th field, [depositNonce, depositReceiptVersion?], when it has a
+ * nonce (Regolith on); every other receipt has 12, so stored Ethereum receipts read as before.
+ *
  * Decoding copies nothing: byte fields (hashes, addresses, log topics and data) are views of the stored
  * bytes (rlp-view.ts), which stay alive as long as any decoded receipt does.
  */
@@ -38,6 +41,8 @@ export function encodeReceipts(receipts: readonly ReceiptRecord[]): Uint8Array {
       r.logs.map((l) => [l.address, l.topics, l.data]),
       optBig(r.blobGasUsed),
       optBig(r.blobGasPrice),
+      // A deposit's nonce and receipt version (OP Stack): a 13th field only on such receipts.
+      ...(r.depositNonce === undefined ? [] : [[big(r.depositNonce), ...optBig(r.depositReceiptVersion)]]),
     ]),
   )
 }
@@ -48,6 +53,11 @@ function uint(bytes: Uint8Array): bigint {
   let n = 0
   for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i]!
   return BigInt(n)
+}
+
+/** A deposit receipt's 13th field: [nonce, version?]. */
+function depositFields(field: Uint8Array[]): Pick<ReceiptView, 'depositNonce' | 'depositReceiptVersion'> {
+  return { depositNonce: uint(field[0]!), ...(field.length > 1 ? { depositReceiptVersion: uint(field[1]!) } : {}) }
 }
 
 /** The stored bytes must be a buffer of their own (a KvStore read): the decoded fields are views of them. */
@@ -86,6 +96,7 @@ export function decodeReceipts(bytes: Uint8Array): ReceiptView[] {
       firstLogIndex: logIndex,
       ...(blobGasUsed.length > 0 ? { blobGasUsed: uint(blobGasUsed[0]!) } : {}),
       ...(blobGasPrice.length > 0 ? { blobGasPrice: uint(blobGasPrice[0]!) } : {}),
+      ...(f.length > 12 ? depositFields(f[12] as Uint8Array[]) : {}),
     }
     logIndex += logs.length
     return receipt

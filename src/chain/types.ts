@@ -118,6 +118,10 @@ export interface ReceiptView {
   readonly firstLogIndex: number
   readonly blobGasUsed?: bigint
   readonly blobGasPrice?: bigint
+  /** A deposit's receipt (OP Stack, type 0x7e): `from`'s nonce before execution, from Regolith. */
+  readonly depositNonce?: bigint
+  /** A deposit's receipt version, from Canyon (1). */
+  readonly depositReceiptVersion?: bigint
 }
 
 /**

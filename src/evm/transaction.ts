@@ -214,8 +214,9 @@ function validate(world: WorldState, block: BlockEnv, rules: Rules, tx: TxInput,
   // buyGas
   const effectiveGasPrice = rules.london && dynamicFee ? min(feeCap, block.baseFee + tipCap) : feeCap
   const skipFees = options.skipFeeCharge === true
-  let upfront = skipFees ? 0n : tx.gasLimit * effectiveGasPrice
-  let balanceNeeded = (skipFees ? 0n : tx.gasLimit * feeCap) + tx.value
+  const extraFee = skipFees ? 0n : (options.extraUpfrontFee ?? 0n)
+  let upfront = skipFees ? 0n : tx.gasLimit * effectiveGasPrice + extraFee
+  let balanceNeeded = (skipFees ? 0n : tx.gasLimit * feeCap + extraFee) + tx.value
   if (rules.cancun && blobGas > 0n && !skipFees) {
     balanceNeeded += blobGas * maxFeePerBlobGas
     upfront += blobGas * block.blobBaseFee
@@ -378,6 +379,7 @@ export function executeTransaction(world: WorldState, block: BlockEnv, rules: Ru
       world.addBalance(sender, gasLeft * prepared.effectiveGasPrice)
       const tip = rules.london ? prepared.effectiveGasPrice - block.baseFee : prepared.effectiveGasPrice
       world.addBalance(block.coinbase, tip > 0n ? gasUsed * tip : 0n)
+      options.settleFees?.(gasUsed)
     }
     // geth's return data of a successful creation is the code it deployed (a frame's output is empty then).
     const output = createdAddress !== undefined && result.status === Status.Success ? world.getCode(createdAddress) : result.output

@@ -269,6 +269,16 @@ export interface TxOptions {
   readonly precompiles?: PrecompileTable
   /** ExecutionContext.steps for this transaction. */
   readonly steps?: StepObserver
+  /**
+   * A fee charged with the gas purchase beyond gas limit × price and counted in the balance check (an L2's
+   * charges for data and operation, which the caller computes: src/opstack/). Ignored with skipFeeCharge.
+   */
+  readonly extraUpfrontFee?: bigint
+  /**
+   * Called inside the transaction once the sender's gas refund and the tip are paid, with the gas used: an
+   * L2's settlement of the rest of its fees (vaults, refunds of the extra fee). Not called with skipFeeCharge.
+   */
+  readonly settleFees?: (gasUsed: bigint) => void
 }
 
 export interface TxResult {

@@ -15,6 +15,11 @@
  * Sealing: the EIP-7685 requests, then the state root (state-root.ts) and the transactions and receipts
  * roots (OpenOptions.orderedRoots: a worker thread, or here in turns of the event loop) side by side, then
  * the header (the library's header type). The sequencer runs one operation at a time on an open block.
+ *
+ * On an OP Stack chain the block's environment takes the chain's EIP-1559 parameters, each transaction runs
+ * with its canonical bytes (its L1 data fee and operator fee: op-fees.ts), and deposit transactions
+ * (`addDeposit`) lead the block; they have no library object, so they are kept apart from `included`
+ * (which keeps the transactions after them) and join the body, receipts and lists in block order at seal.
  */
 
 import { createBlock, type BlockHeader } from '@ethereumjs/block'
@@ -39,6 +44,8 @@ import { receiptRecord, type ReceiptSource } from './receipt-records.ts'
 import { BlockExecution, requestsHash } from './block-execution.ts'
 import { chainBlockHash, txInputOf } from './evm-env.ts'
 import { InvalidTransaction, type TxInput, type TxResult } from '../evm/types.ts'
+import type { ChargedRollupCosts } from './op-fees.ts'
+import { decodeDepositTransaction, depositTransactionHash, DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
 
 /** Resolves on a later turn of the event loop (after pending I/O callbacks). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -90,6 +97,20 @@ export interface IncludedTransaction {
   readonly hash: Uint8Array
   readonly sender: Uint8Array
   readonly receipt: ReceiptRecord
+  /** What it paid beyond L2 gas on an OP Stack chain (L1 data fee, operator fee); undefined on Ethereum. */
+  readonly rollupCosts?: ChargedRollupCosts | undefined
+}
+
+/** A deposit transaction in the block (OP Stack): no library object exists for type 0x7e. */
+export interface IncludedDeposit {
+  readonly deposit: DepositTransaction
+  /** Its envelope bytes, as the block body holds them. */
+  readonly raw: Uint8Array
+  readonly hash: Uint8Array
+  readonly sender: Uint8Array
+  readonly receipt: ReceiptRecord
+  /** True when the state transition refused it (mint kept, nonce incremented, all gas used, status 0). */
+  readonly failed: boolean
 }
 
 export interface OpenOptions {
@@ -106,7 +127,10 @@ const EMPTY = new Uint8Array(0)
 
 /** An open block: add transactions, read its state diff at any point, seal it once. */
 export class OpenBlock {
+  /** The block's transactions after its deposits (all of them on an Ethereum chain). */
   readonly included: IncludedTransaction[] = []
+  /** The block's leading deposit transactions (OP Stack; `addDeposit`). */
+  readonly deposits: IncludedDeposit[] = []
   /** Each included transaction's canonical encoding, in order (the block body, made once). */
   private readonly bodies: Uint8Array[] = []
   private readonly blobGasPrice: bigint | undefined
@@ -136,10 +160,10 @@ export class OpenBlock {
     options: OpenOptions = {},
   ): Promise<OpenBlock> {
     const common = rules.mutableCopy()
-    const headerData = openHeaderData(common, parent, env)
+    const headerData = openHeaderData(common, parent, env, rules.op)
     const header = environmentBlock(common, headerData).header
     const base = new ArchiveReader(kv, parent.number)
-    const exec = new BlockExecution(base, header, chainBlockHash(chain))
+    const exec = new BlockExecution(base, header, chainBlockHash(chain), rules.opFork(header.number, header.timestamp))
     exec.open(parent.hash(), header.parentBeaconBlockRoot)
     return new OpenBlock(header, exec, headerData, kv, parent, base, options)
   }
@@ -192,7 +216,7 @@ export class OpenBlock {
     const encoded = c.raw !== undefined && type !== 3 ? c.raw : c.tx.serialize()
     let result: TxResult
     try {
-      result = exec.run(input)
+      result = exec.opFork === undefined ? exec.run(input) : exec.run(input, undefined, encoded)
     } catch (e) {
       if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, /^(blob )?gas limit reached/.test(e.reason))
       throw e
@@ -203,8 +227,37 @@ export class OpenBlock {
     const source: ReceiptSource = view !== undefined ? receiptSource(view) : c.tx
     const created = result.createdAddress === undefined ? undefined : addressBytes(result.createdAddress)
     const receipt = receiptRecord(source, c.hash, c.sender, libraryReceipt, created, before, this.header.baseFeePerGas, this.blobGasPrice)
-    const entry = new Included(c, encoded, receipt)
+    const entry = new Included(c, encoded, receipt, exec.rollupCosts)
     this.included.push(entry)
+    return entry
+  }
+
+  /**
+   * Runs a deposit transaction (OP Stack, type 0x7e; its envelope bytes) into the block. Deposits lead an OP
+   * block: one after any other transaction is refused. A failed deposit is included (its mint kept, its nonce
+   * incremented); only a block without the gas left for it refuses it (TransactionNotIncluded, retryable).
+   */
+  addDeposit(envelope: Uint8Array): IncludedDeposit {
+    if (this.sealed) throw new Error('the block is sealed')
+    if (this.included.length > 0) throw new TransactionNotIncluded('deposits precede every other transaction of a block')
+    const exec = this.exec
+    const deposit = decodeDepositTransaction(envelope)
+    const before = exec.gasUsed
+    let outcome
+    try {
+      outcome = exec.runDeposit(deposit)
+    } catch (e) {
+      if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, true)
+      throw e
+    }
+    const libraryReceipt = exec.depositReceipt(outcome)
+    this.bodies.push(envelope)
+    const hash = depositTransactionHash(envelope)
+    const source: ReceiptSource = { type: DEPOSIT_TX_TYPE, to: deposit.to === null ? undefined : { bytes: deposit.to }, gasPrice: 0n }
+    const created = outcome.result.createdAddress === undefined ? undefined : addressBytes(outcome.result.createdAddress)
+    const receipt = receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, this.header.baseFeePerGas, this.blobGasPrice)
+    const entry: IncludedDeposit = { deposit, raw: envelope, hash, sender: deposit.from, receipt, failed: outcome.failed }
+    this.deposits.push(entry)
     return entry
   }
 
@@ -263,9 +316,9 @@ export class OpenBlock {
       hash: block.hash(),
       headerRlp: block.header.serialize(),
       blockRlp: encodeBlock(block, this.bodies),
-      senders: this.included.map((i) => i.sender),
-      txHashes: this.included.map((i) => i.hash),
-      receipts: this.included.map((i) => i.receipt),
+      senders: [...this.deposits.map((d) => d.sender), ...this.included.map((i) => i.sender)],
+      txHashes: [...this.deposits.map((d) => d.hash), ...this.included.map((i) => i.hash)],
+      receipts: [...this.deposits.map((d) => d.receipt), ...this.included.map((i) => i.receipt)],
     }
     return { stored, diff, root }
   }
@@ -306,6 +359,7 @@ class Included implements IncludedTransaction {
     private readonly candidate: BlockCandidate,
     readonly raw: Uint8Array,
     readonly receipt: ReceiptRecord,
+    readonly rollupCosts?: ChargedRollupCosts,
   ) {
     this.hash = candidate.hash
     this.sender = candidate.sender

@@ -26,6 +26,24 @@ export function decodeHeader(rules: ChainRules, rlp: Uint8Array): BlockHeader {
   return createBlockHeaderFromBytesArray(values as never, { common: forkOf(rules, values) })
 }
 
+/**
+ * An OP Stack block's bytes as the library's block without its leading deposit transactions (type 0x7e, which
+ * the library cannot decode) and those deposits' envelopes. Throws when a deposit follows another transaction.
+ */
+export function decodeOpBlock(rules: ChainRules, rlp: Uint8Array): { readonly block: Block; readonly deposits: Uint8Array[] } {
+  const values = RLP.decode(rlp) as unknown as Uint8Array[][]
+  const header = values[0] as unknown as Uint8Array[]
+  const transactions = values[1]!
+  let count = 0
+  while (count < transactions.length && isDeposit(transactions[count]!)) count++
+  if (transactions.slice(count).some(isDeposit)) throw new Error('a deposit transaction after a non-deposit one')
+  const rest = [values[0], transactions.slice(count), ...values.slice(2)]
+  const block = createBlockFromBytesArray(rest as unknown as BlockBytes, { common: forkOf(rules, header) })
+  return { block, deposits: transactions.slice(0, count) as unknown as Uint8Array[] }
+}
+
+const isDeposit = (item: unknown): boolean => item instanceof Uint8Array && item.length > 0 && item[0] === 0x7e
+
 /** Splits concatenated RLP items (the `chain.rlp` export format) without decoding their contents. */
 export function* splitRlpStream(bytes: Uint8Array): Generator<Uint8Array> {
   let offset = 0

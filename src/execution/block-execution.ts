@@ -11,6 +11,11 @@
  *   the logs of the chain's deposit contract, the EIP-7002 and EIP-7251 system calls, whose failure or
  *   missing code invalidates the block), and before the merge the miner's and uncles' rewards.
  * Roots and the header are the callers' (they differ in where the roots are computed and what is checked).
+ *
+ * On an OP Stack chain (an OP fork given) two hooks more, and nothing else changes: `runDeposit` runs a
+ * deposit (op-deposit.ts) and its receipt is hashed in its deposit form; `run` of any other transaction
+ * takes its canonical bytes and charges and settles the OP fees (op-fees.ts). Without an OP fork neither
+ * hook is reached.
  */
 
 import { createHash } from 'node:crypto'
@@ -34,8 +39,14 @@ import { WorldState } from '../evm/world-state.ts'
 import { blockEnvOf, rulesOf } from './evm-env.ts'
 import { encodeReceiptFast } from './receipt-records.ts'
 import { depositRequests, withType } from './deposit-requests.ts'
+import { OpFees, type ChargedRollupCosts } from './op-fees.ts'
+import { runDeposit, type DepositOutcome } from './op-deposit.ts'
+import type { OpForkName } from '../opstack/forks.ts'
+import type { DepositTransaction } from '../opstack/deposit-tx.ts'
+import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
 
 const GWEI = 1_000_000_000n
+const DEPOSIT_TYPE = 0x7e
 const ETHER = 10n ** 18n
 const EMPTY = new Uint8Array(0)
 /** The bloom of a receipt without logs: shared, never written. */
@@ -50,6 +61,9 @@ export interface BlockReceipt {
   readonly bitvector: Uint8Array
   readonly logs: [Uint8Array, Uint8Array[], Uint8Array][]
   readonly blobGasUsed?: bigint
+  /** A deposit's receipt (OP Stack): the nonce before execution (Regolith on) and the receipt version (Canyon on). */
+  readonly depositNonce?: bigint
+  readonly depositReceiptVersion?: bigint
 }
 
 export interface Withdrawal {
@@ -75,16 +89,23 @@ export class BlockExecution {
   readonly receiptEncodings: Uint8Array[] = []
   /** Every log of the block, kept from Prague only (EIP-6110 deposits). */
   private readonly logs: Log[] = []
+  /** The OP fees of the block; undefined on an Ethereum chain. */
+  private readonly opFees: OpFees | undefined
+  /** What the transaction `run` last ran paid beyond L2 gas (OP Stack). */
+  private lastCosts: ChargedRollupCosts | undefined
 
   constructor(
     base: StateReader,
     /** The block's header (at least its environment: number, time, coinbase, limits, fees). */
     readonly header: BlockHeader,
     blockHash: (n: bigint) => bigint,
+    /** The block's OP fork on an OP Stack chain (ChainRules.opFork); undefined on Ethereum. */
+    readonly opFork?: OpForkName,
   ) {
     this.world = new WorldState(base)
     this.rules = rulesOf(header.common)
     this.env = blockEnvOf(header, { blockHash })
+    this.opFees = opFork === undefined ? undefined : new OpFees(opFork, this.world, this.env.baseFee)
   }
 
   /** The opening system calls. */
@@ -96,8 +117,14 @@ export class BlockExecution {
    * Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not
    * be included. `extra`: a deadline, or a tracer's observers (a traced replay, execution/tracing.ts).
    */
-  run(input: TxInput, extra?: Pick<TxOptions, 'deadline' | 'observer' | 'steps'>): TxResult {
-    const options: TxOptions = { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed }
+  run(input: TxInput, extra?: Pick<TxOptions, 'deadline' | 'observer' | 'steps'>, transactionBytes?: Uint8Array): TxResult {
+    let options: TxOptions = { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed }
+    if (this.opFees !== undefined) {
+      // OP Stack: the L1 data fee and the operator fee, from the transaction's canonical bytes.
+      if (transactionBytes === undefined) throw new Error('an OP Stack block runs a transaction with its canonical bytes')
+      this.lastCosts = undefined
+      options = { ...options, ...this.opFees.forTransaction(input.from, input.gasLimit, transactionBytes, (costs) => (this.lastCosts = costs)) }
+    }
     const result = executeTransaction(this.world, this.env, this.rules, input, extra === undefined ? options : { ...options, ...extra })
     this.gasUsed += result.gasUsed
     this.blobGasUsed += result.blobGasUsed
@@ -105,8 +132,40 @@ export class BlockExecution {
     return result
   }
 
+  /** What the transaction `run` just ran paid beyond L2 gas on an OP Stack chain (undefined on Ethereum). */
+  get rollupCosts(): ChargedRollupCosts | undefined {
+    return this.lastCosts
+  }
+
+  /**
+   * Runs a deposit (OP Stack, op-deposit.ts) into the block; throws the EVM's InvalidTransaction (state
+   * untouched) when the block has not the gas left for it. Its receipt comes from `depositReceipt`.
+   */
+  runDeposit(deposit: DepositTransaction, extra?: Pick<TxOptions, 'deadline' | 'observer' | 'steps'>): DepositOutcome {
+    if (this.opFork === undefined) throw new Error('a deposit transaction outside an OP Stack chain')
+    const outcome = runDeposit(this.world, this.env, this.rules, this.opFork, deposit, this.gasUsed, extra)
+    this.gasUsed += outcome.result.gasUsed
+    if (this.rules.prague) for (const log of outcome.result.logs) this.logs.push(log)
+    return outcome
+  }
+
+  /** The receipt of the deposit `runDeposit` just ran, hashed into the receipts trie in its deposit form. */
+  depositReceipt(outcome: DepositOutcome): BlockReceipt {
+    const receipt = this.receipt(outcome.result, DEPOSIT_TYPE, undefined, outcome.receiptExtras)
+    const { depositNonce, depositReceiptVersion } = outcome.receiptExtras
+    this.receiptEncodings[this.receiptEncodings.length - 1] = encodeDepositReceiptForRoot({
+      status: receipt.status!,
+      cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
+      logsBloom: receipt.bitvector,
+      logs: receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
+      ...(depositNonce === undefined ? {} : { depositNonce }),
+      ...(depositReceiptVersion === undefined ? {} : { depositReceiptVersion }),
+    })
+    return receipt
+  }
+
   /** The receipt of the transaction `run` just ran (`stateRoot`: before Byzantium, the state root after it). */
-  receipt(result: TxResult, type: number, stateRoot?: Uint8Array): BlockReceipt {
+  receipt(result: TxResult, type: number, stateRoot?: Uint8Array, deposit?: { readonly depositNonce?: bigint; readonly depositReceiptVersion?: bigint }): BlockReceipt {
     // Without logs (every plain transfer) the bloom is the shared empty one and the block's stays as it is.
     const hasLogs = result.logs.length > 0
     const bitvector = hasLogs ? logsBloom(result.logs) : EMPTY_BLOOM
@@ -119,6 +178,8 @@ export class BlockExecution {
     if (stateRoot !== undefined) receipt.stateRoot = stateRoot
     else receipt.status = result.status === Status.Success ? 1 : 0
     if (type === 3) receipt.blobGasUsed = result.blobGasUsed
+    if (deposit?.depositNonce !== undefined) receipt.depositNonce = deposit.depositNonce
+    if (deposit?.depositReceiptVersion !== undefined) receipt.depositReceiptVersion = deposit.depositReceiptVersion
     this.receiptEncodings.push(encodeReceiptFast(receipt, type))
     return receipt
   }

@@ -7,6 +7,10 @@
  * Before Byzantium a receipt carries the state root after its transaction instead of a status: computed
  * here after each transaction (state-root.ts over the net change so far), which only old blocks pay for.
  *
+ * An OP Stack block runs by its chain's rules (base fee, gas limit, the L1 and operator fees: BlockExecution's
+ * OP hooks) and its leading deposits, which the library's block type cannot hold, come beside it (decoded by
+ * block-codec.ts decodeOpBlock) with the block's own bytes.
+ *
  * The result holds everything to persist: the stored block (bytes, senders, receipt records) and the state
  * changes with their trie nodes. Nothing is written here; the caller commits it in one batch.
  */
@@ -26,6 +30,7 @@ import { BlockExecution, requestsHash } from './block-execution.ts'
 import { chainBlockHash, txInputOf } from './evm-env.ts'
 import { orderedTrieRoot } from './ordered-trie.ts'
 import { InvalidTransaction } from '../evm/types.ts'
+import { decodeDepositTransaction, depositTransactionHash, DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
 
 export interface ExecutedBlock {
   readonly stored: StoredBlock
@@ -39,13 +44,17 @@ export async function executeBlock(
   chain: ChainStore,
   block: Block,
   parent: BlockHeader,
+  /** An OP Stack block's leading deposits (block-codec.ts decodeOpBlock), which `block` goes without. */
+  op?: { readonly deposits: readonly Uint8Array[]; readonly blockRlp: Uint8Array },
 ): Promise<ExecutedBlock> {
   const header = block.header
   const number = header.number
-  validateHeader(header, parent)
-  const base = new ArchiveReader(kv, parent.number)
-  const exec = new BlockExecution(base, header, chainBlockHash(chain))
+  validateHeader(header, parent, rules.op)
+  const opFork = rules.op === undefined ? undefined : rules.opFork(number, header.timestamp)
   const invalid = (reason: string): InvalidBlockError => new InvalidBlockError(number, reason)
+  if (op !== undefined && op.deposits.length > 0 && opFork === undefined) throw invalid('deposit transactions outside an OP Stack chain')
+  const base = new ArchiveReader(kv, parent.number)
+  const exec = new BlockExecution(base, header, chainBlockHash(chain), opFork)
   const common = header.common
 
   exec.open(header.parentHash, header.parentBeaconBlockRoot)
@@ -54,6 +63,29 @@ export async function executeBlock(
   const senders: Uint8Array[] = []
   const txHashes: Uint8Array[] = []
   const receipts: ReceiptRecord[] = []
+  for (const [i, envelope] of (op?.deposits ?? []).entries()) {
+    let deposit
+    try {
+      deposit = decodeDepositTransaction(envelope)
+    } catch (e) {
+      throw invalid(`transaction ${i}: ${(e as Error).message}`)
+    }
+    const before = exec.gasUsed
+    const hash = depositTransactionHash(envelope)
+    let outcome
+    try {
+      outcome = exec.runDeposit(deposit)
+    } catch (e) {
+      if (e instanceof InvalidTransaction) throw invalid(`could not apply tx ${i} [${bytesToHex(hash)}]: ${e.reason}`)
+      throw e
+    }
+    const libraryReceipt = exec.depositReceipt(outcome)
+    const created = outcome.result.createdAddress === undefined ? undefined : bigIntToFixedBytes(outcome.result.createdAddress, 20)
+    const source = { type: DEPOSIT_TX_TYPE, to: deposit.to === null ? undefined : { bytes: deposit.to }, gasPrice: 0n }
+    receipts.push(receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, baseFee, blobGasPrice))
+    senders.push(deposit.from)
+    txHashes.push(hash)
+  }
   for (const [i, tx] of block.transactions.entries()) {
     let sender: Uint8Array
     try {
@@ -64,9 +96,9 @@ export async function executeBlock(
     const before = exec.gasUsed
     let result
     try {
-      result = exec.run(txInputOf(tx, sender))
+      result = opFork === undefined ? exec.run(txInputOf(tx, sender)) : exec.run(txInputOf(tx, sender), undefined, tx.serialize())
     } catch (e) {
-      if (e instanceof InvalidTransaction) throw invalid(`could not apply tx ${i} [${bytesToHex(tx.hash())}]: ${e.reason}`)
+      if (e instanceof InvalidTransaction) throw invalid(`could not apply tx ${i + (op?.deposits.length ?? 0)} [${bytesToHex(tx.hash())}]: ${e.reason}`)
       throw e
     }
     const intermediate = exec.rules.byzantium ? undefined : (await computeStateRoot(kv, parent.stateRoot, base, exec.world.diff())).root
@@ -107,7 +139,7 @@ export async function executeBlock(
       number,
       hash: block.hash(),
       headerRlp: header.serialize(),
-      blockRlp: block.serialize(),
+      blockRlp: op?.blockRlp ?? block.serialize(),
       senders,
       txHashes,
       receipts,

@@ -11,6 +11,10 @@
  * vm-errors.ts's typed form with geth's wording: an InvalidTransaction as a FlashnodeError thrown, a halt or
  * revert as `failure`. A deadline (Date.now() ms) stops execution with the EVM's ExecutionTimeout, which the
  * caller maps (node/deadline.ts). A meter (evm-meter.ts), when given, adds the run's gas and EVM time.
+ *
+ * On an OP Stack chain a call is op-geth's message with its checks skipped: no L1 data fee and no operator
+ * fee are charged or counted in the balance check; a call that names a fee settles the rest as op-geth does
+ * (op-fees.ts).
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -27,6 +31,7 @@ import { invalidTransactionError, txFailure, type CallFailure } from './vm-error
 import { AccessRecordingWorld, type AccessListTracer } from './access-list-tracer.ts'
 import type { EvmMeter } from './evm-meter.ts'
 import type { Tracer } from '../evm/tracers/index.ts'
+import { OpFees } from './op-fees.ts'
 
 export interface CallSettings {
   /** Default and maximum gas of a call. */
@@ -148,6 +153,10 @@ export async function executeCall(
     if (delegate !== undefined) world.skipFirstWarming(delegate)
   }
   let options: TxOptions = opts.deadline === undefined ? CALL_OPTIONS : { skipNonceCheck: true, skipSenderCodeCheck: true, skipTxGasCap: true, skipBlockGasLimit: true, deadline: opts.deadline }
+  // OP Stack: a call pays no L1 fee (it is never part of gas) and buys no operator fee; a call that names a fee
+  // still settles the vaults as op-geth's does (op-fees.ts). Ethereum chains have no OP fork: nothing to do.
+  const opFork = ctx.rules.op === undefined ? undefined : ctx.rules.opFork(ctx.header.number, ctx.header.timestamp)
+  if (opFork !== undefined && hasFee(req)) options = { ...options, ...new OpFees(opFork, world, env.baseFee).forCall(from, gas, false) }
   // debug_traceCall: geth's tracer hooks around the same run (its txStart reads the state before gas is bought).
   const trace = opts.trace
   if (trace !== undefined) {

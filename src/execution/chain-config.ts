@@ -1,5 +1,6 @@
 /**
- * Chain rules: a geth-format genesis turned into the EVM library's Common, one per fork.
+ * Chain rules: a geth-format genesis turned into the EVM library's Common, one per fork, and, for an OP Stack
+ * chain (an `optimism` section in the genesis config), its OP configuration and OP fork per block.
  *
  * The library's Common is mutable (setHardforkBy); this module hands out one copy per fork, cached and never switched,
  * so concurrent requests at different blocks never share a mutable object. The geth genesis is kept as
@@ -20,6 +21,8 @@ import { paramsBlock } from '@ethereumjs/block'
 import { paramsTx } from '@ethereumjs/tx'
 import { lazyKzg, nativeEcrecover } from './crypto.ts'
 import { keccak256 } from '../primitives/keccak.ts'
+import { opForkAt, parseOpChainConfig, type OpChainConfig } from '../opstack/chain-config.ts'
+import type { OpForkName } from '../opstack/forks.ts'
 
 export type { GethGenesis }
 
@@ -43,8 +46,14 @@ export class ChainRules {
   /** The latest timestamp at which a fork of this chain activates (0 when none is timed). */
   private readonly lastForkTime: bigint
   readonly chainId: bigint
+  /**
+   * The OP Stack configuration when the genesis has an `optimism` section (opstack/chain-config.ts), else
+   * undefined: an Ethereum chain, on which no OP rule is ever consulted.
+   */
+  readonly op: OpChainConfig | undefined
 
   constructor(readonly genesis: GethGenesis) {
+    this.op = parseOpChainConfig(genesis.config as unknown as Record<string, unknown>)
     const copy: GethGenesis = JSON.parse(JSON.stringify(genesis))
     const schedule = (copy.config as { blobSchedule?: Record<string, unknown> }).blobSchedule
     if (schedule !== undefined) {
@@ -106,6 +115,11 @@ export class ChainRules {
     }
     this.last = { number, timestamp, common }
     return common
+  }
+
+  /** The OP fork of a block with this number and timestamp; undefined on an Ethereum chain and before Bedrock. */
+  opFork(number: bigint, timestamp: bigint): OpForkName | undefined {
+    return this.op === undefined ? undefined : opForkAt(this.op, number, timestamp)
   }
 
   /** A private, mutable copy (the VM switches forks on its own Common while importing). */

@@ -8,6 +8,8 @@ import type { BlockHeader } from '@ethereumjs/block'
 import { ConsensusType } from '@ethereumjs/common'
 import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { bytesToHex, equalBytes } from '../primitives/hex.ts'
+import type { OpChainConfig } from '../opstack/chain-config.ts'
+import { nextBaseFee } from './open-header.ts'
 
 export class InvalidBlockError extends Error {
   constructor(
@@ -19,7 +21,8 @@ export class InvalidBlockError extends Error {
   }
 }
 
-export function validateHeader(header: BlockHeader, parent: BlockHeader): void {
+/** `op`: an OP Stack chain's configuration (its base fee rules; its gas limit may change at once, as op-geth allows). */
+export function validateHeader(header: BlockHeader, parent: BlockHeader, op?: OpChainConfig): void {
   const fail = (reason: string): never => {
     throw new InvalidBlockError(header.number, reason)
   }
@@ -33,13 +36,20 @@ export function validateHeader(header: BlockHeader, parent: BlockHeader): void {
   const maxExtra = Number(common.param('maxExtraDataSize'))
   if (header.extraData.length > maxExtra) fail(`extra data is ${header.extraData.length} bytes, limit ${maxExtra}`)
   if (header.gasUsed > header.gasLimit) fail(`gas used ${header.gasUsed} exceeds gas limit ${header.gasLimit}`)
-  try {
-    header.validateGasLimit(parent)
-  } catch (e) {
-    fail((e as Error).message)
+  if (op === undefined) {
+    try {
+      header.validateGasLimit(parent)
+    } catch (e) {
+      fail((e as Error).message)
+    }
   }
   if (common.isActivatedEIP(1559) && parent.common.isActivatedEIP(1559)) {
-    const expected = parent.calcNextBaseFee()
+    let expected: bigint
+    try {
+      expected = nextBaseFee(common, parent, header.timestamp, op)
+    } catch (e) {
+      return fail((e as Error).message)
+    }
     if (header.baseFeePerGas !== expected) fail(`base fee ${header.baseFeePerGas} is not ${expected}`)
   }
   if (common.consensusType() === ConsensusType.ProofOfWork) {

@@ -8,6 +8,8 @@
 
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import type { OpChainConfig } from '../opstack/chain-config.ts'
+import { opNextBaseFee } from '../opstack/base-fee.ts'
 
 /** What the producer chooses for a new block; the rest follows from the parent. */
 export interface BlockEnvironment {
@@ -19,8 +21,11 @@ export interface BlockEnvironment {
   readonly parentBeaconBlockRoot: Uint8Array
 }
 
-/** The header fields of the block after `parent` with `env`; `common` is set to that block's rules. */
-export function openHeaderData(common: Common, parent: BlockHeader, env: BlockEnvironment): HeaderData {
+/**
+ * The header fields of the block after `parent` with `env`; `common` is set to that block's rules. `op`: an
+ * OP Stack chain's configuration, whose EIP-1559 parameters give the base fee (opstack/base-fee.ts).
+ */
+export function openHeaderData(common: Common, parent: BlockHeader, env: BlockEnvironment, op?: OpChainConfig): HeaderData {
   const number = parent.number + 1n
   common.setHardforkBy({ blockNumber: number, timestamp: env.timestamp })
   return {
@@ -32,7 +37,7 @@ export function openHeaderData(common: Common, parent: BlockHeader, env: BlockEn
     extraData: env.extraData,
     mixHash: env.prevRandao,
     difficulty: 0n,
-    ...(common.isActivatedEIP(1559) ? { baseFeePerGas: parent.common.isActivatedEIP(1559) ? parent.calcNextBaseFee() : BigInt(common.param('initialBaseFee')) } : {}),
+    ...(common.isActivatedEIP(1559) ? { baseFeePerGas: nextBaseFee(common, parent, env.timestamp, op) } : {}),
     ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.calcNextExcessBlobGas(common) } : {}),
     ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: env.parentBeaconBlockRoot } : {}),
   }
@@ -42,4 +47,11 @@ export function openHeaderData(common: Common, parent: BlockHeader, env: BlockEn
 export function environmentBlock(common: Common, data: HeaderData): Block {
   const header = { ...data, gasUsed: 0n, ...(common.isActivatedEIP(4844) ? { blobGasUsed: 0n } : {}) }
   return createBlock({ header }, { common, skipConsensusFormatValidation: true })
+}
+
+/** The base fee of the block at `timestamp` after `parent`: EIP-1559's, or an OP Stack chain's with its parameters. */
+export function nextBaseFee(common: Common, parent: BlockHeader, timestamp: bigint, op?: OpChainConfig): bigint {
+  if (!parent.common.isActivatedEIP(1559)) return BigInt(common.param('initialBaseFee'))
+  if (op === undefined) return parent.calcNextBaseFee()
+  return opNextBaseFee(op, { timestamp: parent.timestamp, gasLimit: parent.gasLimit, gasUsed: parent.gasUsed, baseFee: parent.baseFeePerGas!, extraData: parent.extraData }, timestamp)
 }

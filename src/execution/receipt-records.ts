@@ -14,6 +14,8 @@ interface LibraryReceipt {
   stateRoot?: Uint8Array
   logs: [Uint8Array, Uint8Array[], Uint8Array][]
   blobGasUsed?: bigint
+  depositNonce?: bigint
+  depositReceiptVersion?: bigint
 }
 
 /** What a receipt record reads of its transaction (a library transaction object has all of it). */
@@ -55,6 +57,8 @@ export function receiptRecord(
     contractAddress: tx.to === undefined && createdAddress !== undefined ? createdAddress : null,
     logs: r.logs.map(([address, topics, data]) => ({ address, topics, data })),
     ...(tx.type === 3 ? { blobGasUsed: r.blobGasUsed ?? 0n, blobGasPrice: blobGasPrice ?? 0n } : {}),
+    ...(r.depositNonce !== undefined ? { depositNonce: r.depositNonce } : {}),
+    ...(r.depositReceiptVersion !== undefined ? { depositReceiptVersion: r.depositReceiptVersion } : {}),
   }
 }
 

@@ -11,7 +11,7 @@ import type { BlockHeader } from '@ethereumjs/block'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
-import { decodeBlock, decodeHeader, splitRlpStream } from '../execution/block-codec.ts'
+import { decodeBlock, decodeHeader, decodeOpBlock, splitRlpStream } from '../execution/block-codec.ts'
 import { executeBlock, type ExecutedBlock } from '../execution/block-runner.ts'
 import { buildGenesis } from '../execution/genesis.ts'
 import { InvalidBlockError } from '../execution/header-validation.ts'
@@ -84,7 +84,9 @@ export class ChainWriter {
     const blocks = [...splitRlpStream(bytes)]
     const total = blocks.length
     for (const rlp of blocks) {
-      const block = decodeBlock(this.rules, rlp)
+      // An OP Stack block's deposits (type 0x7e) are not the library's: they come apart, with the block's bytes.
+      const opBlock = this.rules.op === undefined ? undefined : decodeOpBlock(this.rules, rlp)
+      const block = opBlock?.block ?? decodeBlock(this.rules, rlp)
       const n = block.header.number
       const known = this.chain.numberOfHash(block.hash())
       if (known !== undefined) {
@@ -96,7 +98,7 @@ export class ChainWriter {
         throw new InvalidBlockError(n, `does not extend the head (block ${parent.number})`)
       }
       const started = onExecuted === undefined ? 0 : performance.now()
-      const executed = await executeBlock(this.rules, this.kv, this.chain, block, parent)
+      const executed = await executeBlock(this.rules, this.kv, this.chain, block, parent, opBlock === undefined ? undefined : { deposits: opBlock.deposits, blockRlp: rlp })
       onExecuted?.(Number(block.header.gasUsed), (performance.now() - started) / 1000)
       this.commit(executed)
       parent = block.header
