@@ -8,13 +8,16 @@
  * - from Isthmus, the operator fee for the gas used to the OperatorFeeVault; the sender paid it upfront for the
  *   gas limit and gets the difference back.
  *
- * Owns: the vault addresses and the settlement amounts. It never touches state: the executor applies them.
+ * Owns: the settlement amounts (the vaults' addresses are predeploy-addresses.ts's). It never touches state: the
+ * executor applies them.
  */
 
-export const SEQUENCER_FEE_VAULT = 0x4200000000000000000000000000000000000011n
-export const BASE_FEE_VAULT = 0x4200000000000000000000000000000000000019n
-export const L1_FEE_VAULT = 0x420000000000000000000000000000000000001an
-export const OPERATOR_FEE_VAULT = 0x420000000000000000000000000000000000001bn
+import { BASE_FEE_VAULT_ADDRESS, L1_FEE_VAULT_ADDRESS, OPERATOR_FEE_VAULT_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from './predeploy-addresses.ts'
+
+export const SEQUENCER_FEE_VAULT = BigInt(SEQUENCER_FEE_VAULT_ADDRESS)
+export const BASE_FEE_VAULT = BigInt(BASE_FEE_VAULT_ADDRESS)
+export const L1_FEE_VAULT = BigInt(L1_FEE_VAULT_ADDRESS)
+export const OPERATOR_FEE_VAULT = BigInt(OPERATOR_FEE_VAULT_ADDRESS)
 
 /** The balance moves after a non-deposit transaction ran, beyond the sender's gas refund and the tip. */
 export interface FeeSettlement {

@@ -19,10 +19,11 @@
  */
 
 import { opForkActive, type OpForkName } from './forks.ts'
+import { L1_BLOCK_ADDRESS as L1_BLOCK_PREDEPLOY } from './predeploy-addresses.ts'
 import type { L1FeeParams, OperatorFeeParams } from './l1-cost.ts'
 
 /** The L1Block predeploy. */
-export const L1_BLOCK_ADDRESS = 0x4200000000000000000000000000000000000015n
+export const L1_BLOCK_ADDRESS = BigInt(L1_BLOCK_PREDEPLOY)
 
 export const L1_BLOCK_SLOTS = {
   l1BaseFee: 1n,

@@ -13,11 +13,11 @@ import type { GethGenesis } from '../../src/execution/chain-config.ts'
 import { encodeDepositTransaction, l1InfoDepositSourceHash, userDepositSourceHash, type DepositTransaction } from '../../src/opstack/deposit-tx.ts'
 import { encodeL1Info, type IsthmusL1Info } from '../../src/opstack/l1-attributes.ts'
 import { hexToBytes } from '../../src/primitives/hex.ts'
+import { L1_BLOCK_ADDRESS as L1_BLOCK, L1_INFO_DEPOSITOR_ADDRESS as DEPOSITOR } from '../../src/opstack/predeploy-addresses.ts'
 import { testGenesis } from './dev-chain.ts'
 import { tempDir } from './temp-dir.ts'
 
-export const L1_BLOCK = '0x4200000000000000000000000000000000000015'
-export const DEPOSITOR = '0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'
+export { L1_BLOCK, DEPOSITOR }
 
 /**
  * The L1Block double's runtime: for each packed field, CALLDATALOAD at its offset, SHR to right-align it,
