@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { bytesToHex, parseQuantity } from '../primitives/hex.ts'
+import { bytesToHex } from '../primitives/hex.ts'
 import {
   decodeDepositTransaction,
   depositTransactionHash,
@@ -10,7 +10,7 @@ import {
   userDepositSourceHash,
   type DepositTransaction,
 } from './deposit-tx.ts'
-import { big, bytes, readVectors } from './test-kit.ts'
+import { big, bytes, depositOfRpcJson, readVectors } from './test-kit.ts'
 
 interface Fields {
   sourceHash: string
@@ -61,17 +61,7 @@ test('real deposits from Base and OP Mainnet: decode, re-encode to the same byte
 
 test("a Base RPC deposit's fields encode to the envelope its hash names", () => {
   const json = vectors.rpcTransaction.json
-  const tx: DepositTransaction = {
-    sourceHash: bytes(json.sourceHash!),
-    from: bytes(json.from!),
-    to: bytes(json.to!),
-    mint: parseQuantity(json.mint!),
-    value: parseQuantity(json.value!),
-    gas: parseQuantity(json.gas!),
-    isSystemTx: json.isSystemTx !== undefined,
-    data: bytes(json.input!),
-  }
-  assert.equal(bytesToHex(depositTransactionHash(tx)), json.hash)
+  assert.equal(bytesToHex(depositTransactionHash(depositOfRpcJson(json))), json.hash)
 })
 
 test("viem's deposit envelopes: every field in wire order, and the empty ones", () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { parseQuantity } from '../primitives/hex.ts'
 import { decodeDepositTransaction, encodeDepositTransaction, type DepositTransaction } from './deposit-tx.ts'
 import { depositTransactionView } from './deposit-view.ts'
-import { big, bytes, readVectors } from './test-kit.ts'
+import { big, bytes, depositOfRpcJson, readVectors } from './test-kit.ts'
 
 interface RpcVectors {
   cases: {
@@ -50,18 +50,7 @@ test("op-geth's RPC view of a deposit: zeroed fee and signature fields, the depo
 
 test("a Base RPC deposit's view: every key and value as served, but `mint`, which op-geth leaves out when zero", () => {
   const json = deposits.rpcTransaction.json
-  const tx = decodeDepositTransaction(
-    encodeDepositTransaction({
-      sourceHash: bytes(json.sourceHash!),
-      from: bytes(json.from!),
-      to: bytes(json.to!),
-      mint: parseQuantity(json.mint!),
-      value: parseQuantity(json.value!),
-      gas: parseQuantity(json.gas!),
-      isSystemTx: false,
-      data: bytes(json.input!),
-    }),
-  )
+  const tx = decodeDepositTransaction(encodeDepositTransaction(depositOfRpcJson(json)))
   const view = depositTransactionView(tx, {
     blockHash: bytes(json.blockHash!),
     blockNumber: parseQuantity(json.blockNumber!),
