@@ -29,7 +29,7 @@ import { startNatsCluster } from '../support/nats-cluster.ts'
 import { Rng } from '../support/rng.ts'
 import { needsTool } from '../support/debian-tool.ts'
 import { startHaproxy } from '../support/haproxy.ts'
-import { GroupLoad, leaderOf, leaderStatus, PreconfirmationWatch, restartMember, startFollower, startMember, TermObserver, verify, type Member } from '../support/sequencer-group.ts'
+import { call, GroupLoad, leaderOf, leaderStatus, PreconfirmationWatch, restartMember, startFollower, startMember, TermObserver, verify, type Member } from '../support/sequencer-group.ts'
 
 type Fault = 'kill-leader' | 'pause-leader' | 'kill-broker' | 'no-quorum' | 'restart-all'
 
@@ -195,4 +195,18 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   assert.equal(verdict.lost, 0, 'lost pre-confirmations')
   assert.equal(verdict.divergent, 0, 'divergent pre-confirmations')
   assert.equal(verdict.forkedFlashblocks, 0, 'two flashblocks for one (block, index)')
+})
+
+test('a member whose brokers have no quorum at its start stands by, serving, and leads once they are back', { skip: needsTool('nats-server', 'nats-server').skip, timeout: 120_000 }, async (t) => {
+  const cluster = await startNatsCluster(t)
+  await cluster.kill(1)
+  await cluster.kill(2)
+  const member = await startMember(t, cluster.urls.join(','))
+  assert.equal(await leaderStatus(member.url), 503, 'it does not lead without its brokers')
+  const ready = (await (await fetch(`${member.url}/readyz`)).json()) as { group: { role: string } }
+  assert.equal(ready.group.role, 'starting')
+  assert.match(await call<string>(member.url, 'eth_blockNumber'), /^0x/, 'it serves reads meanwhile')
+  await cluster.restart(1, 2)
+  // The cluster elects its Raft leaders (seconds each), then the member joins, takes the lease and leads.
+  assert.equal(await leaderOf([member], undefined, 60_000), member)
 })
