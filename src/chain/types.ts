@@ -72,7 +72,43 @@ export interface TransactionView {
   readonly s: bigint
   /** The canonical RLP / EIP-2718 encoding (what eth_getRawTransaction would return). */
   readonly serialized: Uint8Array
+  /** An OP Stack deposit's own fields (type 0x7e): present exactly on deposits. */
+  readonly deposit?: DepositFieldsView
 }
+
+/**
+ * What a deposit transaction (OP Stack, type 0x7e) carries beyond the common fields, and what its receipt
+ * adds to its view: op-geth shows the receipt's nonce as the transaction's and its receipt version beside it.
+ */
+export interface DepositFieldsView {
+  /** 32 bytes */
+  readonly sourceHash: Uint8Array
+  /** Zero when the deposit mints nothing (op-geth reads a zero mint as none). */
+  readonly mint: bigint
+  readonly isSystemTx: boolean
+  /** The receipt's depositNonce (Regolith on). */
+  readonly depositNonce?: bigint
+  /** The receipt's depositReceiptVersion (Canyon on). */
+  readonly depositReceiptVersion?: bigint
+}
+
+/**
+ * The keys op-geth adds to a non-deposit transaction's receipt on an OP Stack chain, in their JSON form
+ * (opstack/receipt-fields.ts derives them from the block's L1 attributes and the transaction's bytes).
+ */
+export type OpReceiptKey =
+  | 'l1GasPrice'
+  | 'l1GasUsed'
+  | 'l1Fee'
+  | 'l1FeeScalar'
+  | 'l1BlobBaseFee'
+  | 'l1BaseFeeScalar'
+  | 'l1BlobBaseFeeScalar'
+  | 'operatorFeeScalar'
+  | 'operatorFeeConstant'
+  | 'daFootprintGasScalar'
+  | 'blobGasUsed'
+export type OpReceiptJson = { readonly [K in OpReceiptKey]?: string }
 
 export interface WithdrawalView {
   readonly index: bigint
@@ -122,6 +158,8 @@ export interface ReceiptView {
   readonly depositNonce?: bigint
   /** A deposit's receipt version, from Canyon (1). */
   readonly depositReceiptVersion?: bigint
+  /** On an OP Stack chain, a non-deposit receipt's L1 fee keys (derived when read, not stored). */
+  readonly opFields?: OpReceiptJson
 }
 
 /**

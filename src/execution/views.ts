@@ -1,12 +1,14 @@
 /**
  * Library objects -> the plain views of chain/types.ts. The one place that reads ethereumjs block and
- * transaction internals for the RPC shapes.
+ * transaction internals for the RPC shapes; and, beside them, an OP Stack deposit's envelope (which has no
+ * library object) -> its view.
  */
 
 import type { Block, BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
 import type { AccessListEntry, AuthorizationView, BlockView, HeaderView, TransactionView } from '../chain/types.ts'
+import { decodeDepositTransaction, depositTransactionHash, DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
 
 export function headerView(h: BlockHeader, hash: Uint8Array = h.hash()): HeaderView {
   return {
@@ -92,10 +94,52 @@ export function transactionView(tx: TypedTransaction, from: Uint8Array, hash: Ui
   return view
 }
 
-export function blockView(block: Block, senders: readonly Uint8Array[], hash: Uint8Array, size: number): BlockView {
+/** What a deposit's receipt says of it (OP Stack): its nonce (Regolith on) and receipt version (Canyon on). */
+export interface DepositReceiptFacts {
+  readonly depositNonce?: bigint
+  readonly depositReceiptVersion?: bigint
+}
+
+/**
+ * The view of a deposit transaction (OP Stack, type 0x7e) from its envelope bytes: no fees and no signature
+ * (zeros), the receipt's deposit nonce as its nonce (0 without one, as op-geth shows it), its own fields.
+ */
+export function depositView(envelope: Uint8Array, receipt: DepositReceiptFacts = {}): TransactionView {
+  const d = decodeDepositTransaction(envelope)
+  return {
+    hash: depositTransactionHash(envelope),
+    type: DEPOSIT_TX_TYPE,
+    from: d.from,
+    to: d.to,
+    nonce: receipt.depositNonce ?? 0n,
+    gasLimit: d.gas,
+    value: d.value,
+    data: d.data,
+    gasPrice: 0n,
+    v: 0n,
+    r: 0n,
+    s: 0n,
+    serialized: envelope,
+    deposit: {
+      sourceHash: d.sourceHash,
+      mint: d.mint,
+      isSystemTx: d.isSystemTx,
+      ...(receipt.depositNonce !== undefined ? { depositNonce: receipt.depositNonce } : {}),
+      ...(receipt.depositReceiptVersion !== undefined ? { depositReceiptVersion: receipt.depositReceiptVersion } : {}),
+    },
+  }
+}
+
+/**
+ * `leading`: an OP Stack block's deposits' views, which come before the library's transactions (and whose
+ * senders lead `senders`).
+ */
+export function blockView(block: Block, senders: readonly Uint8Array[], hash: Uint8Array, size: number, leading: readonly TransactionView[] = []): BlockView {
+  const offset = leading.length
+  const rest = block.transactions.map((tx, i) => transactionView(tx, senders[offset + i]!))
   return {
     header: headerView(block.header, hash),
-    transactions: block.transactions.map((tx, i) => transactionView(tx, senders[i]!)),
+    transactions: offset === 0 ? rest : [...leading, ...rest],
     uncleHashes: block.uncleHeaders.map((u) => u.hash()),
     ...(block.withdrawals !== undefined
       ? {

@@ -9,12 +9,17 @@
  * Location: with no location (a pool transaction) the block fields are null. In a block, they come from the
  * context (in a pre-confirmed block, blockHash is 32 zero bytes: preconf/views.ts). gasPrice of a 1559-style transaction is the effective price min(tip + baseFee, feeCap) once it sits in
  * a block with a base fee (sealed or pre-confirmed: the base fee is fixed either way), else its fee cap.
+ *
+ * An OP Stack deposit (type 0x7e, `tx.deposit` set) prints as op-geth prints it (opstack/deposit-view.ts:
+ * zero fees and signature, sourceHash, mint and isSystemTx when set, the receipt's nonce and version), with
+ * blockTimestamp as every transaction here has it.
  */
 
 import type { BlockContext, TransactionView } from '../chain/types.ts'
 import { bytesToHex, quantity } from '../primitives/hex.ts'
 import { formatAccessList, formatAuthorization } from './access-list.ts'
 import type { JsonObject } from './json.ts'
+import { depositTransactionView } from '../opstack/deposit-view.ts'
 
 export interface TxLocation {
   readonly context: BlockContext
@@ -32,7 +37,22 @@ function gasPrice(tx: TransactionView, at: TxLocation | null): bigint {
   return price < feeCap ? price : feeCap
 }
 
+function formatDeposit(tx: TransactionView, at: TxLocation | null): JsonObject {
+  const d = tx.deposit!
+  const view = depositTransactionView(
+    { sourceHash: d.sourceHash, from: tx.from, to: tx.to, mint: d.mint, value: tx.value, gas: tx.gasLimit, isSystemTx: d.isSystemTx, data: tx.data },
+    {
+      hash: tx.hash,
+      ...(at !== null ? { blockHash: at.context.blockHash, blockNumber: at.context.blockNumber, transactionIndex: at.index } : {}),
+      ...(d.depositNonce !== undefined ? { depositNonce: d.depositNonce } : {}),
+      ...(d.depositReceiptVersion !== undefined ? { depositReceiptVersion: d.depositReceiptVersion } : {}),
+    },
+  )
+  return { ...view, blockTimestamp: at ? quantity(at.context.blockTimestamp) : null } as unknown as JsonObject
+}
+
 export function formatTransaction(tx: TransactionView, at: TxLocation | null): JsonObject {
+  if (tx.deposit !== undefined) return formatDeposit(tx, at)
   const out: JsonObject = {
     blockHash: at ? bytesToHex(at.context.blockHash) : null,
     blockNumber: at ? quantity(at.context.blockNumber) : null,

@@ -8,15 +8,21 @@
  * views and receipt lists at most 256 blocks and 16 MiB each. Decoded, a block weighs ~10 times its RLP
  * (~1.5 KB a transaction) and a receipt ~1.2 KB plus its logs, so the byte budget, not the count, bounds
  * them once blocks are big: 16 MiB is ~100 blocks of 100 transactions, ~10 of 1,000.
+ *
+ * On an OP Stack chain a block's leading deposits (type 0x7e, which the library cannot decode) are decoded
+ * apart and viewed with their receipts' deposit nonce and version, and the receipts the RPC answers with
+ * (`rpcReceipts`) carry the L1 fee keys derived from the block (op-receipts.ts), cached apart from the plain
+ * receipts that logs and fees read. On an Ethereum chain both paths are the plain ones.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { ChainStore } from '../chain/chain-store.ts'
 import type { BlockContext, BlockView, ReceiptView } from '../chain/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
-import { decodeBlock, decodeHeader } from '../execution/block-codec.ts'
-import { blockView } from '../execution/views.ts'
+import { decodeBlock, decodeHeader, decodeOpBlock } from '../execution/block-codec.ts'
+import { blockView, depositView } from '../execution/views.ts'
 import { Lru, SizedLru } from '../primitives/lru.ts'
+import { withOpReceiptFields } from './op-receipts.ts'
 
 const BLOCK_CACHE = { maxEntries: 256, maxBytes: 16 * 1024 * 1024 }
 
@@ -37,6 +43,8 @@ export class ChainReader {
   private readonly headers = new Lru<bigint, BlockHeader>(2048)
   private readonly blocks = new SizedLru<bigint, BlockView>(BLOCK_CACHE, blockWeight)
   private readonly receiptCache = new SizedLru<bigint, ReceiptView[]>(BLOCK_CACHE, receiptsWeight)
+  /** OP Stack: receipts with their L1 fee keys (~300 bytes more a receipt). */
+  private readonly opReceiptCache = new SizedLru<bigint, ReceiptView[]>(BLOCK_CACHE, (rs) => receiptsWeight(rs) + 300 * rs.length)
 
   constructor(
     readonly store: ChainStore,
@@ -64,11 +72,36 @@ export class ChainReader {
     if (hit !== undefined) return hit
     const rlp = this.store.blockRlp(num)
     if (rlp === undefined) return undefined
-    const block = decodeBlock(this.rules, rlp)
     const header = this.header(num)!
-    const view = blockView(block, this.store.senders(num), header.hash(), rlp.length)
+    const view = this.rules.op === undefined ? blockView(decodeBlock(this.rules, rlp), this.store.senders(num), header.hash(), rlp.length) : this.opBlock(num, rlp, header.hash())
     this.blocks.set(num, view)
     return view
+  }
+
+  /** An OP Stack block: its deposits viewed apart, with what their receipts record. */
+  private opBlock(num: bigint, rlp: Uint8Array, hash: Uint8Array): BlockView {
+    const { block, deposits } = decodeOpBlock(this.rules, rlp)
+    const receipts = deposits.length === 0 ? [] : (this.receipts(num) ?? [])
+    const leading = deposits.map((envelope, i) => depositView(envelope, receipts[i]))
+    return blockView(block, this.store.senders(num), hash, rlp.length, leading)
+  }
+
+  /**
+   * The receipts as the RPC answers them: on an OP Stack chain with the L1 fee keys of each non-deposit
+   * receipt; on Ethereum the plain receipts.
+   */
+  rpcReceipts(num: bigint): ReceiptView[] | undefined {
+    if (this.rules.op === undefined) return this.receipts(num)
+    const hit = this.opReceiptCache.get(num)
+    if (hit !== undefined) return hit
+    const receipts = this.receipts(num)
+    const block = this.block(num)
+    if (receipts === undefined || block === undefined) return undefined
+    const fork = this.rules.opFork(block.header.number, block.header.timestamp)
+    // Before Bedrock (a legacy block of an OP chain's history) receipts have no OP keys.
+    const derived = fork === undefined ? receipts : withOpReceiptFields(fork, block, receipts)
+    this.opReceiptCache.set(num, derived)
+    return derived
   }
 
   receipts(num: bigint): ReceiptView[] | undefined {

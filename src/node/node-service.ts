@@ -231,7 +231,7 @@ export class NodeService implements NodeApi {
     const block = this.resolver.tryResolve(blockId)
     if (block === undefined) return null
     if (block.snapshot !== undefined) return this.pendingBlockReceipts(block.snapshot)
-    const receipts = this.chain.receipts(block.number)
+    const receipts = this.chain.rpcReceipts(block.number)
     const context = this.chain.context(block.number)
     if (receipts === undefined || context === undefined) return null
     return receipts.map((receipt) => ({ receipt, context }))
@@ -292,7 +292,7 @@ export class NodeService implements NodeApi {
       if (pending === undefined) return null
       return { receipt: pendingReceipts(pending.snapshot)[pending.index]!, context: pendingContext(pending.snapshot) }
     }
-    const receipt = this.chain.receipts(loc.number)?.[loc.index]
+    const receipt = this.chain.rpcReceipts(loc.number)?.[loc.index]
     const context = this.chain.context(loc.number)
     if (receipt === undefined || context === undefined) return null
     return { receipt, context }

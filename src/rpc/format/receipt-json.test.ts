@@ -33,6 +33,11 @@ const variants: ReceiptView[] = [
   { ...base, logs: [log(0, new Uint8Array(0))], firstLogIndex: 9 },
   { ...base, logs: [log(3, fill(32, 0x99)), log(1, fill(300, 0x01)), log(4, new Uint8Array([0]))], firstLogIndex: 255 },
   { ...base, cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 2n ** 256n - 1n, transactionIndex: 70_000 },
+  // OP Stack: deposits' receipts (Canyon on, and Regolith to Canyon) and receipts with the L1 fee keys.
+  { ...base, type: 0x7e, effectiveGasPrice: 0n, depositNonce: 7n, depositReceiptVersion: 1n },
+  { ...base, type: 0x7e, effectiveGasPrice: 0n, depositNonce: 0n },
+  { ...base, logs: [log(2, fill(40, 0x03))], opFields: { l1GasPrice: '0x6fc23ac00', l1GasUsed: '0x13ec', l1Fee: '0xed8f2770f9', l1BlobBaseFee: '0x1', l1BaseFeeScalar: '0x8dd', l1BlobBaseFeeScalar: '0x101c12', operatorFeeScalar: '0x1', operatorFeeConstant: '0x2', daFootprintGasScalar: '0x190', blobGasUsed: '0x3e80' } },
+  { ...base, opFields: { l1GasPrice: '0x1', l1GasUsed: '0x2', l1Fee: '0x3', l1FeeScalar: '0.684' } },
 ]
 const sealed: BlockContext = { blockHash: HASH, preconfirmed: false, blockNumber: 0x1234n, blockTimestamp: 0x6543_2100n, baseFeePerGas: 7n }
 const pending: BlockContext = { blockHash: PRECONFIRMED_BLOCK_HASH, preconfirmed: true, blockNumber: 0n, blockTimestamp: 0n }
@@ -43,6 +48,14 @@ test('a block of every receipt variant is written exactly as JSON.stringify writ
     for (const r of variants) assert.equal(blockReceiptsJson([r], context), viaObjects([r], context))
   }
   assert.equal(blockReceiptsJson([], sealed), '[]')
+})
+
+test('OP Stack receipts: their keys sort in among the common ones, as op-geth prints its map', () => {
+  for (const r of variants.filter((v) => v.type === 0x7e || v.opFields !== undefined)) {
+    const keys = Object.keys(JSON.parse(blockReceiptsJson([r], sealed))[0] as object)
+    assert.deepEqual(keys, [...keys].sort())
+    assert.ok(keys.includes(r.type === 0x7e ? 'depositNonce' : 'l1Fee'))
+  }
 })
 
 test('geth-recorded blocks come out as the same bytes either way, and parse back to what geth answered', () => {

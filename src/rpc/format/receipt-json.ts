@@ -7,11 +7,16 @@
  * input (receipt-json.test.ts holds the two renderings equal); a change of shape goes into both. Key order is
  * therefore receipt.ts's (sorted, as geth prints the map) and log.ts's (the types.Log field order). The
  * block's own fields (hash, number, timestamp) are encoded once per block, not once per receipt and log.
+ *
+ * An OP Stack receipt (a deposit's, or one with the L1 fee keys, whose keys sort in among the common ones) is
+ * written as JSON.stringify writes formatReceipt's object: the invariant holds by construction, and an
+ * Ethereum receipt never takes that path.
  */
 
 import type { BlockContext, LogView, ReceiptView } from '../../chain/types.ts'
 import { bytesToHex, quantity } from '../../primitives/hex.ts'
 import { ascii, AsciiJsonWriter } from '../../format/ascii-json-writer.ts'
+import { formatReceipt } from './receipt.ts'
 
 const OPEN_LIST = ascii('[')
 const CLOSE_LIST = ascii(']')
@@ -83,7 +88,9 @@ export function blockReceiptsJson(receipts: readonly ReceiptView[], context: Blo
   out.fragment(OPEN_LIST)
   for (let i = 0; i < receipts.length; i++) {
     if (i > 0) out.fragment(COMMA)
-    writeReceipt(out, receipts[i]!, block)
+    const r = receipts[i]!
+    if (r.opFields !== undefined || r.depositNonce !== undefined) out.fragment(ascii(JSON.stringify(formatReceipt(r, context))))
+    else writeReceipt(out, r, block)
   }
   out.fragment(CLOSE_LIST)
   return out.text()

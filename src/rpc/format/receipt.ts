@@ -8,6 +8,9 @@
  * Keys are sorted, as geth prints this map. In a pre-confirmed block, blockHash is 32 zero bytes (the
  * context's; preconf/views.ts).
  *
+ * On an OP Stack chain a deposit's receipt adds depositNonce and depositReceiptVersion when recorded, and
+ * every other receipt the L1 fee keys the chain reader derived (`opFields`; opstack/receipt-fields.ts).
+ *
  * receipt-json.ts writes the same shape straight to text for eth_getBlockReceipts: a change here goes there
  * too (receipt-json.test.ts fails until both agree byte for byte).
  */
@@ -48,6 +51,11 @@ export function formatReceipt(r: ReceiptView, context: BlockContext): JsonObject
   if (r.type === 3) {
     out.blobGasUsed = quantity(r.blobGasUsed ?? 0n)
     out.blobGasPrice = r.blobGasPrice === undefined ? null : quantity(r.blobGasPrice)
+  }
+  if (r.opFields !== undefined) Object.assign(out, r.opFields)
+  if (r.depositNonce !== undefined) {
+    out.depositNonce = quantity(r.depositNonce)
+    if (r.depositReceiptVersion !== undefined) out.depositReceiptVersion = quantity(r.depositReceiptVersion)
   }
   return sortedKeys(out)
 }
