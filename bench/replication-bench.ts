@@ -18,7 +18,7 @@
 
 import type { BenchCase, CaseRun, Measured, Scenario } from './scenario.ts'
 import { NonceBook, quantile, TxFactory, type TxKind } from './txs.ts'
-import { runProbe, schedule } from './visibility-bench.ts'
+import { probeFigures, runProbe, schedule } from './visibility-bench.ts'
 
 const SENDERS = 256
 /** Each stream lasts at least this long (see visibility-bench.ts on the p50's standard error). */
@@ -67,20 +67,12 @@ function cases(ctx: Parameters<Scenario['cases']>[0]): BenchCase[] {
       const r = await runProbe({ url: node.url, detector: 'ws', txs, sendAtMs, pollMs: 10, drainMs: DRAIN_MS }, durationMs + DRAIN_MS + 30_000).finally(() => (probing = false))
       const announce = await builds
       const latencies = r.latenciesMs.map((x) => Math.max(0, x))
-      return {
-        p50Ms: quantile(latencies, 0.5),
-        p99Ms: quantile(latencies, 0.99),
-        count: latencies.length,
-        errors: r.errors,
-        errorSamples: r.errorSamples,
-        extras: {
-          'announce p50': quantile(announce, 0.5),
-          'announce p99': quantile(announce, 0.99),
-          'flashblocks timed (count)': announce.length,
-          'samples (count)': latencies.length,
-        },
-        generatorCpuSeconds: r.cpuMs / 1000,
-      }
+      return probeFigures(r, latencies, {
+        'announce p50': quantile(announce, 0.5),
+        'announce p99': quantile(announce, 0.99),
+        'flashblocks timed (count)': announce.length,
+        'samples (count)': latencies.length,
+      })
     },
   })
   return [row('eth', 25, 11), row('erc20', 250, 12)]

@@ -57,6 +57,19 @@ export function runProbe(cfg: VisibilityConfig, timeoutMs: number): Promise<Visi
   return startProbe<VisibilityResult>(PROBE, cfg, timeoutMs).result
 }
 
+/** A probe's figures: p50/p99 of `latencies` (ms), its errors and CPU, and the case's own extras. */
+export function probeFigures(r: VisibilityResult, latencies: readonly number[], extras: Record<string, number>): Measured {
+  return {
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    count: latencies.length,
+    errors: r.errors,
+    errorSamples: r.errorSamples,
+    extras,
+    generatorCpuSeconds: r.cpuMs / 1000,
+  }
+}
+
 function cases({ chain }: ScenarioContext): BenchCase[] {
   const factory = new TxFactory(chain.chainId, chain.token, SENDERS)
   const nonces = new NonceBook()
@@ -75,23 +88,15 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
       const positive = r.latenciesMs.filter((x) => x > 0)
       const min = positive.length === 0 ? Number.NaN : Math.min(...positive)
       const build = Math.max(0, min - interval / (positive.length + 1))
-      return {
-        p50Ms: quantile(latencies, 0.5),
-        p99Ms: quantile(latencies, 0.99),
-        count: latencies.length,
-        errors: r.errors,
-        errorSamples: r.errorSamples,
-        extras: {
-          'floor p50': interval / 2 + build,
-          'floor p99': interval * 0.99 + build,
-          'build + delivery (estimate)': build,
-          'min latency': min,
-          'samples (count)': latencies.length,
-          'seen before the answer (count)': latencies.length - positive.length,
-          ...(detector === 'pending-block' ? { 'first seen in latest, not pending (count)': r.seenInLatest } : {}),
-        },
-        generatorCpuSeconds: r.cpuMs / 1000,
-      }
+      return probeFigures(r, latencies, {
+        'floor p50': interval / 2 + build,
+        'floor p99': interval * 0.99 + build,
+        'build + delivery (estimate)': build,
+        'min latency': min,
+        'samples (count)': latencies.length,
+        'seen before the answer (count)': latencies.length - positive.length,
+        ...(detector === 'pending-block' ? { 'first seen in latest, not pending (count)': r.seenInLatest } : {}),
+      })
     },
   })
   return [
