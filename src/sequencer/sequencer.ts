@@ -251,6 +251,7 @@ export class Sequencer {
   queueDeposit(request: DepositRequest): Promise<Uint8Array> {
     return this.serial(async () => {
       if (this.opening === undefined) throw new Error('this chain has no deposit transactions (not an OP Stack chain)')
+      if (this.current === undefined) throw new Error('the sequencer has not started')
       return this.opening.queue(request, this.open.header.number, this.open.header.gasLimit)
     })
   }
