@@ -1,11 +1,14 @@
 /**
  * Which genesis a command uses: an explicit --genesis file, else the chain already in the data directory,
- * else the dev chain built from the dev-chain options.
+ * else the dev chain built from the dev-chain options (the OP Stack one with --op-stack).
  */
 
 import { readFileSync } from 'node:fs'
 import type { GethGenesis } from '../execution/chain-config.ts'
 import { devGenesis } from '../node/dev-genesis.ts'
+import { opDevGenesis } from '../node/op-dev-genesis.ts'
+import { BASE_LIKE_DEV_L1 } from '../opstack/dev-genesis.ts'
+import { readOpL1File } from './op-l1-file.ts'
 import { etherToWei, type ParsedOptions, UsageError } from './options.ts'
 
 export interface GenesisChoice {
@@ -15,6 +18,7 @@ export interface GenesisChoice {
 
 export function chooseGenesis(options: ParsedOptions): GenesisChoice {
   if (options.genesis !== undefined) {
+    if (options['op-stack']) throw new UsageError('--op-stack builds its own genesis: it excludes --genesis (a genesis with an optimism section is an OP chain by itself)')
     let text: string
     try {
       text = readFileSync(options.genesis, 'utf8')
@@ -27,14 +31,15 @@ export function chooseGenesis(options: ParsedOptions): GenesisChoice {
       throw new UsageError(`genesis file ${options.genesis} is not JSON: ${(e as Error).message}`)
     }
   }
-  return {
-    genesis: devGenesis({
-      chainId: options['chain-id'],
-      gasLimit: options['gas-limit'],
-      baseFee: options['base-fee'],
-      accounts: options.accounts,
-      balance: etherToWei(options.balance),
-    }),
-    isDevChain: true,
+  const dev = {
+    chainId: options['chain-id'],
+    gasLimit: options['gas-limit'],
+    baseFee: options['base-fee'],
+    accounts: options.accounts,
+    balance: etherToWei(options.balance),
   }
+  if (options['op-l1'] !== undefined && !options['op-stack']) throw new UsageError('--op-l1 is for an --op-stack dev chain')
+  if (!options['op-stack']) return { genesis: devGenesis(dev), isDevChain: true }
+  const l1 = options['op-l1'] === undefined ? {} : readOpL1File(options['op-l1'])
+  return { genesis: opDevGenesis(dev, { ...BASE_LIKE_DEV_L1, ...l1 }), isDevChain: true }
 }

@@ -232,7 +232,7 @@ async function rewriteJournal(dataDir: string, head: bigint, tail: StreamTail): 
     const batch = kv.batch()
     journal.discard(batch, head + 1n)
     if (block !== undefined) {
-      journal.writeOpen(batch, block.number, block.parentHash, block.env)
+      journal.writeOpen(batch, block.number, block.parentHash, block.env, block.deposits)
       block.flashblocks.forEach((raws, i) => journal.writeFlashblock(batch, block.number, i + 1, raws))
     }
     kv.commit(batch)

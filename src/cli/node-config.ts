@@ -7,7 +7,8 @@ import { natsServers } from '../stream/nats-url.ts'
 import { availableParallelism } from 'node:os'
 import { hexToBytes } from '../primitives/hex.ts'
 import { chooseGenesis } from './chain-setup.ts'
-import { UsageError, type ParsedOptions } from './options.ts'
+import { OPTIONS, UsageError, type ParsedOptions } from './options.ts'
+import { readOpL1File } from './op-l1-file.ts'
 import type { EndpointConfig } from './endpoint-config.ts'
 import type { GroupMemberSettings } from './group-member.ts'
 
@@ -60,6 +61,7 @@ function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
     coinbase = new Uint8Array(0)
   }
   if (coinbase.length !== 20) throw new UsageError(`--coinbase must be a 20-byte hex address, got "${options.coinbase}"`)
+  if (options['op-stack'] && options.coinbase !== OPTIONS.coinbase.default) throw new UsageError('--op-stack: the coinbase of an OP Stack block is the SequencerFeeVault; --coinbase cannot change it')
   return {
     ...DEFAULT_SEQUENCER,
     mode: options.sealing,
@@ -67,6 +69,7 @@ function sequencerConfig(options: ParsedOptions): SequencerConfig | undefined {
     flashblocksPerBlock: options['flashblocks-per-block'],
     coinbase,
     syncTimeoutMs: options['sync-timeout'],
+    ...(options['op-l1'] !== undefined ? { opL1: readOpL1File(options['op-l1']) } : {}),
   }
 }
 

@@ -36,6 +36,18 @@ export const OPTIONS = {
   'base-fee': { kind: 'bigint', default: 1_000_000_000n, help: 'dev chain: initial base fee per gas (wei)', commands: ['start', 'init'], placeholder: 'WEI' },
   accounts: { kind: 'integer', default: 10, help: 'dev chain: funded accounts of the test mnemonic', commands: ['start', 'init'], placeholder: 'N' },
   balance: { kind: 'bigint', default: 10_000n, help: 'dev chain: ether per funded account', commands: ['start', 'init'], placeholder: 'ETH' },
+  'op-stack': {
+    kind: 'boolean',
+    default: false,
+    help: "a new data directory gets a Base-like OP Stack dev chain instead: the dev accounts, Base's EIP-1559 parameters (elasticity 6, denominator 250 from Canyon), OP forks Bedrock to Isthmus from genesis (not Jovian), the L1Block, GasPriceOracle and fee vault predeploys; the sequencer opens every block with the L1-attributes deposit (a fake L1 advancing every 12 s), the SequencerFeeVault as coinbase, and flashnode_sendDeposit queues user deposits (an existing OP data directory does all this without the flag)",
+    commands: ['start', 'init'],
+  },
+  'op-l1': {
+    kind: 'string',
+    help: 'with --op-stack: JSON file of the L1 values every L1-attributes deposit sets (l1BaseFee, l1BlobBaseFee, baseFeeScalar, blobBaseFeeScalar, operatorFeeScalar, operatorFeeConstant; default: Base mainnet\'s of August 2024, no operator fee)',
+    commands: ['start', 'init'],
+    placeholder: 'FILE',
+  },
   'rpc-gas-cap': { kind: 'bigint', default: 50_000_000n, help: 'default and maximum gas of eth_call / eth_estimateGas', commands: ['start'], placeholder: 'GAS' },
   'evm-timeout': { kind: 'integer', default: 5_000, help: 'time limit of one eth_call, estimate or trace execution (ms); a trace\'s own timeout may only lower it', commands: ['start'], placeholder: 'MS' },
   'execution-workers': {

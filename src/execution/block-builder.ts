@@ -37,7 +37,7 @@ import { ArchiveReader } from '../state/archive-reader.ts'
 import { computeStateRoot } from '../state/state-root.ts'
 import { OverlayReader } from '../state/overlay-reader.ts'
 import type { StateDiff } from '../state/state-diff.ts'
-import { bytesToBigInt } from '../primitives/hex.ts'
+import { bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { ExecutedBlock } from './block-runner.ts'
 import { receiptRecord, type ReceiptSource } from './receipt-records.ts'
@@ -99,6 +99,11 @@ export interface IncludedTransaction {
   readonly receipt: ReceiptRecord
   /** What it paid beyond L2 gas on an OP Stack chain (L1 data fee, operator fee); undefined on Ethereum. */
   readonly rollupCosts?: ChargedRollupCosts | undefined
+  /**
+   * Set when this is a deposit (OP Stack, type 0x7e) in a pre-confirmed snapshot's list (`depositEntry`): it
+   * has no library object, and reading `tx` throws.
+   */
+  readonly deposit?: DepositTransaction | undefined
 }
 
 /** A deposit transaction in the block (OP Stack): no library object exists for type 0x7e. */
@@ -321,6 +326,24 @@ export class OpenBlock {
       receipts: [...this.deposits.map((d) => d.receipt), ...this.included.map((i) => i.receipt)],
     }
     return { stored, diff, root }
+  }
+}
+
+/**
+ * A deposit as an entry of a list of included transactions (a pre-confirmed snapshot's, whose positions and
+ * stream messages are the block's): hash, bytes, sender and receipt as any entry's, `deposit` set, and no
+ * library object: `tx` throws, naming the deposit, for a reader that has not learnt deposits yet.
+ */
+export function depositEntry(d: IncludedDeposit): IncludedTransaction {
+  return {
+    get tx(): TypedTransaction {
+      throw new Error(`transaction ${bytesToHex(d.hash)} is a deposit (0x7e): it has no library transaction object`)
+    },
+    raw: d.raw,
+    hash: d.hash,
+    sender: d.sender,
+    receipt: d.receipt,
+    deposit: d.deposit,
   }
 }
 

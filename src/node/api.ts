@@ -7,6 +7,7 @@
  * (state reads at an unknown block: `header not found`).
  */
 
+import type { DepositRequest } from '../sequencer/block-opening.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import type {
   AccessListEntry,
@@ -174,6 +175,11 @@ export interface NodeApi {
   mine(): Promise<void>
   /** Development: pre-confirms what the pool holds in a new flashblock, without sealing. */
   flashblock(): Promise<void>
+  /**
+   * Development, OP Stack chains: queues a user deposit for the next block (after its L1-attributes deposit,
+   * before its other transactions); resolves to the deposit's hash.
+   */
+  sendDeposit(request: DepositRequest): Promise<Uint8Array>
   /** Subscribes to flashblocks (facades with pre-confirmations) and sealed blocks; returns the unsubscribe function. */
   subscribe(listener: NodeListener): () => void
 }

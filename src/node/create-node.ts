@@ -18,6 +18,7 @@ import { ChainWriter } from './chain-writer.ts'
 import { NodeService, type NodeSettings, type WriteSide } from './node-service.ts'
 import { TxPool, type PoolConfig } from '../txpool/index.ts'
 import { Sequencer, type SequencerSettings } from '../sequencer/sequencer.ts'
+import { OpOpening, type L1ValueOverrides } from '../sequencer/op-opening.ts'
 import { realScheduler, type Scheduler } from '../sequencer/scheduler.ts'
 import { PreconfirmedStore, type PreconfirmedFeed } from '../preconf/feed.ts'
 import { Follower, type SealedBlockSource } from '../follower/follower.ts'
@@ -61,6 +62,12 @@ export interface SequencerConfig extends SequencerSettings {
   readonly syncTimeoutMs: number
   /** Time source for flashblocks and the pool (tests inject a manual one). */
   readonly scheduler?: Scheduler
+  /**
+   * On an OP Stack chain: the L1 values each block's L1-attributes deposit sets (each one absent: the parent's
+   * L1Block value carried forward). On an OP chain the coinbase is the SequencerFeeVault and the extraData
+   * Holocene's, whatever `coinbase` and `extraData` say (sequencer/op-opening.ts).
+   */
+  readonly opL1?: L1ValueOverrides
 }
 
 /** How long a sequencer with --stream waits at start for the broker before sequencing without it. */
@@ -462,7 +469,12 @@ function sequencingFor(
     new PoolPort(pool),
     scheduler,
     config,
-    { open: openOptions, feed, ...(observer !== undefined ? { observer } : {}) },
+    {
+      open: openOptions,
+      feed,
+      ...(observer !== undefined ? { observer } : {}),
+      ...(rules.op !== undefined ? { opening: new OpOpening(rules, kv, config.opL1) } : {}),
+    },
   )
   return {
     feed,
@@ -569,7 +581,7 @@ function followerFor(
       : {
           admission: new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now(), counted?.forwarded),
           events: new NodeEvents(fresh, chain),
-          producer: { seal: notHere, flashblock: notHere },
+          producer: { seal: notHere, flashblock: notHere, queueDeposit: notHere },
           syncTimeoutMs: DEFAULT_SEQUENCER.syncTimeoutMs,
           blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
         }

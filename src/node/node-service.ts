@@ -15,6 +15,7 @@
  * nonce counts its pool, so a client sending several transactions in a row never reuses a nonce.
  */
 
+import type { DepositRequest } from '../sequencer/block-opening.ts'
 import type { BlockView } from '../chain/types.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import { leftPad } from '../primitives/hex.ts'
@@ -73,7 +74,7 @@ export interface WriteSide {
   /** What subscriptions hear (built over the feed). */
   readonly events: NodeEvents
   /** Development controls (evm_mine, flashnode_flashblock): the node's own producer. */
-  readonly producer: { seal(): Promise<unknown>; flashblock(): Promise<unknown> }
+  readonly producer: { seal(): Promise<unknown>; flashblock(): Promise<unknown>; queueDeposit(request: DepositRequest): Promise<Uint8Array> }
   /** Default and maximum wait of eth_sendRawTransactionSync (ms). */
   readonly syncTimeoutMs: number
   /** Time from one sealed block to the next (ms): a facade without pre-confirmations waits this longer. */
@@ -392,6 +393,11 @@ export class NodeService implements NodeApi {
 
   async flashblock(): Promise<void> {
     await this.writeSide().producer.flashblock()
+  }
+
+  async sendDeposit(request: DepositRequest): Promise<Uint8Array> {
+    if (this.rules.op === undefined) throw new FlashnodeError('methodNotFound', 'flashnode_sendDeposit needs an OP Stack chain (start with --op-stack)')
+    return this.writeSide().producer.queueDeposit(request)
   }
 
   /** Without pre-confirmations, flashblocks are not announced (their subscription kinds are refused in rpc/). */

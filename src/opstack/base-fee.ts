@@ -74,3 +74,15 @@ export function opNextBaseFee(config: OpChainConfig, parent: ParentFeeFields, ti
   }
   return baseFee < minBaseFee ? minBaseFee : baseFee
 }
+
+/** Holocene's extraData (9 bytes: version 0, denominator u32, elasticity u32), as a sequencer writes it. */
+export function encodeHoloceneExtraData(denominator: bigint, elasticity: bigint): Uint8Array {
+  if (denominator <= 0n || denominator > 0xffff_ffffn || elasticity <= 0n || elasticity > 0xffff_ffffn) {
+    throw new Error(`Holocene extraData: denominator ${denominator} and elasticity ${elasticity} must be u32 and not 0`)
+  }
+  const out = new Uint8Array(9)
+  const view = new DataView(out.buffer)
+  view.setUint32(1, Number(denominator))
+  view.setUint32(5, Number(elasticity))
+  return out
+}

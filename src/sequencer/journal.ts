@@ -11,6 +11,10 @@
  * back and re-executes the same transactions in the same order on the same environment, which reproduces
  * the same receipts; then it carries on.
  *
+ * On an OP Stack chain the block's leading deposits (its opening: the L1-attributes deposit and user deposits)
+ * are pre-confirmed with the opening itself, so the environment is written at once, with them as an eighth
+ * item (an Ethereum chain's entry keeps its seven); replay runs them before the flashblocks.
+ *
  * Key layout (storage/keys.ts 'j'): j | blockNumber(8) | index(4). Index 0 holds the environment.
  */
 
@@ -27,6 +31,8 @@ export interface JournaledBlock {
   readonly env: BlockEnvironment
   /** Raw transactions of flashblocks 1..n, in order (empty for a flashblock that had none). */
   readonly flashblocks: Uint8Array[][]
+  /** The deposits' envelopes that open the block (OP Stack; undefined on an Ethereum chain). */
+  readonly deposits?: Uint8Array[] | undefined
 }
 
 const big = (n: bigint): Uint8Array => {
@@ -43,11 +49,11 @@ export class FlashblockJournal {
     return keys.journal(u64(number), u32(index))
   }
 
-  writeOpen(batch: WriteBatch, number: bigint, parentHash: Uint8Array, env: BlockEnvironment): void {
-    batch.put(
-      this.key(number, 0),
-      RLP.encode([parentHash, big(env.timestamp), env.coinbase, big(env.gasLimit), env.extraData, env.prevRandao, env.parentBeaconBlockRoot]),
-    )
+  /** `deposits`: an OP Stack block's leading deposits (absent on an Ethereum chain). */
+  writeOpen(batch: WriteBatch, number: bigint, parentHash: Uint8Array, env: BlockEnvironment, deposits?: readonly Uint8Array[]): void {
+    const fields: (Uint8Array | Uint8Array[])[] = [parentHash, big(env.timestamp), env.coinbase, big(env.gasLimit), env.extraData, env.prevRandao, env.parentBeaconBlockRoot]
+    if (deposits !== undefined) fields.push([...deposits])
+    batch.put(this.key(number, 0), RLP.encode(fields))
   }
 
   writeFlashblock(batch: WriteBatch, number: bigint, index: number, rawTxs: readonly Uint8Array[]): void {
@@ -72,7 +78,7 @@ export class FlashblockJournal {
   read(number: bigint): JournaledBlock | undefined {
     const open = this.kv.get(this.key(number, 0))
     if (open === undefined) return undefined
-    const f = RLP.decode(open) as Uint8Array[]
+    const f = RLP.decode(open) as (Uint8Array | Uint8Array[])[] as Uint8Array[]
     const env: BlockEnvironment = {
       timestamp: bytesToBigInt(f[1]!),
       coinbase: f[2]!,
@@ -87,6 +93,7 @@ export class FlashblockJournal {
       while (flashblocks.length + 1 < index) flashblocks.push([])
       flashblocks.push(RLP.decode(entry.value) as Uint8Array[])
     }
-    return { number, parentHash: f[0]!, env, flashblocks }
+    const deposits = (f as unknown[])[7] as Uint8Array[] | undefined
+    return { number, parentHash: f[0]!, env, flashblocks, ...(deposits !== undefined ? { deposits } : {}) }
   }
 }

@@ -28,6 +28,12 @@
  * takeover rebuilds the journal from the stream) and emits `deposed`. The transactions of a refused
  * flashblock left the pool when they were journaled: they are lost, as a mempool's contents may be.
  * Without a gate nothing of this runs and nothing is awaited beyond what it always was.
+ *
+ * With a block opening (block-opening.ts; an OP Stack chain's, op-opening.ts) the opening also sets the
+ * coinbase and extraData and runs the chain's leading deposits (the L1-attributes deposit, then user deposits
+ * queued through `queueDeposit`) into the block: they are the opening flashblock's (index 0) transactions, in
+ * every snapshot's list ahead of the rest, and journaled with the environment before the opening is announced.
+ * Without one (an Ethereum chain) the opening has no transactions and nothing of this runs.
  */
 
 import { EventEmitter } from 'node:events'
@@ -49,6 +55,8 @@ import type { Scheduler } from './scheduler.ts'
 import { failpoint } from '../primitives/failpoints.ts'
 import { decodeHeader } from '../execution/block-codec.ts'
 import { SequencerDeposed, type AnnouncementGate } from './announcement-gate.ts'
+import type { BlockOpening, DepositRequest } from './block-opening.ts'
+import { depositEntry } from '../execution/block-builder.ts'
 
 /**
  * A transaction the pool offers. `tx` may be built on first access; a plain transfer that comes with its
@@ -101,6 +109,8 @@ export interface SequencerOptions {
   readonly observer?: SequencerObserver
   /** A sequencer group's leader: what must acknowledge each flashblock and seal before it is announced. */
   readonly gate?: AnnouncementGate
+  /** The chain's own duties at each block's opening (an OP Stack chain's deposits); absent on Ethereum. */
+  readonly opening?: BlockOpening
 }
 
 export interface SequencerSettings {
@@ -140,6 +150,9 @@ export class Sequencer {
   /** The open block's environment until its first flashblock with transactions journals it. */
   private unjournaledEnv: BlockEnvironment | undefined
   private readonly observer: SequencerObserver | undefined
+  private readonly opening: BlockOpening | undefined
+  /** The open block's deposits as snapshot entries (empty on an Ethereum chain). */
+  private depositEntries: readonly IncludedTransaction[] = []
 
   constructor(
     private readonly rules: ChainRules,
@@ -157,6 +170,7 @@ export class Sequencer {
     this.openOptions = options.open ?? {}
     this.observer = options.observer
     this.gate = options.gate
+    this.opening = options.opening
   }
 
   /**
@@ -212,7 +226,7 @@ export class Sequencer {
       const parent = this.headHeader()
       const journaled = this.journal.read(parent.number + 1n)
       if (journaled !== undefined && equalBytes(journaled.parentHash, parent.hash())) {
-        await this.resume(parent, journaled.env, journaled.flashblocks)
+        await this.resume(parent, journaled.env, journaled.flashblocks, journaled.deposits ?? [])
         resumed = true
       } else {
         await this.openNext(parent)
@@ -227,6 +241,19 @@ export class Sequencer {
     this.stopped = true
     this.cancelTimer?.()
     await this.work.catch(() => undefined)
+  }
+
+  /**
+   * Queues a user deposit (OP Stack development method) for the block after the open one, where it runs
+   * after the L1-attributes deposit and before every other transaction; answers its hash. Throws on a chain
+   * without deposits.
+   */
+  queueDeposit(request: DepositRequest): Promise<Uint8Array> {
+    return this.serial(async () => {
+      if (this.opening === undefined) throw new Error('this chain has no deposit transactions (not an OP Stack chain)')
+      if (this.current === undefined) throw new Error('the sequencer has not started')
+      return this.opening.queue(request, this.open.header.number, this.open.header.gasLimit)
+    })
   }
 
   /** Runs pending pool transactions into a new flashblock and publishes it (even when empty). */
@@ -285,11 +312,12 @@ export class Sequencer {
     const seed = new Uint8Array(40)
     seed.set(parent.hash(), 0)
     new DataView(seed.buffer).setBigUint64(32, parent.number + 1n)
+    const chosen = this.opening?.environment(timestamp)
     return {
       timestamp,
-      coinbase: this.settings.coinbase,
+      coinbase: chosen?.coinbase ?? this.settings.coinbase,
       gasLimit: parent.gasLimit,
-      extraData: this.settings.extraData,
+      extraData: chosen?.extraData ?? this.settings.extraData,
       prevRandao: keccak256(seed),
       parentBeaconBlockRoot: new Uint8Array(32),
     }
@@ -299,16 +327,42 @@ export class Sequencer {
     const env = this.environment(parent)
     const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env, this.openOptions)
     this.unjournaledEnv = env
+    if (this.opening !== undefined) this.runOpeningDeposits(parent, open, env)
+    else this.depositEntries = []
     const opening = this.opened(parent, open)
     if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(opening))
     this.announce(opening)
   }
 
-  /** `open` is the open block; its opening snapshot (index 0), not yet announced. */
+  /**
+   * The chain's leading deposits, run into the new block and journaled with its environment (they are
+   * pre-confirmed with the opening). A user deposit the block has no gas left for waits for the next block.
+   */
+  private runOpeningDeposits(parent: BlockHeader, open: OpenBlock, env: BlockEnvironment): void {
+    const opening = this.opening!
+    let count = 0
+    for (const envelope of opening.deposits(parent, env.timestamp)) {
+      try {
+        open.addDeposit(envelope)
+      } catch (e) {
+        if (!(e instanceof TransactionNotIncluded) || count === 0) throw e
+        break
+      }
+      count++
+    }
+    opening.included(count)
+    const batch = this.kv.batch()
+    this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env, open.deposits.map((d) => d.raw))
+    this.kv.commit(batch)
+    this.unjournaledEnv = undefined
+    this.depositEntries = open.deposits.map(depositEntry)
+  }
+
+  /** `open` is the open block; its opening snapshot (index 0, its deposits if any), not yet announced. */
   private opened(parent: BlockHeader, open: OpenBlock): PreconfirmedSnapshot {
     this.open = open
     this.index = 0
-    return makeSnapshot(parent, open.header, 0, [], 0, open.diff(), open.gasUsed)
+    return makeSnapshot(parent, open.header, 0, this.depositEntries, 0, open.diff(), open.gasUsed)
   }
 
   /** Awaits the gate's acknowledgement; a refusal deposes the sequencer and is rethrown. */
@@ -342,8 +396,10 @@ export class Sequencer {
     this.feed.publish(snapshot)
   }
 
-  private async resume(parent: BlockHeader, env: BlockEnvironment, flashblocks: Uint8Array[][]): Promise<void> {
+  private async resume(parent: BlockHeader, env: BlockEnvironment, flashblocks: Uint8Array[][], deposits: readonly Uint8Array[]): Promise<void> {
     const open = await OpenBlock.open(this.rules, this.kv, this.chain, parent, env, this.openOptions)
+    for (const envelope of deposits) open.addDeposit(envelope)
+    this.depositEntries = open.deposits.map(depositEntry)
     // Not gated: what the journal holds was acknowledged (a group leader's journal is the stream's).
     this.announce(this.opened(parent, open))
     for (const raws of flashblocks) {
@@ -356,11 +412,16 @@ export class Sequencer {
     }
   }
 
-  /** The open block's next flashblock's snapshot (not yet announced). */
+  /**
+   * The open block's next flashblock's snapshot (not yet announced); `firstNew` counts in `open.included`
+   * (the deposits, if any, lead the snapshot's list).
+   */
   private next(firstNew: number): PreconfirmedSnapshot {
     const open = this.open
     this.index += 1
-    return makeSnapshot(this.current.parent, open.header, this.index, [...open.included], firstNew, open.diff(), open.gasUsed, this.current)
+    const deposits = this.depositEntries
+    const transactions = deposits.length === 0 ? [...open.included] : [...deposits, ...open.included]
+    return makeSnapshot(this.current.parent, open.header, this.index, transactions, deposits.length + firstNew, open.diff(), open.gasUsed, this.current)
   }
 
   private async buildFlashblock(): Promise<PreconfirmedSnapshot> {

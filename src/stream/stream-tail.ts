@@ -49,6 +49,8 @@ export interface JournalOfBlock {
   readonly env: BlockEnvironment
   /** Raw transactions of flashblocks 1..lastIndex, one array per index (empty for an empty flashblock). */
   readonly flashblocks: readonly (readonly Uint8Array[])[]
+  /** The deposits of the opening (index 0) on an OP Stack chain; undefined when the opening carried none. */
+  readonly deposits?: readonly Uint8Array[] | undefined
 }
 
 const isClosing = (m: FlashblocksPayloadV1): boolean => m.metadata.sealed_header !== undefined
@@ -108,7 +110,10 @@ export function journalOf(open: TailBlock): JournalOfBlock {
   const base = open.messages[0]?.base
   if (!open.complete || base === undefined) throw new Error(`block ${open.number}'s opening is not in the stream`)
   const flashblocks = open.messages.slice(1).map((m) => m.diff.transactions.map((tx) => hexToBytes(tx)))
+  // Only an OP Stack chain's opening carries transactions (its deposits; sequencer/op-opening.ts).
+  const deposits = open.messages[0]!.diff.transactions.map((tx) => hexToBytes(tx))
   return {
+    ...(deposits.length > 0 ? { deposits } : {}),
     number: open.number,
     parentHash: hexToBytes(base.parent_hash),
     env: {

@@ -1,12 +1,15 @@
 /**
  * Development methods for a manually sealed node (tests, the conformance run): evm_mine seals the open
  * block after pre-confirming what the pool holds; flashnode_flashblock publishes one flashblock without
- * sealing. Endpoint profiles decide where they are served (never on a public endpoint).
+ * sealing; flashnode_sendDeposit (OP Stack chains) queues a user deposit for the next block and answers its
+ * hash. Endpoint profiles decide where they are served (never on a public endpoint).
  */
 
 import type { NodeApi } from '../../node/api.ts'
 import type { MethodHandler } from '../registry.ts'
-import { parseArgs } from '../params/args.ts'
+import { parseArgs, required } from '../params/args.ts'
+import { parseDepositRequest } from '../params/deposit.ts'
+import { bytesToHex } from '../../primitives/hex.ts'
 
 export function devMethods(node: NodeApi): Record<string, MethodHandler> {
   return {
@@ -14,6 +17,10 @@ export function devMethods(node: NodeApi): Record<string, MethodHandler> {
       parseArgs(params, [])
       await node.mine()
       return '0x0'
+    },
+    flashnode_sendDeposit: async (params) => {
+      const [request] = parseArgs(params, [required(parseDepositRequest)])
+      return bytesToHex(await node.sendDeposit(request))
     },
     flashnode_flashblock: async (params) => {
       parseArgs(params, [])

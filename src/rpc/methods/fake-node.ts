@@ -43,6 +43,7 @@ const defaults: Methods = {
   transactionStatus: async () => 'Unknown' as const,
   mine: async () => undefined,
   flashblock: async () => undefined,
+  sendDeposit: async () => new Uint8Array(32),
   subscribe: () => () => undefined,
 }
 

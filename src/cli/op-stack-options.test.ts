@@ -1,0 +1,53 @@
+/**
+ * `--op-stack` and `--op-l1` as the CLI reads them: the genesis and sequencer settings they give, the
+ * combinations refused, the help that describes them, and the Ethereum dev chain left as it was without them.
+ */
+
+import { test, type TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { helpText, parseCommandLine, UsageError } from './options.ts'
+import { chooseGenesis } from './chain-setup.ts'
+import { sequencerSettingsOf } from './node-config.ts'
+import { ChainRules } from '../execution/chain-config.ts'
+import { GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { tempDir } from '../../test/support/temp-dir.ts'
+
+const start = (...args: string[]) => parseCommandLine('start', args).options
+
+function l1File(t: TestContext, content: unknown): string {
+  const file = join(tempDir(t), 'l1.json')
+  writeFileSync(file, JSON.stringify(content))
+  return file
+}
+
+test('--op-stack: Base\'s EIP-1559 parameters, OP forks to Isthmus from genesis (no Jovian), Holocene extraData, the predeploys', () => {
+  const genesis = chooseGenesis(start('--op-stack')).genesis as unknown as { config: Record<string, unknown>; alloc: Record<string, unknown>; extraData: string }
+  assert.deepEqual(genesis.config.optimism, { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 })
+  const rules = new ChainRules(genesis as never)
+  assert.equal(rules.opFork(0n, 0n), 'isthmus')
+  assert.equal(rules.op!.times.jovian, undefined)
+  assert.equal(genesis.extraData, '0x00000000fa00000006')
+  assert.ok(genesis.alloc[L1_BLOCK_ADDRESS] !== undefined && genesis.alloc[GAS_PRICE_ORACLE_ADDRESS] !== undefined)
+  // Ethereum stays the default: no optimism section, no predeploys.
+  const plain = chooseGenesis(start()).genesis as unknown as { config: Record<string, unknown>; alloc: Record<string, unknown> }
+  assert.equal(plain.config.optimism, undefined)
+  assert.equal(plain.alloc[L1_BLOCK_ADDRESS], undefined)
+})
+
+test('--op-l1 FILE: its values in the sequencer settings; unknown keys, bad values and use without --op-stack refused', (t) => {
+  const file = l1File(t, { l1BaseFee: '0x10', baseFeeScalar: 12 })
+  assert.deepEqual(sequencerSettingsOf(start('--op-stack', '--op-l1', file)).opL1, { l1BaseFee: 16n, baseFeeScalar: 12n })
+  assert.throws(() => sequencerSettingsOf(start('--op-stack', '--op-l1', l1File(t, { l1Basefee: 1 }))), UsageError)
+  assert.throws(() => sequencerSettingsOf(start('--op-stack', '--op-l1', l1File(t, { l1BaseFee: -1 }))), UsageError)
+  assert.throws(() => chooseGenesis(start('--op-l1', file)), /--op-stack/)
+})
+
+test('--op-stack refuses --genesis and a --coinbase (the SequencerFeeVault is the coinbase); --help describes it', () => {
+  assert.throws(() => chooseGenesis(start('--op-stack', '--genesis', 'g.json')), /excludes --genesis/)
+  assert.throws(() => sequencerSettingsOf(start('--op-stack', '--coinbase', '0x00000000000000000000000000000000000000aa')), /SequencerFeeVault/)
+  const help = helpText('start')
+  assert.match(help, /--op-stack .*Isthmus/)
+  assert.match(help, /--op-l1 FILE/)
+})

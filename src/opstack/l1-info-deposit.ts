@@ -1,0 +1,92 @@
+/**
+ * The L1-attributes deposit a sequencer puts first in every OP Stack block: a deposit from the L1-info
+ * depositor account to the L1Block predeploy carrying the set-values call of the fork's layout.
+ *
+ * Owns: the deposit's fields as the derivation specs give them from Regolith on (gas 1,000,000, not a system
+ * transaction, no mint, no value, the source hash of domain 1 from the L1 origin's hash and the sequence
+ * number) and which calldata layout a block uses: the layout of the fork active at the PARENT's time, so the
+ * first block of a fork still carries the previous fork's call, as op-node builds it (its "activation block"
+ * rule). Pre-Ecotone layouts (Bedrock's overhead and scalar) are refused: nothing here models them.
+ * It never chooses the L1 origin (dev-l1-origin.ts) or the fee values (the caller's), and never executes.
+ */
+
+import { hexToBytes } from '../primitives/hex.ts'
+import { encodeDepositTransaction, l1InfoDepositSourceHash, type DepositTransaction } from './deposit-tx.ts'
+import { opForkActive, type OpForkName } from './forks.ts'
+import { encodeL1Info, type L1Info } from './l1-attributes.ts'
+import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS } from './predeploy-addresses.ts'
+
+/** Regolith's gas for the L1-attributes deposit (derivation spec, "L1 Attributes Deposited Transaction"). */
+export const L1_INFO_DEPOSIT_GAS = 1_000_000n
+
+/** The L1 block an L2 block is derived from (its epoch). */
+export interface L1Origin {
+  readonly number: bigint
+  readonly timestamp: bigint
+  /** 32 bytes */
+  readonly hash: Uint8Array
+}
+
+/** What the L1-attributes call sets besides the origin and the sequence number. */
+export interface L1FeeValues {
+  readonly l1BaseFee: bigint
+  readonly l1BlobBaseFee: bigint
+  /** uint32 */
+  readonly baseFeeScalar: bigint
+  /** uint32 */
+  readonly blobBaseFeeScalar: bigint
+  /** uint32; carried from Isthmus's layout on. */
+  readonly operatorFeeScalar: bigint
+  /** uint64; carried from Isthmus's layout on. */
+  readonly operatorFeeConstant: bigint
+  /** uint16; carried in Jovian's layout only. */
+  readonly daFootprintGasScalar: bigint
+  /** 32 bytes */
+  readonly batcherHash: Uint8Array
+}
+
+/** The set-values layout of a block whose parent ran `parentFork`. */
+export function l1InfoLayout(parentFork: OpForkName): 'ecotone' | 'isthmus' | 'jovian' {
+  if (opForkActive(parentFork, 'jovian')) return 'jovian'
+  if (opForkActive(parentFork, 'isthmus')) return 'isthmus'
+  if (opForkActive(parentFork, 'ecotone')) return 'ecotone'
+  throw new Error(`the L1-attributes deposit after a ${parentFork} block needs the Bedrock layout, which is not built here`)
+}
+
+/** The L1 attributes of one block, in its layout. */
+export function l1InfoOf(layout: 'ecotone' | 'isthmus' | 'jovian', origin: L1Origin, sequenceNumber: bigint, fees: L1FeeValues): L1Info {
+  const ecotone = {
+    number: origin.number,
+    timestamp: origin.timestamp,
+    blockHash: origin.hash,
+    sequenceNumber,
+    batcherHash: fees.batcherHash,
+    baseFee: fees.l1BaseFee,
+    blobBaseFee: fees.l1BlobBaseFee,
+    baseFeeScalar: fees.baseFeeScalar,
+    blobBaseFeeScalar: fees.blobBaseFeeScalar,
+  }
+  if (layout === 'ecotone') return { kind: 'ecotone', ...ecotone }
+  const isthmus = { ...ecotone, operatorFeeScalar: fees.operatorFeeScalar, operatorFeeConstant: fees.operatorFeeConstant }
+  if (layout === 'isthmus') return { kind: 'isthmus', ...isthmus }
+  return { kind: 'jovian', ...isthmus, daFootprintGasScalar: fees.daFootprintGasScalar }
+}
+
+/** The L1-attributes deposit of a block whose parent ran `parentFork`. */
+export function l1InfoDeposit(parentFork: OpForkName, origin: L1Origin, sequenceNumber: bigint, fees: L1FeeValues): DepositTransaction {
+  return {
+    sourceHash: l1InfoDepositSourceHash(origin.hash, sequenceNumber),
+    from: hexToBytes(L1_INFO_DEPOSITOR_ADDRESS),
+    to: hexToBytes(L1_BLOCK_ADDRESS),
+    mint: 0n,
+    value: 0n,
+    gas: L1_INFO_DEPOSIT_GAS,
+    isSystemTx: false,
+    data: encodeL1Info(l1InfoOf(l1InfoLayout(parentFork), origin, sequenceNumber, fees)),
+  }
+}
+
+/** The same deposit's envelope bytes. */
+export function l1InfoDepositEnvelope(parentFork: OpForkName, origin: L1Origin, sequenceNumber: bigint, fees: L1FeeValues): Uint8Array {
+  return encodeDepositTransaction(l1InfoDeposit(parentFork, origin, sequenceNumber, fees))
+}

@@ -1,0 +1,37 @@
+/**
+ * What a chain's own rules add when the sequencer opens a block, beyond Ethereum's system calls: on an OP
+ * Stack chain (op-opening.ts) the coinbase and extraData the chain requires and the deposits that lead the
+ * block (the L1-attributes deposit, then user deposits). An Ethereum chain has none: the sequencer then
+ * takes its settings' coinbase and extraData and adds nothing, at no cost per flashblock.
+ */
+
+import type { BlockHeader } from '@ethereumjs/block'
+
+/** A user deposit asked for through the development method (no L1: the node makes its source hash). */
+export interface DepositRequest {
+  /** 20 bytes */
+  readonly from: Uint8Array
+  /** 20 bytes, or null for a contract creation */
+  readonly to: Uint8Array | null
+  readonly mint: bigint
+  readonly value: bigint
+  readonly gas: bigint
+  readonly data: Uint8Array
+}
+
+export interface BlockOpening {
+  /** The coinbase and extraData of the block opened at `timestamp` (the sequencer settings' are not used). */
+  environment(timestamp: bigint): { readonly coinbase: Uint8Array; readonly extraData: Uint8Array }
+  /**
+   * The deposits (envelope bytes) that open the block after `parent` at `timestamp`, in order: the
+   * L1-attributes deposit, then the user deposits waiting, oldest first.
+   */
+  deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[]
+  /** The first `count` deposits `deposits` gave were included: the user deposits among them leave the queue. */
+  included(count: number): void
+  /**
+   * Queues a user deposit for the block after the open block `openNumber` (or a later one, when that block
+   * has no gas left for it); answers its transaction hash. Throws for a deposit no block could hold.
+   */
+  queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Uint8Array
+}

@@ -1,0 +1,127 @@
+/**
+ * The sequencer's OP Stack duties when it opens a block (sequencer/block-opening.ts): the SequencerFeeVault as
+ * coinbase, Holocene's extraData from the chain's EIP-1559 parameters, and the block's leading deposits.
+ *
+ * The L1-attributes deposit comes first. Its origin is the dev chain's fake L1 (opstack/dev-l1-origin.ts),
+ * advanced from what the parent's L1Block holds; its fee values are the configured ones where given, else the
+ * parent's L1Block values carried forward (so a chain keeps the values of its genesis, or of its last
+ * configuration, across restarts). Then come the user deposits sent through the development method, in the
+ * order they were sent, each with a source hash from a fake L1 block named after the L2 block it was sent for
+ * and its position among those (the "log index"), so every deposit's hash is unique and known at once.
+ * Queued deposits live in memory until a block includes them; an included one is in the sequencer's journal
+ * with the block's opening, so a restart resumes the same block; one still queued at a crash is lost, as an
+ * L1 deposit not yet derived would be re-derived by a real node but has no L1 here.
+ *
+ * Refused, so no block differs from op-geth's silently: a chain scheduling Jovian (its DA-footprint rule for
+ * the header's blobGasUsed is not implemented), a block after a pre-Ecotone parent (the Bedrock layout), and
+ * the activation block of a fork that carries network-upgrade deposits (Ecotone, Fjord, Isthmus) after
+ * genesis: those deposits are not built here.
+ */
+
+import type { BlockHeader } from '@ethereumjs/block'
+import type { ChainRules } from '../execution/chain-config.ts'
+import { encodeHoloceneExtraData } from '../opstack/base-fee.ts'
+import { opForkActiveAt, type OpChainConfig } from '../opstack/chain-config.ts'
+import { depositTransactionHash, encodeDepositTransaction, userDepositSourceHash } from '../opstack/deposit-tx.ts'
+import { devDepositL1Hash, nextDevL1Origin } from '../opstack/dev-l1-origin.ts'
+import type { OpForkName } from '../opstack/forks.ts'
+import { l1BlockValues } from '../opstack/l1-block-values.ts'
+import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '../opstack/l1-info-deposit.ts'
+import { L1_BLOCK_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { bigIntToFixedBytes, bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
+import { ArchiveReader } from '../state/archive-reader.ts'
+import type { KvStore } from '../storage/db.ts'
+import type { BlockOpening, DepositRequest } from './block-opening.ts'
+
+/** The L1 values a sequencer's configuration may set (each one absent: the parent's carried forward). */
+export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'>>
+
+/** Forks whose activation block carries network-upgrade deposits (their specs' "Network upgrade automation transactions"). */
+const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus'] as const
+
+const L1_BLOCK = hexToBytes(L1_BLOCK_ADDRESS)
+const EMPTY = new Uint8Array(0)
+
+interface Queued {
+  readonly envelope: Uint8Array
+}
+
+export class OpOpening implements BlockOpening {
+  private readonly op: OpChainConfig
+  private readonly coinbase = hexToBytes(SEQUENCER_FEE_VAULT_ADDRESS)
+  private readonly waiting: Queued[] = []
+  /** How many deposits were queued for each L2 block number (their log indices). */
+  private readonly sentFor = new Map<bigint, bigint>()
+  private offered = 0
+
+  constructor(
+    private readonly rules: ChainRules,
+    private readonly kv: KvStore,
+    private readonly overrides: L1ValueOverrides = {},
+  ) {
+    if (rules.op === undefined) throw new Error('OpOpening on a chain without an optimism section')
+    this.op = rules.op
+    if (this.op.times.jovian !== undefined) {
+      throw new Error("this sequencer cannot build Jovian blocks: Jovian's DA-footprint rule (the header's blobGasUsed) is not implemented")
+    }
+  }
+
+  environment(timestamp: bigint): { coinbase: Uint8Array; extraData: Uint8Array } {
+    if (!opForkActiveAt(this.op, 'holocene', timestamp)) return { coinbase: this.coinbase, extraData: EMPTY }
+    const { denominatorCanyon, elasticity } = this.op.eip1559
+    return { coinbase: this.coinbase, extraData: encodeHoloceneExtraData(denominatorCanyon ?? this.op.eip1559.denominator, elasticity) }
+  }
+
+  deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[] {
+    const number = parent.number + 1n
+    const parentFork = this.forkAt(parent.number, parent.timestamp)
+    for (const fork of UPGRADE_FORKS) {
+      const time = this.op.times[fork]
+      if (time !== undefined && time > parent.timestamp && time <= timestamp) {
+        throw new Error(`block ${number} activates ${fork}, whose network-upgrade deposits this sequencer does not build`)
+      }
+    }
+    const state = new ArchiveReader(this.kv, parent.number)
+    const stored = l1BlockValues((slot) => bytesToBigInt(state.getStorage(L1_BLOCK, bigIntToFixedBytes(slot, 32))))
+    const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
+    const fees: L1FeeValues = { ...stored.fees, ...this.overrides }
+    this.offered = this.waiting.length
+    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...this.waiting.map((q) => q.envelope)]
+  }
+
+  included(count: number): void {
+    const users = Math.min(Math.max(0, count - 1), this.offered)
+    this.waiting.splice(0, users)
+    this.offered = 0
+  }
+
+  queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Uint8Array {
+    if (request.from.length !== 20) throw new Error('deposit from must be 20 bytes')
+    if (request.to !== null && request.to.length !== 20) throw new Error('deposit to must be 20 bytes or null')
+    if (request.gas + L1_INFO_DEPOSIT_GAS > gasLimit) {
+      throw new Error(`deposit gas ${request.gas} does not fit a block beside the L1-attributes deposit (block gas limit ${gasLimit})`)
+    }
+    const forBlock = openNumber + 1n
+    const logIndex = this.sentFor.get(forBlock) ?? 0n
+    this.sentFor.set(forBlock, logIndex + 1n)
+    for (const n of this.sentFor.keys()) if (n < forBlock) this.sentFor.delete(n)
+    const envelope = encodeDepositTransaction({
+      sourceHash: userDepositSourceHash(devDepositL1Hash(forBlock), logIndex),
+      from: request.from,
+      to: request.to,
+      mint: request.mint,
+      value: request.value,
+      gas: request.gas,
+      isSystemTx: false,
+      data: request.data,
+    })
+    this.waiting.push({ envelope })
+    return depositTransactionHash(envelope)
+  }
+
+  private forkAt(number: bigint, timestamp: bigint): OpForkName {
+    const fork = this.rules.opFork(number, timestamp)
+    if (fork === undefined) throw new Error(`block ${number} is before Bedrock: no OP block can follow it here`)
+    return fork
+  }
+}
