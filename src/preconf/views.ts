@@ -17,7 +17,7 @@
 
 import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
 import { PRECONFIRMED_BLOCK_HASH, type BlockContext, type BlockView, type ReceiptView, type TransactionView } from '../chain/types.ts'
-import { headerView, transactionView } from '../execution/views.ts'
+import { depositView, headerView, transactionView } from '../execution/views.ts'
 import type { IncludedTransaction } from '../execution/block-builder.ts'
 import type { PreconfirmedSnapshot } from './snapshot.ts'
 
@@ -65,6 +65,8 @@ function receiptView(t: IncludedTransaction, transactionIndex: number, firstLogI
   if (r.root !== undefined) view.root = r.root
   if (r.blobGasUsed !== undefined) view.blobGasUsed = r.blobGasUsed
   if (r.blobGasPrice !== undefined) view.blobGasPrice = r.blobGasPrice
+  if (r.depositNonce !== undefined) view.depositNonce = r.depositNonce
+  if (r.depositReceiptVersion !== undefined) view.depositReceiptVersion = r.depositReceiptVersion
   receiptViews.set(t, view)
   return view
 }
@@ -72,7 +74,8 @@ function receiptView(t: IncludedTransaction, transactionIndex: number, firstLogI
 function transactionViewOf(t: IncludedTransaction): TransactionView {
   let view = txViews.get(t)
   if (view === undefined) {
-    view = transactionView(t.tx, t.sender, t.hash, t.raw)
+    // A deposit (OP Stack) has no library object: its view comes from its envelope and its receipt.
+    view = t.deposit !== undefined ? depositView(t.raw, t.receipt) : transactionView(t.tx, t.sender, t.hash, t.raw)
     txViews.set(t, view)
   }
   return view

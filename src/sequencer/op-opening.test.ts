@@ -85,6 +85,20 @@ test('--op-stack: every block opens with the L1-attributes deposit, user deposit
   const secondDeposit = await client.request({ method: 'flashnode_sendDeposit' as never, params: [{ from: ALICE, isCreation: true, gas: toHex(200_000), data: '0x600160005260206000f3' }] as never }) as Hex
   const block2 = await sequencer.seal()
 
+  // The open block 3, pre-confirmed: its opening's deposits read over RPC like sealed ones (L1 info, then the
+  // creation deposit queued during block 2), their receipts with the deposit nonce and version.
+  type RpcTx = { hash: Hex; type: Hex; from: Hex; sourceHash?: Hex }
+  type RpcReceipt = { transactionHash: Hex; depositNonce?: Hex; depositReceiptVersion?: Hex }
+  const pending = await client.request({ method: 'eth_getBlockByNumber', params: ['pending', true] }) as unknown as { number: Hex; transactions: RpcTx[] }
+  assert.equal(BigInt(pending.number), 3n)
+  assert.deepEqual(pending.transactions.map((x) => x.type), ['0x7e', '0x7e'])
+  assert.equal(pending.transactions[0]!.from, L1_INFO_DEPOSITOR_ADDRESS)
+  assert.equal(pending.transactions[1]!.hash, secondDeposit)
+  assert.deepEqual(pending.transactions.map((x) => x.hash), sequencer.snapshot().transactions.map((x) => bytesToHex(x.hash)))
+  const pendingReceipts = await client.request({ method: 'eth_getBlockReceipts' as never, params: ['pending'] as never }) as unknown as RpcReceipt[]
+  assert.deepEqual(pendingReceipts.map((r) => r.transactionHash), pending.transactions.map((x) => x.hash))
+  for (const r of pendingReceipts) assert.ok(r.depositNonce !== undefined && r.depositReceiptVersion === '0x1', `pending deposit receipt ${r.transactionHash}`)
+
   for (const [n, executed] of [block1, block2].entries()) {
     const body = bodyOf(executed)
     const first = decodeDepositTransaction(body[0]!)
