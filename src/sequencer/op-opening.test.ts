@@ -8,14 +8,10 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { RLP } from '@ethereumjs/rlp'
 import { createPublicClient, http, parseAbi, serializeTransaction, toHex, type Hex, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { parseCommandLine } from '../cli/options.ts'
-import { chooseGenesis } from '../cli/chain-setup.ts'
-import { sequencerSettingsOf } from '../cli/node-config.ts'
 import { devAccounts } from '../node/dev-genesis.ts'
 import type { ExecutedBlock } from '../execution/block-runner.ts'
 import { decodeDepositTransaction, depositTransactionHash } from '../opstack/deposit-tx.ts'
@@ -27,6 +23,7 @@ import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { MessageBuilder } from '../stream/message-builder.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { startNode } from '../../test/support/server.ts'
+import { opStackCliConfig } from '../../test/support/op-chain.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 
 const ETHER = 10n ** 18n
@@ -45,20 +42,12 @@ const l1BlockAbi = parseAbi([
 ])
 const oracleAbi = parseAbi(['function getL1Fee(bytes) view returns (uint256)'])
 
-/** The CLI's OP dev chain: its genesis and sequencer settings, from the options a user would give. */
-function opStackConfig(dir: string) {
-  const file = join(dir, 'l1.json')
-  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(L1).map(([k, v]) => [k, v.toString()]))))
-  const { options } = parseCommandLine('start', ['--op-stack', '--op-l1', file, '--sealing', 'manual', '--accounts', '4'])
-  return { genesis: chooseGenesis(options).genesis, sequencer: sequencerSettingsOf(options) }
-}
-
 /** A sealed block's transactions as its bytes hold them (typed envelopes). */
 const bodyOf = (executed: ExecutedBlock): Uint8Array[] => (RLP.decode(executed.stored.blockRlp) as unknown as Uint8Array[][])[1]!
 
 test('--op-stack: every block opens with the L1-attributes deposit, user deposits follow it and mint, the L1 fee vault takes the receipts\' L1 fees, a restart resumes the opening', async (t) => {
   const dir = tempDir(t)
-  const config = opStackConfig(join(dir, '..'))
+  const config = opStackCliConfig(join(dir, '..'), L1)
   const dataDir = join(dir, 'chain')
   const running = await startNode(t, dataDir, config.genesis, { sequencer: config.sequencer })
   const node = running.node

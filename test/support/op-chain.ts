@@ -4,11 +4,17 @@
  * L1-attributes calldata of Ecotone/Isthmus layout into the slots the real contract uses (the monorepo's
  * storageLayout/L1Block.json and op-geth's slot constants: opstack/l1-block-storage.ts), so a block's own
  * L1-attributes deposit sets the parameters its transactions are charged with. The real predeploy bytecode
- * is another part of issue 41; this double is test code only.
+ * is another part of issue 41; this double is test code only. Also the CLI's own `--op-stack` dev chain
+ * (`opStackCliConfig`), for tests that start a node as a user would.
  */
 
 import type { TestContext } from 'node:test'
-import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../../src/node/create-node.ts'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseCommandLine } from '../../src/cli/options.ts'
+import { chooseGenesis } from '../../src/cli/chain-setup.ts'
+import { sequencerSettingsOf } from '../../src/cli/node-config.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode, type SequencerConfig } from '../../src/node/create-node.ts'
 import type { GethGenesis } from '../../src/execution/chain-config.ts'
 import { encodeDepositTransaction, l1InfoDepositSourceHash, userDepositSourceHash, type DepositTransaction } from '../../src/opstack/deposit-tx.ts'
 import { encodeL1Info, type IsthmusL1Info } from '../../src/opstack/l1-attributes.ts'
@@ -99,4 +105,15 @@ let logIndex = 0n
 /** A user deposit (a fresh source hash each). */
 export function userDeposit(fields: Omit<DepositTransaction, 'sourceHash'>): Uint8Array {
   return encodeDepositTransaction({ sourceHash: userDepositSourceHash(new Uint8Array(32).fill(0x11), logIndex++), ...fields })
+}
+
+/**
+ * The CLI's OP dev chain (`start --op-stack --op-l1 FILE --sealing manual --accounts 4`): its genesis and
+ * sequencer settings, from the options a user would give; `l1` is written to FILE in `dir`.
+ */
+export function opStackCliConfig(dir: string, l1: Readonly<Record<string, bigint>>): { genesis: GethGenesis; sequencer: SequencerConfig } {
+  const file = join(dir, 'l1.json')
+  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(l1).map(([k, v]) => [k, v.toString()]))))
+  const { options } = parseCommandLine('start', ['--op-stack', '--op-l1', file, '--sealing', 'manual', '--accounts', '4'])
+  return { genesis: chooseGenesis(options).genesis, sequencer: sequencerSettingsOf(options) }
 }
