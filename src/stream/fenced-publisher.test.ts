@@ -145,3 +145,34 @@ test('without quorum, publish, acquire and renew fail as BrokerUnavailable withi
   await lease.renew()
   assert.equal(await new FencedPublisher(nc, { ...STREAM, term: again.term }).publish(bytes('4'), { expectedLastSequence: last, id: '4' }), last + 1)
 })
+
+test('a retry of a message the stream leader holds uncommitted (its followers frozen) is no acknowledgement; once they thaw it is, at its sequence', NATS, async (t) => {
+  const cluster = await startNatsCluster(t)
+  const nc = await client(t, cluster)
+  await ensureStream(nc, streamConfig(CHAIN, 3), 10_000)
+  // The publisher talks to the stream's leader itself, so its retries reach the server that staged the message.
+  const leader = (await (await jetstreamManager(nc)).streams.info(STREAM.stream)).cluster?.leader
+  const followers = [0, 1, 2].filter((i) => `s${i}` !== leader)
+  assert.equal(followers.length, 2, `the stream's leader is one of the three (${leader})`)
+  const onLeader = await connect({ servers: [cluster.urls[[0, 1, 2].find((i) => !followers.includes(i))!]!], reconnectTimeWait: 100, maxReconnectAttempts: -1 })
+  t.after(() => onLeader.close())
+  const publisher = new FencedPublisher(onLeader, { ...STREAM, ackTimeoutMs: 300, term: 1 })
+  const first = await publisher.publish(bytes('m1'), { expectedLastSequence: 0, id: '1' })
+  assert.equal(first, 1)
+  // Freeze the two servers that do not lead the stream: its leader proposes, and cannot commit.
+  for (const i of followers) await cluster.kill(i, 'SIGSTOP')
+  const message = { expectedLastSequence: first, id: '2' }
+  await assert.rejects(publisher.publish(bytes('m2'), message), BrokerUnavailable, 'the first attempt gets no answer')
+  // The leader has staged the message's id: a retry must not be taken for its acknowledgement.
+  for (let attempt = 0; attempt < 3; attempt++) await assert.rejects(publisher.publish(bytes('m2'), message), BrokerUnavailable, `retry ${attempt + 1}`)
+  for (const i of followers) await cluster.kill(i, 'SIGCONT')
+  let seq: number | undefined
+  for (const end = Date.now() + 20_000; seq === undefined; ) {
+    seq = await publisher.publish(bytes('m2'), message).catch((err: unknown) => {
+      if (!(err instanceof BrokerUnavailable) || Date.now() > end) throw err
+      return undefined
+    })
+  }
+  assert.equal(seq, 2)
+  assert.deepEqual((await stored(nc)).map((m) => m.data), ['m1', 'm2'])
+})

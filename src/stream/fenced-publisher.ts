@@ -75,8 +75,14 @@ export class FencedPublisher {
         headers: h,
         timeout: this.ackTimeoutMs,
       })
+      // Stored after the expectation, or it is not an acknowledgement: a duplicate of a retry whose first
+      // attempt the leader still holds uncommitted answers sequence 0 on some servers (newer ones refuse it
+      // with a conflict, below). Either is an unknown outcome: the caller tries again.
+      if (ack.seq !== message.expectedLastSequence + 1) throw new BrokerUnavailable('publish', { cause: new Error(`acknowledged at sequence ${ack.seq}${ack.duplicate ? ' as a duplicate' : ''}, after ${message.expectedLastSequence} expected`) })
       return ack.seq
     } catch (err) {
+      if (err instanceof BrokerUnavailable) throw err
+      if (isDuplicateInFlight(err)) throw new BrokerUnavailable('publish', { cause: err })
       if (!isWrongLastSequence(err)) throw unavailableOr('publish', err)
       // An earlier attempt of this very message may have been stored with its answer lost (a server died
       // under it): the message right after the expectation is then ours, and this is its acknowledgement.
@@ -109,6 +115,11 @@ export class FencedPublisher {
       throw unavailableOr('read the last sequence', err)
     }
   }
+}
+
+/** A newer server's refusal of a retry whose first attempt it still holds uncommitted ("duplicate message conflict"). */
+function isDuplicateInFlight(err: unknown): boolean {
+  return err instanceof JetStreamApiError && /duplicate message/i.test(err.message)
 }
 
 /** Creates the stream when the broker has none (leaves one that exists as it is). Throws BrokerUnavailable. */
