@@ -28,7 +28,8 @@ export const OP_DEV_FORK: OpForkName = 'isthmus'
 /** Base mainnet's EIP-1559 parameters (superchain registry; op-alloy's BASE_MAINNET constants). */
 export const BASE_EIP1559 = { elasticity: 6n, denominator: 50n, denominatorCanyon: 250n } as const
 
-const FORKS_AT_GENESIS = {
+/** Every OP fork up to OP_DEV_FORK, active from genesis (op-geth's genesis keys). */
+export const FORKS_AT_GENESIS = {
   bedrockBlock: 0,
   regolithTime: 0,
   canyonTime: 0,

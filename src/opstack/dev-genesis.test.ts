@@ -27,6 +27,7 @@ import { BASE_LIKE_DEV_L1, devL1FeeParams, opPredeployAlloc, type DevL1Parameter
 import { opForkActive, type OpForkName } from './forks.ts'
 import { l1DataFee, operatorFee, rollupCostData, type RollupCostData } from './l1-cost.ts'
 import { GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS } from './predeploys.ts'
+import { L1_BLOCK_ABI as l1BlockAbi } from '../../test/support/op-chain.ts'
 
 const oracleAbi = parseAbi([
   'function getL1Fee(bytes) view returns (uint256)',
@@ -42,20 +43,6 @@ const oracleAbi = parseAbi([
   'function isFjord() view returns (bool)',
   'function isIsthmus() view returns (bool)',
   'function isJovian() view returns (bool)',
-])
-const l1BlockAbi = parseAbi([
-  'function number() view returns (uint64)',
-  'function timestamp() view returns (uint64)',
-  'function basefee() view returns (uint256)',
-  'function hash() view returns (bytes32)',
-  'function sequenceNumber() view returns (uint64)',
-  'function batcherHash() view returns (bytes32)',
-  'function baseFeeScalar() view returns (uint32)',
-  'function blobBaseFeeScalar() view returns (uint32)',
-  'function blobBaseFee() view returns (uint256)',
-  'function operatorFeeScalar() view returns (uint32)',
-  'function operatorFeeConstant() view returns (uint64)',
-  'function daFootprintGasScalar() view returns (uint16)',
 ])
 
 /** The signature bytes the oracle's padding stands for, per the specs. */

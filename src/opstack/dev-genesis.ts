@@ -19,22 +19,11 @@
 import { bigIntToFixedBytes, bytesToHex, type Hex } from '../primitives/hex.ts'
 import { opForkActive, type OpForkName } from './forks.ts'
 import type { EcotoneFeeParams } from './l1-cost.ts'
+import type { L1FeeValues } from './l1-info-deposit.ts'
 import { GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS, PREDEPLOY_ARTIFACTS } from './predeploys.ts'
 
 /** What L1Block holds about the L1 origin and the fee parameters. */
-export interface DevL1Parameters {
-  readonly l1BaseFee: bigint
-  readonly l1BlobBaseFee: bigint
-  /** uint32 */
-  readonly baseFeeScalar: bigint
-  /** uint32 */
-  readonly blobBaseFeeScalar: bigint
-  /** uint32; read from Isthmus on. */
-  readonly operatorFeeScalar: bigint
-  /** uint64; read from Isthmus on. */
-  readonly operatorFeeConstant: bigint
-  /** uint16; read from Jovian on (0: the clients' default). */
-  readonly daFootprintGasScalar: bigint
+export interface DevL1Parameters extends L1FeeValues {
   /** uint64 */
   readonly number: bigint
   /** uint64 */
@@ -43,8 +32,6 @@ export interface DevL1Parameters {
   readonly hash: Uint8Array
   /** uint64 */
   readonly sequenceNumber: bigint
-  /** 32 bytes */
-  readonly batcherHash: Uint8Array
 }
 
 /**

@@ -27,7 +27,7 @@ export interface L1Origin {
   readonly hash: Uint8Array
 }
 
-/** What the L1-attributes call sets besides the origin and the sequence number. */
+/** What the L1-attributes call sets besides the origin and the sequence number (a dev genesis stores them first). */
 export interface L1FeeValues {
   readonly l1BaseFee: bigint
   readonly l1BlobBaseFee: bigint
@@ -35,11 +35,11 @@ export interface L1FeeValues {
   readonly baseFeeScalar: bigint
   /** uint32 */
   readonly blobBaseFeeScalar: bigint
-  /** uint32; carried from Isthmus's layout on. */
+  /** uint32; read from Isthmus on. */
   readonly operatorFeeScalar: bigint
-  /** uint64; carried from Isthmus's layout on. */
+  /** uint64; read from Isthmus on. */
   readonly operatorFeeConstant: bigint
-  /** uint16; carried in Jovian's layout only. */
+  /** uint16; read from Jovian on (0: the clients' default). */
   readonly daFootprintGasScalar: bigint
   /** 32 bytes */
   readonly batcherHash: Uint8Array

@@ -23,23 +23,13 @@ import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { MessageBuilder } from '../stream/message-builder.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { startNode } from '../../test/support/server.ts'
-import { opStackCliConfig } from '../../test/support/op-chain.ts'
+import { L1_BLOCK_ABI as l1BlockAbi, opStackCliConfig } from '../../test/support/op-chain.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 
 const ETHER = 10n ** 18n
 const L1 = { l1BaseFee: 7_654_321_987n, l1BlobBaseFee: 3_210_987n, baseFeeScalar: 2_269n, blobBaseFeeScalar: 1_055_762n, operatorFeeScalar: 0n, operatorFeeConstant: 0n }
 const [ALICE, BOB] = ['0x00000000000000000000000000000000000a11ce', '0x0000000000000000000000000000000000000b0b'] as const
 
-const l1BlockAbi = parseAbi([
-  'function number() view returns (uint64)',
-  'function timestamp() view returns (uint64)',
-  'function basefee() view returns (uint256)',
-  'function hash() view returns (bytes32)',
-  'function sequenceNumber() view returns (uint64)',
-  'function baseFeeScalar() view returns (uint32)',
-  'function blobBaseFeeScalar() view returns (uint32)',
-  'function blobBaseFee() view returns (uint256)',
-])
 const oracleAbi = parseAbi(['function getL1Fee(bytes) view returns (uint256)'])
 
 /** A sealed block's transactions as its bytes hold them (typed envelopes). */

@@ -9,6 +9,7 @@
  */
 
 import type { TestContext } from 'node:test'
+import { parseAbi } from 'viem'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseCommandLine } from '../../src/cli/options.ts'
@@ -20,6 +21,7 @@ import { encodeDepositTransaction, l1InfoDepositSourceHash, userDepositSourceHas
 import { encodeL1Info, type IsthmusL1Info } from '../../src/opstack/l1-attributes.ts'
 import { hexToBytes } from '../../src/primitives/hex.ts'
 import { L1_BLOCK_ADDRESS as L1_BLOCK, L1_INFO_DEPOSITOR_ADDRESS as DEPOSITOR } from '../../src/opstack/predeploy-addresses.ts'
+import { FORKS_AT_GENESIS } from '../../src/node/op-dev-genesis.ts'
 import { testGenesis } from './dev-chain.ts'
 import { tempDir } from './temp-dir.ts'
 
@@ -36,17 +38,7 @@ export const L1_BLOCK_DOUBLE =
 
 export type OpForkTimes = Partial<Record<'bedrockBlock' | 'regolithTime' | 'canyonTime' | 'deltaTime' | 'ecotoneTime' | 'fjordTime' | 'graniteTime' | 'holoceneTime' | 'isthmusTime' | 'jovianTime', number>>
 
-export const ISTHMUS_AT_GENESIS: OpForkTimes = {
-  bedrockBlock: 0,
-  regolithTime: 0,
-  canyonTime: 0,
-  deltaTime: 0,
-  ecotoneTime: 0,
-  fjordTime: 0,
-  graniteTime: 0,
-  holoceneTime: 0,
-  isthmusTime: 0,
-}
+export const ISTHMUS_AT_GENESIS: OpForkTimes = { ...FORKS_AT_GENESIS }
 
 /** Holocene's extraData: version 0, denominator u32, elasticity u32. */
 export function holoceneExtraData(denominator: number, elasticity: number): Uint8Array {
@@ -117,3 +109,19 @@ export function opStackCliConfig(dir: string, l1: Readonly<Record<string, bigint
   const { options } = parseCommandLine('start', ['--op-stack', '--op-l1', file, '--sealing', 'manual', '--accounts', '4'])
   return { genesis: chooseGenesis(options).genesis, sequencer: sequencerSettingsOf(options) }
 }
+
+/** The L1Block predeploy's getters (the monorepo's L1Block 1.7.0). */
+export const L1_BLOCK_ABI = parseAbi([
+  'function number() view returns (uint64)',
+  'function timestamp() view returns (uint64)',
+  'function basefee() view returns (uint256)',
+  'function hash() view returns (bytes32)',
+  'function sequenceNumber() view returns (uint64)',
+  'function batcherHash() view returns (bytes32)',
+  'function baseFeeScalar() view returns (uint32)',
+  'function blobBaseFeeScalar() view returns (uint32)',
+  'function blobBaseFee() view returns (uint256)',
+  'function operatorFeeScalar() view returns (uint32)',
+  'function operatorFeeConstant() view returns (uint64)',
+  'function daFootprintGasScalar() view returns (uint16)',
+])
