@@ -1,7 +1,8 @@
 /** Command-line options -> an open node on the data directory's chain (created on first use). */
 
 import type { Logger } from '../primitives/logger.ts'
-import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, holdsChain, type FlashNode, type FollowConfig, type NodeConfig, type SequencerConfig } from '../node/create-node.ts'
+import { holdsChain } from '../node/data-directory.ts'
+import { createNode, DEFAULT_NODE_SETTINGS, DEFAULT_SEQUENCER, type FlashNode, type FollowConfig, type NodeConfig, type SequencerConfig } from '../node/create-node.ts'
 import { SequencerClient } from '../follower/sequencer-client.ts'
 import { natsServers } from '../stream/nats-url.ts'
 import { availableParallelism } from 'node:os'

@@ -40,7 +40,7 @@ import { ActivityLog, allObservers } from './activity-log.ts'
 import { LiveStatus } from './live-status.ts'
 import { nodeStatus, type GroupState, type NodeStatus } from './node-status.ts'
 import type { Logger } from '../primitives/logger.ts'
-import { buildLatestState, latestStateReaches } from '../state/latest-state.ts'
+import { chainGenesis, completeLatestState } from './data-directory.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { EMPTY_POOL, poolApi } from './pool-api.ts'
@@ -185,62 +185,6 @@ export interface FlashNode {
   /** Starts sequencing (resuming a journaled block); a no-op for a read-only node. */
   start(): Promise<void>
   close(): Promise<void>
-}
-
-/** Whether the directory holds a chain (its genesis is stored). */
-export function holdsChain(dataDir: string): boolean {
-  const kv = new LmdbStore(dataDir)
-  try {
-    const store = new ChainStore(kv)
-    return store.getMeta(RUNTIME_GENESIS) !== undefined || store.getMeta('genesis') !== undefined
-  } finally {
-    void kv.close()
-  }
-}
-
-/**
- * Before anything reads state: a database whose latest-state tables do not mirror its history through the
- * head (written before they existed, or by an older version since) gets them rebuilt (state/latest-state.ts;
- * logged).
- */
-function completeLatestState(kv: LmdbStore, head: bigint | undefined, log: Logger | undefined): void {
-  if (latestStateReaches(kv, head)) return
-  log?.info({ head: Number(head) }, 'latest-state tables: building them from the state history (once; the node listens after)')
-  const started = performance.now()
-  const items = buildLatestState(kv, head)
-  log?.info({ items, ms: Math.round(performance.now() - started) }, 'latest-state tables built from the state history')
-}
-
-/** The stored genesis without its accounts (chainGenesis). */
-const RUNTIME_GENESIS = 'genesis-rules'
-
-/**
- * The genesis the running node needs: its configuration and header fields, with an empty `alloc` (the
- * accounts it funds are block 0's state, in the database). A 100,000-account alloc is ~25 MB of JSON and
- * several times that as objects, which every thread would hold, and a start would parse, otherwise.
- * A directory without a chain gets block 0 from the whole genesis first; one from before this was stored
- * gets it written at its first start. A given genesis must be the stored one.
- */
-async function chainGenesis(kv: LmdbStore, store: ChainStore, config: NodeConfig): Promise<GethGenesis> {
-  const other = new Error(`${config.dataDir} holds another chain than the genesis given: use another --datadir`)
-  // The stored text is the given genesis as written at init (JSON.stringify of it): compared as text. It is
-  // read only when a genesis is given or the runtime one is missing: on a large genesis it is tens of MB.
-  const given = config.genesis === undefined ? undefined : JSON.stringify(config.genesis)
-  const runtime = store.getMeta(RUNTIME_GENESIS)
-  if (runtime !== undefined) {
-    if (given !== undefined && given !== store.getMeta('genesis')) throw other
-    return JSON.parse(runtime) as GethGenesis
-  }
-  const raw = store.getMeta('genesis')
-  if (raw !== undefined && given !== undefined && given !== raw) throw other
-  const full = raw !== undefined ? (JSON.parse(raw) as GethGenesis) : config.genesis
-  if (full === undefined) throw new Error(`no chain in ${config.dataDir}: give a genesis (flashnode init --genesis FILE)`)
-  await new ChainWriter(kv, store, new ChainRules(full)).initGenesis()
-  const genesis: GethGenesis = { ...full, alloc: {} }
-  const batch = kv.batch()
-  store.putMeta(batch, RUNTIME_GENESIS, JSON.stringify(genesis))
-  kv.commit(batch)
-  return genesis
 }
 
 /** The extra execution workers and the gate that lets them in, sampled on a timer (logged when it turns). */
