@@ -20,6 +20,7 @@ import { bigIntToFixedBytes, bytesToHex, type Hex } from '../primitives/hex.ts'
 import { opForkActive, type OpForkName } from './forks.ts'
 import type { EcotoneFeeParams } from './l1-cost.ts'
 import type { L1FeeValues } from './l1-info-deposit.ts'
+import { L1_BLOCK_PACKED, L1_BLOCK_SLOTS, type PackedField } from './l1-block-storage.ts'
 import { GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS, PREDEPLOY_ARTIFACTS } from './predeploys.ts'
 
 /** What L1Block holds about the L1 origin and the fee parameters. */
@@ -65,55 +66,49 @@ export interface GenesisAllocEntry {
 /** The GasPriceOracle's flags, in the order of the bytes of its slot 0. */
 const ORACLE_FLAG_FORKS: readonly OpForkName[] = ['ecotone', 'fjord', 'isthmus', 'jovian']
 
-/** Widths of the packed fields, in bytes: a value that does not fit is refused rather than cut. */
-function field(value: bigint, bytes: number, name: string): bigint {
-  if (value < 0n || value >= 1n << BigInt(bytes * 8)) throw new Error(`dev L1 ${name}: ${value} does not fit ${bytes} bytes`)
-  return value
-}
-
-/** Packs fields into one storage word, each at its byte offset from the low end. */
+/** Packs fields into one storage word, each at its byte offset from the low end (the oracle's flags). */
 const pack = (fields: readonly (readonly [bigint, number])[]): bigint =>
   fields.reduce((word, [value, offset]) => word | (value << BigInt(offset * 8)), 0n)
 
-const slotKey = (slot: number): Hex => bytesToHex(bigIntToFixedBytes(BigInt(slot), 32))
+const slotKey = (slot: bigint): Hex => bytesToHex(bigIntToFixedBytes(slot, 32))
 const wordHex = (value: bigint): Hex => bytesToHex(bigIntToFixedBytes(value, 32))
-const hashWord = (bytes: Uint8Array, name: string): bigint => {
-  if (bytes.length !== 32) throw new Error(`dev L1 ${name}: expected 32 bytes, got ${bytes.length}`)
-  return BigInt(bytesToHex(bytes))
+
+/** A whole word's value: refused rather than cut when it does not fit 32 bytes. */
+function wordOf(value: bigint | Uint8Array, name: string): bigint {
+  if (value instanceof Uint8Array) {
+    if (value.length !== 32) throw new Error(`dev L1 ${name}: expected 32 bytes, got ${value.length}`)
+    return BigInt(bytesToHex(value))
+  }
+  if (value < 0n || value >= 1n << 256n) throw new Error(`dev L1 ${name}: ${value} does not fit 32 bytes`)
+  return value
 }
 
-/** L1Block's storage for these parameters (zero words left out, as a genesis file leaves them). */
+/** L1Block's storage for these parameters, in its layout (l1-block-storage.ts); zero words left out, as a genesis file leaves them. */
 export function l1BlockStorage(l1: DevL1Parameters): Record<Hex, Hex> {
-  const words: bigint[] = [
-    pack([[field(l1.number, 8, 'number'), 0], [field(l1.timestamp, 8, 'timestamp'), 8]]),
-    field(l1.l1BaseFee, 32, 'l1BaseFee'),
-    hashWord(l1.hash, 'hash'),
-    pack([
-      [field(l1.sequenceNumber, 8, 'sequenceNumber'), 0],
-      [field(l1.blobBaseFeeScalar, 4, 'blobBaseFeeScalar'), 8],
-      [field(l1.baseFeeScalar, 4, 'baseFeeScalar'), 12],
-    ]),
-    hashWord(l1.batcherHash, 'batcherHash'),
-    0n, // l1FeeOverhead: Bedrock's, unused from Ecotone on
-    0n, // l1FeeScalar: likewise
-    field(l1.l1BlobBaseFee, 32, 'l1BlobBaseFee'),
-    pack([
-      [field(l1.operatorFeeConstant, 8, 'operatorFeeConstant'), 0],
-      [field(l1.operatorFeeScalar, 4, 'operatorFeeScalar'), 8],
-      [field(l1.daFootprintGasScalar, 2, 'daFootprintGasScalar'), 12],
-    ]),
-  ]
+  const words = new Map<bigint, bigint>([
+    [L1_BLOCK_SLOTS.l1BaseFee, wordOf(l1.l1BaseFee, 'l1BaseFee')],
+    [L1_BLOCK_SLOTS.hash, wordOf(l1.hash, 'hash')],
+    [L1_BLOCK_SLOTS.batcherHash, wordOf(l1.batcherHash, 'batcherHash')],
+    [L1_BLOCK_SLOTS.l1BlobBaseFee, wordOf(l1.l1BlobBaseFee, 'l1BlobBaseFee')],
+  ])
+  // Bedrock's overhead and scalar (slots 5, 6) stay zero: unused from Ecotone on.
+  for (const [name, field] of Object.entries(L1_BLOCK_PACKED) as [keyof typeof L1_BLOCK_PACKED, PackedField][]) {
+    const value = l1[name]
+    if (value < 0n || value >= 1n << field.bits) throw new Error(`dev L1 ${name}: ${value} does not fit ${field.bits / 8n} bytes`)
+    words.set(field.slot, (words.get(field.slot) ?? 0n) | (value << field.shift))
+  }
   const storage: Record<Hex, Hex> = {}
-  words.forEach((word, slot) => {
+  for (const slot of [...words.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const word = words.get(slot)!
     if (word !== 0n) storage[slotKey(slot)] = wordHex(word)
-  })
+  }
   return storage
 }
 
 /** The GasPriceOracle's slot 0 on a chain running `fork`: one flag byte per oracle fork reached. */
 export function gasPriceOracleStorage(fork: OpForkName): Record<Hex, Hex> {
   const flags = pack(ORACLE_FLAG_FORKS.map((f, i) => [opForkActive(fork, f) ? 1n : 0n, i] as const))
-  return flags === 0n ? {} : { [slotKey(0)]: wordHex(flags) }
+  return flags === 0n ? {} : { [slotKey(0n)]: wordHex(flags) }
 }
 
 function requireEcotone(fork: OpForkName): void {
