@@ -45,7 +45,8 @@ import { BlockExecution, requestsHash } from './block-execution.ts'
 import { chainBlockHash, txInputOf } from './evm-env.ts'
 import { InvalidTransaction, type TxInput, type TxResult } from '../evm/types.ts'
 import type { ChargedRollupCosts } from './op-fees.ts'
-import { decodeDepositTransaction, depositTransactionHash, DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
+import { decodeDepositTransaction, type DepositTransaction } from '../opstack/deposit-tx.ts'
+import { recordDeposit } from './op-deposit.ts'
 
 /** Resolves on a later turn of the event loop (after pending I/O callbacks). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -247,21 +248,15 @@ export class OpenBlock {
     if (this.included.length > 0) throw new TransactionNotIncluded('deposits precede every other transaction of a block')
     const exec = this.exec
     const deposit = decodeDepositTransaction(envelope)
-    const before = exec.gasUsed
-    let outcome
+    let recorded
     try {
-      outcome = exec.runDeposit(deposit)
+      recorded = recordDeposit(exec, deposit, envelope, this.header.baseFeePerGas, this.blobGasPrice)
     } catch (e) {
       if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, true)
       throw e
     }
-    const libraryReceipt = exec.depositReceipt(outcome)
     this.bodies.push(envelope)
-    const hash = depositTransactionHash(envelope)
-    const source: ReceiptSource = { type: DEPOSIT_TX_TYPE, to: deposit.to === null ? undefined : { bytes: deposit.to }, gasPrice: 0n }
-    const created = outcome.result.createdAddress === undefined ? undefined : addressBytes(outcome.result.createdAddress)
-    const receipt = receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, this.header.baseFeePerGas, this.blobGasPrice)
-    const entry: IncludedDeposit = { deposit, raw: envelope, hash, sender: deposit.from, receipt, failed: outcome.failed }
+    const entry: IncludedDeposit = { deposit, raw: envelope, hash: recorded.hash, sender: deposit.from, receipt: recorded.receipt, failed: recorded.failed }
     this.deposits.push(entry)
     return entry
   }

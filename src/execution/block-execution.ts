@@ -42,11 +42,10 @@ import { depositRequests, withType } from './deposit-requests.ts'
 import { OpFees, type ChargedRollupCosts } from './op-fees.ts'
 import { runDeposit, type DepositOutcome } from './op-deposit.ts'
 import type { OpForkName } from '../opstack/forks.ts'
-import type { DepositTransaction } from '../opstack/deposit-tx.ts'
+import { DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
 import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
 
 const GWEI = 1_000_000_000n
-const DEPOSIT_TYPE = 0x7e
 const ETHER = 10n ** 18n
 const EMPTY = new Uint8Array(0)
 /** The bloom of a receipt without logs: shared, never written. */
@@ -151,7 +150,7 @@ export class BlockExecution {
 
   /** The receipt of the deposit `runDeposit` just ran, hashed into the receipts trie in its deposit form. */
   depositReceipt(outcome: DepositOutcome): BlockReceipt {
-    const receipt = this.receipt(outcome.result, DEPOSIT_TYPE, undefined, outcome.receiptExtras)
+    const receipt = this.receipt(outcome.result, DEPOSIT_TX_TYPE, undefined, outcome.receiptExtras)
     const { depositNonce, depositReceiptVersion } = outcome.receiptExtras
     this.receiptEncodings[this.receiptEncodings.length - 1] = encodeDepositReceiptForRoot({
       status: receipt.status!,

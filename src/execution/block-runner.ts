@@ -30,7 +30,8 @@ import { BlockExecution, requestsHash } from './block-execution.ts'
 import { chainBlockHash, txInputOf } from './evm-env.ts'
 import { orderedTrieRoot } from './ordered-trie.ts'
 import { InvalidTransaction } from '../evm/types.ts'
-import { decodeDepositTransaction, depositTransactionHash, DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
+import { decodeDepositTransaction, depositTransactionHash } from '../opstack/deposit-tx.ts'
+import { recordDeposit } from './op-deposit.ts'
 
 export interface ExecutedBlock {
   readonly stored: StoredBlock
@@ -70,21 +71,16 @@ export async function executeBlock(
     } catch (e) {
       throw invalid(`transaction ${i}: ${(e as Error).message}`)
     }
-    const before = exec.gasUsed
-    const hash = depositTransactionHash(envelope)
-    let outcome
+    let recorded
     try {
-      outcome = exec.runDeposit(deposit)
+      recorded = recordDeposit(exec, deposit, envelope, baseFee, blobGasPrice)
     } catch (e) {
-      if (e instanceof InvalidTransaction) throw invalid(`could not apply tx ${i} [${bytesToHex(hash)}]: ${e.reason}`)
+      if (e instanceof InvalidTransaction) throw invalid(`could not apply tx ${i} [${bytesToHex(depositTransactionHash(envelope))}]: ${e.reason}`)
       throw e
     }
-    const libraryReceipt = exec.depositReceipt(outcome)
-    const created = outcome.result.createdAddress === undefined ? undefined : bigIntToFixedBytes(outcome.result.createdAddress, 20)
-    const source = { type: DEPOSIT_TX_TYPE, to: deposit.to === null ? undefined : { bytes: deposit.to }, gasPrice: 0n }
-    receipts.push(receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, baseFee, blobGasPrice))
+    receipts.push(recorded.receipt)
     senders.push(deposit.from)
-    txHashes.push(hash)
+    txHashes.push(recorded.hash)
   }
   for (const [i, tx] of block.transactions.entries()) {
     let sender: Uint8Array

@@ -13,9 +13,12 @@
  * fails so without running. The gas a deposit used, and what its receipt records, come from deposit-rules.ts.
  */
 
-import { bytesToBigInt } from '../primitives/hex.ts'
+import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
+import type { ReceiptRecord } from '../chain/receipt-codec.ts'
+import { receiptRecord, type ReceiptSource } from './receipt-records.ts'
+import type { BlockExecution } from './block-execution.ts'
 import { depositBlockGas, depositGasUsed, depositReceiptExtras, depositRunnable } from '../opstack/deposit-rules.ts'
-import type { DepositTransaction } from '../opstack/deposit-tx.ts'
+import { depositTransactionHash, DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
 import type { OpForkName } from '../opstack/forks.ts'
 import type { DepositReceiptExtras } from '../opstack/receipt-fields.ts'
 import type { Rules } from '../evm/fork.ts'
@@ -96,4 +99,27 @@ export function runDeposit(
   const gasUsed = depositGasUsed(fork, deposit.isSystemTx, deposit.gas, undefined)
   const result: TxResult = { status: Status.Halt, gasUsed, gasUsedBeforeRefund: gasUsed, refund: 0n, output: EMPTY, logs: [], haltReason: `failed deposit: ${reason}`, blobGasUsed: 0n }
   return { result, failed: true, nonceBefore, receiptExtras }
+}
+
+/** A deposit run into a block and recorded as any of its transactions is. */
+export interface RecordedDeposit {
+  readonly hash: Uint8Array
+  readonly receipt: ReceiptRecord
+  /** True when the state transition refused it (mint kept, nonce incremented, all gas used, status 0). */
+  readonly failed: boolean
+}
+
+/**
+ * Runs `deposit` (its envelope bytes `envelope`) into `exec` and records it: its hash and receipt record, the
+ * block builder's and the block runner's alike. Throws the EVM's InvalidTransaction (state untouched) when the
+ * block has not the gas left for it.
+ */
+export function recordDeposit(exec: BlockExecution, deposit: DepositTransaction, envelope: Uint8Array, baseFee: bigint | undefined, blobGasPrice: bigint | undefined): RecordedDeposit {
+  const before = exec.gasUsed
+  const outcome = exec.runDeposit(deposit)
+  const libraryReceipt = exec.depositReceipt(outcome)
+  const hash = depositTransactionHash(envelope)
+  const created = outcome.result.createdAddress === undefined ? undefined : bigIntToFixedBytes(outcome.result.createdAddress, 20)
+  const source: ReceiptSource = { type: DEPOSIT_TX_TYPE, to: deposit.to === null ? undefined : { bytes: deposit.to }, gasPrice: 0n }
+  return { hash, receipt: receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, baseFee, blobGasPrice), failed: outcome.failed }
 }

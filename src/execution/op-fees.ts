@@ -24,7 +24,7 @@ import { feeSettlement, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from 
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
 import { opForkActive, type OpForkName } from '../opstack/forks.ts'
 import { L1_BLOCK_ADDRESS, l1FeeParamsFromStorage, operatorFeeParamsFromStorage } from '../opstack/l1-block-storage.ts'
-import { l1DataFee, operatorFee, rollupCostData, type L1FeeParams, type OperatorFeeParams } from '../opstack/l1-cost.ts'
+import { l1DataFee, operatorFeeOf, rollupCostData, type L1FeeParams, type OperatorFeeParams } from '../opstack/l1-cost.ts'
 import type { TxOptions } from '../evm/types.ts'
 import type { WorldState } from '../evm/world-state.ts'
 
@@ -60,10 +60,7 @@ export class OpFees {
   /** The operator fee for `gas`: 0n before Isthmus or while the predeploy holds no operator fee parameters. */
   operatorFee(gas: bigint): bigint {
     if (this.operatorParams === null) this.operatorParams = operatorFeeParamsFromStorage(this.fork, this.slotReader)
-    const op = this.operatorParams
-    if (op === undefined) return 0n
-    // l1-cost.ts reads the operator fee from Ecotone-format parameters; only its operator fields count here.
-    return operatorFee(this.fork, { format: 'ecotone', l1BaseFee: 0n, l1BlobBaseFee: 0n, baseFeeScalar: 0n, blobBaseFeeScalar: 0n, operatorFee: op }, gas)
+    return operatorFeeOf(this.fork, this.operatorParams, gas)
   }
 
   /**

@@ -21,6 +21,7 @@
  * rule) applies to it, which `params.format === 'bedrock'` selects.
  */
 
+import { DEPOSIT_TX_TYPE } from './deposit-tx.ts'
 import { fastLzCompressedLength } from './fastlz.ts'
 import { opForkActive, type OpForkName } from './forks.ts'
 
@@ -82,8 +83,6 @@ const FJORD_FASTLZ_COEFFICIENT = 836_500n
 export const FJORD_MIN_TRANSACTION_SIZE = 100n
 const FJORD_MIN_SIZE_SCALED = FJORD_MIN_TRANSACTION_SIZE * SCALAR_DIVISOR
 const JOVIAN_OPERATOR_SCALAR_MULTIPLIER = 100n
-/** A deposit's typed-envelope byte: deposits pay no L1 or operator fee. */
-const DEPOSIT_TYPE_BYTE = 0x7e
 
 /** Counts a transaction's bytes (its canonical encoding, typed envelope included). */
 export function rollupCostData(transactionBytes: Uint8Array): RollupCostData {
@@ -141,10 +140,14 @@ export function l1DataFee(fork: OpForkName, params: L1FeeParams, data: RollupCos
  * before Isthmus and whenever the parameters carry none.
  */
 export function operatorFee(fork: OpForkName, params: L1FeeParams, gas: bigint): bigint {
-  if (!opForkActive(fork, 'isthmus') || params.format !== 'ecotone' || params.operatorFee === undefined) return 0n
-  const { scalar, constant } = params.operatorFee
-  if (opForkActive(fork, 'jovian')) return gas * scalar * JOVIAN_OPERATOR_SCALAR_MULTIPLIER + constant
-  return (gas * scalar) / SCALAR_DIVISOR + constant
+  return params.format === 'ecotone' ? operatorFeeOf(fork, params.operatorFee, gas) : 0n
+}
+
+/** The same from the operator fee parameters alone (the executor reads them apart from the L1 ones). */
+export function operatorFeeOf(fork: OpForkName, params: OperatorFeeParams | undefined, gas: bigint): bigint {
+  if (!opForkActive(fork, 'isthmus') || params === undefined) return 0n
+  if (opForkActive(fork, 'jovian')) return gas * params.scalar * JOVIAN_OPERATOR_SCALAR_MULTIPLIER + params.constant
+  return (gas * params.scalar) / SCALAR_DIVISOR + params.constant
 }
 
 /**
@@ -152,7 +155,7 @@ export function operatorFee(fork: OpForkName, params: L1FeeParams, gas: bigint):
  * operator fee for `gas`. Null for a deposit (type 0x7e) and for empty bytes: op-geth charges neither.
  */
 export function rollupCosts(fork: OpForkName, params: L1FeeParams, transactionBytes: Uint8Array, gas: bigint): RollupCosts | null {
-  if (transactionBytes.length === 0 || transactionBytes[0] === DEPOSIT_TYPE_BYTE) return null
+  if (transactionBytes.length === 0 || transactionBytes[0] === DEPOSIT_TX_TYPE) return null
   const { fee, gasUsed } = l1DataFee(fork, params, rollupCostData(transactionBytes))
   return { l1Fee: fee, l1GasUsed: gasUsed, operatorFee: operatorFee(fork, params, gas) }
 }
