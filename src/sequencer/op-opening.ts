@@ -42,14 +42,11 @@ const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus'] as const
 const L1_BLOCK = hexToBytes(L1_BLOCK_ADDRESS)
 const EMPTY = new Uint8Array(0)
 
-interface Queued {
-  readonly envelope: Uint8Array
-}
-
 export class OpOpening implements BlockOpening {
   private readonly op: OpChainConfig
   private readonly coinbase = hexToBytes(SEQUENCER_FEE_VAULT_ADDRESS)
-  private readonly waiting: Queued[] = []
+  /** Queued user deposits' envelopes, in the order they were sent. */
+  private readonly waiting: Uint8Array[] = []
   /** How many deposits were queued for each L2 block number (their log indices). */
   private readonly sentFor = new Map<bigint, bigint>()
   private offered = 0
@@ -86,7 +83,7 @@ export class OpOpening implements BlockOpening {
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
     const fees: L1FeeValues = { ...stored.fees, ...this.overrides }
     this.offered = this.waiting.length
-    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...this.waiting.map((q) => q.envelope)]
+    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...this.waiting]
   }
 
   included(count: number): void {
@@ -115,7 +112,7 @@ export class OpOpening implements BlockOpening {
       isSystemTx: false,
       data: request.data,
     })
-    this.waiting.push({ envelope })
+    this.waiting.push(envelope)
     return depositTransactionHash(envelope)
   }
 

@@ -19,7 +19,7 @@
  * It owns no connection, no lease and no retries; it never publishes without an expectation.
  */
 
-import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
+import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager, type PubAck, type StreamConfig } from '@nats-io/jetstream'
 import { headers, type NatsConnection } from '@nats-io/transport-node'
 import { actualLastSequence, BrokerUnavailable, FencedOut, isWrongLastSequence, unavailableOr } from './coordination-errors.ts'
 import { HEADER } from './jetstream-layout.ts'
@@ -68,31 +68,31 @@ export class FencedPublisher {
     const h = headers()
     for (const [name, value] of Object.entries(message.headers ?? {})) h.set(name, value)
     h.set(HEADER.term, String(this.term))
+    const expected = message.expectedLastSequence + 1
+    let ack: PubAck
     try {
-      const ack = await this.js.publish(this.options.subject, data, {
+      ack = await this.js.publish(this.options.subject, data, {
         msgID: `${this.term}:${message.id}`,
         expect: { lastSequence: message.expectedLastSequence, streamName: this.options.stream },
         headers: h,
         timeout: this.ackTimeoutMs,
       })
-      // Stored after the expectation, or it is not an acknowledgement: a duplicate of a retry whose first
-      // attempt the leader still holds uncommitted answers sequence 0 on some servers (newer ones refuse it
-      // with a conflict, below). Either is an unknown outcome: the caller tries again.
-      if (ack.seq !== message.expectedLastSequence + 1) throw new BrokerUnavailable('publish', { cause: new Error(`acknowledged at sequence ${ack.seq}${ack.duplicate ? ' as a duplicate' : ''}, after ${message.expectedLastSequence} expected`) })
-      return ack.seq
     } catch (err) {
-      if (err instanceof BrokerUnavailable) throw err
       if (isDuplicateInFlight(err)) throw new BrokerUnavailable('publish', { cause: err })
       if (!isWrongLastSequence(err)) throw unavailableOr('publish', err)
       // An earlier attempt of this very message may have been stored with its answer lost (a server died
       // under it): the message right after the expectation is then ours, and this is its acknowledgement.
-      const next = message.expectedLastSequence + 1
-      const whose = await this.whoseIs(next, message.id)
-      if (whose === 'ours') return next
+      const whose = await this.whoseIs(expected, message.id)
+      if (whose === 'ours') return expected
       // Unreadable (no quorum any more): whether another writer got there first is not known.
       if (whose === 'unknown') throw new BrokerUnavailable('publish', { cause: err })
       throw new FencedOut(message.expectedLastSequence, actualLastSequence(err), { cause: err })
     }
+    // Stored after the expectation, or it is not an acknowledgement: a duplicate of a retry whose first attempt
+    // the leader still holds uncommitted answers sequence 0 on some servers (newer ones refuse it with a
+    // conflict, above). Either is an unknown outcome: the caller tries again.
+    if (ack.seq !== expected) throw new BrokerUnavailable('publish', { cause: new Error(`acknowledged at sequence ${ack.seq}${ack.duplicate ? ' as a duplicate' : ''}, after ${message.expectedLastSequence} expected`) })
+    return ack.seq
   }
 
   /** Whether the stream's message `seq` is this writer's message `id` (same term, same id), another's, or unreadable. */
