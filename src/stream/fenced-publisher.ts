@@ -23,6 +23,7 @@ import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type
 import { headers, type NatsConnection } from '@nats-io/transport-node'
 import { actualLastSequence, BrokerUnavailable, FencedOut, isWrongLastSequence, unavailableOr } from './coordination-errors.ts'
 import { HEADER } from './jetstream-layout.ts'
+import { whilePlacing } from './placement.ts'
 
 export interface FencedPublisherOptions {
   /** The stream's name (jetstream-layout.ts streamName). */
@@ -127,23 +128,15 @@ export async function ensureStream(nc: NatsConnection, config: Partial<StreamCon
   const until = performance.now() + timeoutMs
   try {
     const jsm = await jetstreamManager(nc, { timeout: timeoutMs })
-    for (;;) {
+    await whilePlacing(async () => {
       try {
         await jsm.streams.info(config.name)
         return
       } catch (err) {
         if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamNotFound) throw err
       }
-      try {
-        await jsm.streams.add(config)
-        return
-      } catch (err) {
-        // A cluster whose servers are not all known to its meta group yet cannot place the replicas: again,
-        // within the bound (a cluster just started, or a server just back).
-        if (!(err instanceof JetStreamApiError) || !/no suitable peers/i.test(err.message) || performance.now() > until) throw err
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-    }
+      await jsm.streams.add(config)
+    }, until)
   } catch (err) {
     const typed = unavailableOr('create the stream', err)
     throw typed instanceof BrokerUnavailable ? typed : err

@@ -28,6 +28,7 @@ import { randomUUID } from 'node:crypto'
 import { jetstream } from '@nats-io/jetstream'
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv'
 import type { NatsConnection } from '@nats-io/transport-node'
+import { whilePlacing } from './placement.ts'
 import { BrokerUnavailable, isWrongLastSequence, LeaseHeld, type LeaseHolder, LeaseLost, type LeaseLostReason, unavailableOr } from './coordination-errors.ts'
 
 export type { LeaseHolder } from './coordination-errors.ts'
@@ -146,19 +147,9 @@ export class LeaderLease {
     // Creating a replicated bucket waits for its Raft group: bounded apart from (and longer than) each operation.
     const setupMs = options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS
     const setup = new Kvm(jetstream(nc, { timeout: setupMs }))
-    for (const until = performance.now() + setupMs; ; ) {
-      try {
-        await setup.create(bucket, { history: 1, replicas: options.replicas ?? 3, ttl: timing.leaseMs, allow_direct: false })
-        break
-      } catch (err) {
-        // A cluster whose servers are not all known to its meta group yet cannot place the replicas: again.
-        if (err instanceof Error && /no suitable peers/i.test(err.message) && performance.now() < until) {
-          await new Promise((resolve) => setTimeout(resolve, 100))
-          continue
-        }
-        throw unavailableOr('create the lease bucket', err)
-      }
-    }
+    await whilePlacing(() => setup.create(bucket, { history: 1, replicas: options.replicas ?? 3, ttl: timing.leaseMs, allow_direct: false }), performance.now() + setupMs).catch((err: unknown) => {
+      throw unavailableOr('create the lease bucket', err)
+    })
     // Reads go to the bucket's leader (not any replica), so a read never shows an older holder than a write saw.
     const opened = async () => {
       const kv = await new Kvm(jetstream(nc, { timeout: timing.opTimeoutMs })).open(bucket, { allow_direct: false })
