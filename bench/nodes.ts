@@ -80,6 +80,8 @@ export interface RunningNode {
   rssBytes(): number | undefined
   /** CPU seconds used so far by the server process and its descendants. */
   cpuSeconds(): number
+  /** The last lines the server wrote (its warnings and errors, for a failure's message). */
+  recentOutput(): string
   stop(): Promise<void>
 }
 
@@ -164,7 +166,7 @@ async function launch(l: Launch): Promise<RunningNode> {
   const spawnedAt = performance.now()
   const child = spawn(l.cmd, l.args, { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   live.add(child)
-  const output = tail(child)
+  const output = tail(child, 300)
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   let spawnError: Error | undefined
   child.once('error', (e) => (spawnError = e))
@@ -182,7 +184,7 @@ async function launch(l: Launch): Promise<RunningNode> {
   for (;;) {
     if (spawnError !== undefined || child.exitCode !== null || child.signalCode !== null) {
       live.delete(child)
-      throw new Error(`${l.peer} exited before it was ready (${spawnError?.message ?? `code ${child.exitCode}`}); its output:\n${output()}`)
+      throw new Error(`${l.peer} exited before it was ready (${spawnError?.message ?? `code ${child.exitCode}`}); its output:\n${output().split("\n").slice(-40).join("\n")}`)
     }
     const probe = await probeChainId(l.url)
     if (probe.kind === 'ok' && probe.chainId === l.chainId) break
@@ -193,7 +195,7 @@ async function launch(l: Launch): Promise<RunningNode> {
     if (timedOut || (wrongSince !== undefined && Date.now() - wrongSince > 5000)) {
       await stopChild()
       const when = timedOut ? `not ready within ${l.readyTimeoutMs} ms` : 'up but not answering eth_chainId correctly'
-      throw new Error(`${l.peer} ${when}: ${problem}; its output:\n${output()}`)
+      throw new Error(`${l.peer} ${when}: ${problem}; its output:\n${output().split("\n").slice(-40).join("\n")}`)
     }
     await sleep(25)
   }
@@ -219,6 +221,7 @@ async function launch(l: Launch): Promise<RunningNode> {
       return total > 0 ? total : undefined
     },
     cpuSeconds: () => cpuSeconds(serverPid),
+    recentOutput: output,
     stop: async () => {
       sample()
       clearInterval(sampler)

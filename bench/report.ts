@@ -87,14 +87,23 @@ function metricsCell(r: ScenarioResult, name: string): string {
   return `${(on.rps / off.rps).toFixed(3)}×`
 }
 
-/** What the group's replication adds: its p50 and p99 minus the single sequencer's, in ms. */
-function groupCell(r: ScenarioResult, name: string): string {
+/**
+ * What the group's replication adds: its p50 and p99 minus the single sequencer's, in ms; with `extras`
+ * (e.g. ['announce p50', 'announce p99']), the same of those two extra figures.
+ */
+function groupCell(r: ScenarioResult, name: string, extras?: readonly [string, string]): string {
   const single = r.peers.flashnode?.cases[name]?.median
   const group = r.peers['flashnode-group']?.cases[name]?.median
   if (single === undefined || group === undefined) return '—'
   const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${ms(Math.abs(x))}`
-  return `${signed(group.p50Ms - single.p50Ms)} / ${signed(group.p99Ms - single.p99Ms)} ms`
+  if (extras === undefined) return `${signed(group.p50Ms - single.p50Ms)} / ${signed(group.p99Ms - single.p99Ms)} ms`
+  const [a, b] = extras.map((k) => [single.extras?.[k], group.extras?.[k]] as const)
+  if (a![0] === undefined || a![1] === undefined || b![0] === undefined || b![1] === undefined) return '—'
+  return `${signed(a![1] - a![0])} / ${signed(b![1] - b![0])} ms`
 }
+
+/** The extra columns whose group − single difference the table also shows (the node's own announce time). */
+const ANNOUNCE: readonly [string, string] = ['announce p50', 'announce p99']
 
 function table(rows: string[][], rightAligned: (col: number) => boolean): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
@@ -113,6 +122,8 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
   if (metricsRatio) header.push('metrics on / off')
   const groupCost = peers.includes('flashnode') && peers.includes('flashnode-group')
   if (groupCost) header.push('group − single p50 / p99')
+  const groupAnnounce = groupCost && ANNOUNCE.every((k) => r.extraColumns.includes(k))
+  if (groupAnnounce) header.push('announce: group − single')
   const rows: string[][] = [header]
   for (const name of r.caseNames) {
     const info = r.cases[name]
@@ -124,6 +135,7 @@ export function formatScenario(r: ScenarioResult, settings: RunSettings): string
     if (ratio) row.push(ratioCell(r, name))
     if (metricsRatio) row.push(metricsCell(r, name))
     if (groupCost) row.push(groupCell(r, name))
+    if (groupAnnounce) row.push(groupCell(r, name, ANNOUNCE))
     rows.push(row)
   }
   const rss = ['peak RSS (median of starts)', '', '']

@@ -237,6 +237,7 @@ async function runCase(
     cr.samples.push(sampleOf(load, (server / seconds) * 100, (others / seconds) * 100))
     cr.errors += load.errors
   } catch (e) {
-    cr.invalid = `failed: ${errorText(e)}`
+    const said = node.recentOutput().split('\n').filter((l) => !/"level":(30|"info")/.test(l)).slice(-8)
+    cr.invalid = `failed: ${errorText(e)}${said.length > 0 ? `\n    the peer's last warnings and errors:\n    ${said.join('\n    ')}` : ''}`
   }
 }

@@ -96,9 +96,11 @@ export async function startGroupMember(
     streamBroker: settings.stream,
     follow: { sealed: leaderClient, sequencer: leaderClient },
   })
+  /** The gate of the term this member leads (closed with the leader's node: it holds a connection). */
+  let gate: ReplicatedStream | undefined
   /** The sequencer publishes through the replicated stream, going on from its tail. */
   const gated = (term: number, tail: StreamTail) => async (node: FlashNode): Promise<void> => {
-    const gate = await ReplicatedStream.open(nc, { chainId: node.api.chainId, term, publisher: node.stream!, replicas: settings.replicas })
+    gate = await ReplicatedStream.open(nc, { chainId: node.api.chainId, term, publisher: node.stream!, replicas: settings.replicas, servers })
     const continuation = continuationOf(tail)
     if (continuation !== undefined) gate.continueFrom(continuation)
     node.sequencer!.useGate(gate)
@@ -120,12 +122,16 @@ export async function startGroupMember(
       return { node, servers: running, role }
     } catch (err) {
       await node.close()
+      await gate?.close()
+      gate = undefined
       throw err
     }
   }
   const stop = async (p: Playing): Promise<void> => {
     await Promise.all(p.servers.map((s) => s.close()))
     await p.node.close()
+    await gate?.close()
+    gate = undefined
   }
 
   let playing = await play(standbyConfig(), 'standby')

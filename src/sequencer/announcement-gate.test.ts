@@ -1,9 +1,10 @@
 /**
  * The sequencer's announcement gate with a test double (no broker; the real gate is tested against a
  * cluster in src/stream/replicated-stream.test.ts): nothing of a flashblock, an opening or a seal is
- * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, the journal is written
- * before the gate is asked, a seal is gated before its commit; a refusal deposes the sequencer (no further
- * work, nothing of the refused flashblock announced, the open block's journal gone, `deposed` told once).
+ * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, the journal write runs
+ * beside the gate's acknowledgement and the announcement waits for both, a seal is gated before its commit;
+ * a refusal (or a journal write that failed) deposes the sequencer (no further work, nothing of the refused
+ * flashblock announced, the open block's journal gone, `deposed` told once).
  */
 
 import { test } from 'node:test'
@@ -19,6 +20,24 @@ import type { CandidateIterator, PoolCandidate, SequencerPool } from './sequence
 import { SequencerDeposed, type AnnouncementGate } from './announcement-gate.ts'
 import { FlashblockJournal } from './journal.ts'
 import type { TypedTransaction } from '@ethereumjs/tx'
+import type { KvStore, WriteBatch } from '../storage/db.ts'
+
+/** The node's store, but every asynchronous commit waits until the test lets it go (or fails it). */
+class HeldCommits implements KvStore {
+  readonly held: { resolve: () => void; reject: (e: unknown) => void }[] = []
+  constructor(private readonly kv: KvStore) {}
+  get = (key: Uint8Array) => this.kv.get(key)
+  floor = (low: Uint8Array, high: Uint8Array) => this.kv.floor(low, high)
+  range = (start: Uint8Array, end: Uint8Array, limit?: number) => this.kv.range(start, end, limit)
+  batch = () => this.kv.batch()
+  commit = (batch: WriteBatch) => this.kv.commit(batch)
+  close = () => this.kv.close()
+  commitAsync(batch: WriteBatch): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.held.push({ resolve: () => resolve(this.kv.commitAsync(batch)), reject })
+    })
+  }
+}
 
 /** A gate whose every acknowledgement the test gives (or refuses) by hand. */
 class HeldGate implements AnnouncementGate {
@@ -61,11 +80,11 @@ class ListPool implements SequencerPool {
 
 const transfer = (node: FlashNode, nonce: bigint) => signedTx(node, 0, nonce, { to: ACCOUNTS[3]!.address, value: 7n, gasLimit: 21_000n })
 
-async function gated(t: Parameters<typeof devNode>[0]) {
+async function gated(t: Parameters<typeof devNode>[0], held?: (kv: KvStore) => KvStore) {
   const node = await devNode(t)
   const pool = new ListPool()
   const gate = new HeldGate()
-  const seq = sequencerFor(node, pool, undefined, undefined, { gate })
+  const seq = sequencerFor(node, pool, undefined, undefined, { gate }, held?.(node.chain.store.kv))
   const announced: number[] = []
   seq.on('flashblock', (s) => announced.push(s.index))
   const started = seq.start()
@@ -77,23 +96,61 @@ async function gated(t: Parameters<typeof devNode>[0]) {
   return { node, pool, gate, seq, announced }
 }
 
-test('with a gate, a flashblock is journaled, then acknowledged, and only then announced', async (t) => {
-  const { node, pool, gate, seq, announced } = await gated(t)
+test('with a gate, a flashblock is journaled while it is acknowledged, and announced only once both are done', async (t) => {
+  let store: HeldCommits | undefined
+  const { node, pool, gate, seq, announced } = await gated(t, (kv) => (store = new HeldCommits(kv)))
+  const journal = new FlashblockJournal(node.chain.store.kv)
   const tx = transfer(node, 0n)
   pool.txs.push(tx)
   const changesBefore = pool.stateChanges
   const built = seq.flashblock()
   await gate.asks(2)
   assert.equal(gate.asked[1]!.index, 1)
-  assert.ok(new FlashblockJournal(node.chain.store.kv).read(1n)?.flashblocks[0]?.length === 1, 'journaled before the gate is asked')
-  assert.equal(seq.snapshot().index, 0, 'the newest snapshot is still the opening')
+  assert.equal(store!.held.length, 1, 'the journal write is under way while the gate is asked')
+  assert.equal(journal.read(1n), undefined, 'not journaled yet')
+  gate.asked[1]!.resolve()
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(seq.snapshot().index, 0, 'acknowledged but not journaled: the newest snapshot is still the opening')
   assert.equal(pool.stateChanges, changesBefore, 'the pool has not heard of it')
   assert.deepEqual(announced, [0])
-  gate.asked[1]!.resolve()
+  store!.held[0]!.resolve()
   const snap = await built
+  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'journaled when announced')
   assert.equal(snap.index, 1)
   assert.equal(bytesToHex(snap.transactions[0]!.hash), bytesToHex(tx.hash()))
   assert.deepEqual(announced, [0, 1])
+})
+
+test('with a gate, a flashblock journaled before its acknowledgement still waits for the acknowledgement', async (t) => {
+  const { node, pool, gate, seq, announced } = await gated(t)
+  pool.txs.push(transfer(node, 0n))
+  const built = seq.flashblock()
+  await gate.asks(2)
+  const journal = new FlashblockJournal(node.chain.store.kv)
+  for (let i = 0; i < 100 && journal.read(1n) === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'the journal write is done')
+  assert.deepEqual(announced, [0], 'not announced before the acknowledgement')
+  gate.asked[1]!.resolve()
+  await built
+  assert.deepEqual(announced, [0, 1])
+})
+
+test('a journal write that fails deposes a gated sequencer, acknowledged or not: nothing announced', async (t) => {
+  let store: HeldCommits | undefined
+  const { node, pool, gate, seq, announced } = await gated(t, (kv) => (store = new HeldCommits(kv)))
+  const deposed: unknown[] = []
+  seq.on('deposed', (e) => deposed.push(e))
+  pool.txs.push(transfer(node, 0n))
+  const built = seq.flashblock()
+  await gate.asks(2)
+  gate.asked[1]!.resolve()
+  const why = new Error('disk full')
+  store!.held[0]!.reject(why)
+  await assert.rejects(built, (e) => e === why)
+  assert.deepEqual(deposed, [why])
+  assert.deepEqual(announced, [0])
+  assert.equal(new FlashblockJournal(node.chain.store.kv).read(1n), undefined)
+  await assert.rejects(seq.flashblock(), SequencerDeposed)
 })
 
 test('with a gate, a seal is acknowledged before its commit, and the next opening before it is announced', async (t) => {

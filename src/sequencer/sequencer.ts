@@ -18,13 +18,16 @@
  * `error` (a tick that failed) and `deposed` are its own.
  *
  * With an announcement gate (a sequencer group's leader, announcement-gate.ts), every flashblock (the opening
- * included) and every seal is acknowledged through the gate before it is announced: journal, gate, then
- * feed (and the pool's stateChanged); a seal's gate comes before its commit. The opening of the next block
+ * included) and every seal is acknowledged through the gate before it is announced: the journal write
+ * (committed off the main thread) and the gate's acknowledgement run together, and only once both are done
+ * does the feed (and the pool's stateChanged) hear of it; a seal's gate comes before its commit. A group
+ * leader's journal may thus trail the stream by the flashblock in flight: the stream is the group's record
+ * (a takeover rebuilds the journal from it), the journal only this node's. The opening of the next block
  * is acknowledged after the commit, so meanwhile `pending` reads fall back to `latest` (the block resolver).
  * Flashblocks resumed from the journal are not gated: a leader's journal is rebuilt from the replicated
  * stream, so they are already there. When the gate refuses, the sequencer is deposed: it stops (no more
- * ticks; every later call fails with SequencerDeposed), announces nothing of what was refused, deletes the
- * open block's journal (never resumed by this node as if pre-confirmed: it was not announced, and the next
+ * ticks; every later call fails with SequencerDeposed), announces nothing of what was refused (a journal
+ * write that failed deposes it too), deletes the open block's journal (never resumed by this node as if pre-confirmed: it was not announced, and the next
  * takeover rebuilds the journal from the stream) and emits `deposed`. The transactions of a refused
  * flashblock left the pool when they were journaled: they are lost, as a mempool's contents may be.
  * Without a gate nothing of this runs and nothing is awaited beyond what it always was.
@@ -365,14 +368,17 @@ export class Sequencer {
     return makeSnapshot(parent, open.header, 0, this.depositEntries, 0, open.diff(), open.gasUsed)
   }
 
-  /** Awaits the gate's acknowledgement; a refusal deposes the sequencer and is rethrown. */
-  private async acknowledged(ack: Promise<void>): Promise<void> {
-    try {
-      await ack
-    } catch (err) {
-      this.depose(err)
-      throw err
-    }
+  /**
+   * Awaits the gate's acknowledgement and, when given, the journal write it overlaps; a refusal (or a journal
+   * that could not be written) deposes the sequencer once both have settled (so nothing of the journal lands
+   * after the deposition removed it) and is rethrown.
+   */
+  private async acknowledged(ack: Promise<void>, journaled?: Promise<void>): Promise<void> {
+    const [acknowledged, written] = await Promise.allSettled([ack, journaled])
+    const failure = acknowledged.status === 'rejected' ? acknowledged : written.status === 'rejected' ? written : undefined
+    if (failure === undefined) return
+    this.depose(failure.reason)
+    throw failure.reason
   }
 
   private depose(err: unknown): void {
@@ -443,23 +449,34 @@ export class Sequencer {
         if (!e.retryable) this.pool.drop(c.hash, e.message)
       }
     }
-    if (added.length > 0) {
-      const journalStarted = this.observer === undefined ? 0 : performance.now()
-      const batch = this.kv.batch()
-      const env = this.unjournaledEnv
-      if (env !== undefined) this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env)
-      this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
-      this.pool.included(batch, added.map((a) => a.hash))
-      this.kv.commit(batch)
-      this.unjournaledEnv = undefined
-      this.observer?.journalWritten((performance.now() - journalStarted) / 1000)
-    }
-    failpoint('flashblock:after-journal')
+    const journaled = added.length > 0 ? this.journalFlashblock(open, added) : undefined
     const snapshot = this.next(first)
-    if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(snapshot))
+    if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(snapshot), journaled)
+    failpoint('flashblock:after-journal')
     this.announce(snapshot)
     this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
     return this.current
+  }
+
+  /**
+   * Journals the flashblock's transactions (and the open block's environment, the first time) and takes them
+   * out of the pool, in one write. Without a gate the write is durable when this returns (undefined); with
+   * one it is committed off the main thread and the promise resolves once it is durable, so the caller
+   * overlaps it with the gate's acknowledgement and announces only after both.
+   */
+  private journalFlashblock(open: OpenBlock, added: readonly IncludedTransaction[]): Promise<void> | undefined {
+    const journalStarted = this.observer === undefined ? 0 : performance.now()
+    const batch = this.kv.batch()
+    const env = this.unjournaledEnv
+    if (env !== undefined) this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env)
+    this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
+    this.pool.included(batch, added.map((a) => a.hash))
+    this.unjournaledEnv = undefined
+    const written = (): void => this.observer?.journalWritten((performance.now() - journalStarted) / 1000)
+    if (this.gate !== undefined) return this.kv.commitAsync(batch).then(written)
+    this.kv.commit(batch)
+    written()
+    return undefined
   }
 
   private async sealOpen(): Promise<ExecutedBlock> {

@@ -10,7 +10,10 @@
  * - fencing: B (term 2) takes over A's open block from the stream (journal rebuilt from its messages,
  *   continueFrom, start) and publishes; A's next flashblock is refused (FencedOut) and announced nowhere; the
  *   stream holds one block, A's messages then B's, one payload id, consecutive indices and sequences, and a
- *   follower applying the stream's messages in order checks the sealed block.
+ *   follower applying the stream's messages in order checks the sealed block;
+ * - given the cluster's servers, the gate publishes through the stream leader's own server (acknowledged
+ *   while the server its caller's connection uses is frozen), and when that server dies the same flashblock
+ *   goes through the caller's connection instead, stored once.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -28,6 +31,9 @@ import { HEADER, streamName } from './jetstream-layout.ts'
 import type { FlashblocksPayloadV1 } from './payload.ts'
 import { ReplicatedStream, type ReplicatedStreamOptions } from './replicated-stream.ts'
 import { continuationOf, journalOf, readStreamTail } from './stream-tail.ts'
+import { natsServers } from './nats-url.ts'
+import { ensureStream } from './fenced-publisher.ts'
+import { streamConfig } from './jetstream-layout.ts'
 
 const NATS = { ...needsTool('nats-server', 'nats-server'), timeout: 120_000 }
 const RECEIVER = ACCOUNTS[3]!.address
@@ -53,6 +59,7 @@ async function lead(t: TestContext, nc: NatsConnection, term: number, options: P
   const node = await unstartedManualNode(t)
   const chainId = node.rules.chainId
   const gate = await ReplicatedStream.open(nc, { chainId, term, publisher: node.stream!, replicas: 3, ...options })
+  t.after(() => gate.close())
   const tail = await readStreamTail(nc, chainId, 5_000)
   if (tail.open !== undefined) {
     const j = journalOf(tail.open)
@@ -246,4 +253,49 @@ test("fencing: B continues A's open block from the stream; A's next flashblock i
   assert.deepEqual(outcomes, ['applied', 'applied', 'applied', 'applied', 'applied', 'sealed', 'applied'])
   assert.equal(follower.chain.head(), 1n)
   assert.deepEqual(follower.chain.header(1n)!.hash(), b.node.chain.header(1n)!.hash())
+})
+
+test("given the cluster's servers, the gate publishes through the stream leader's server, and through its caller's connection once that server is gone", NATS, async (t) => {
+  const cluster = await startNatsCluster(t)
+  const setup = await client(t, cluster.urls)
+  const chainId = (await unstartedManualNode(t)).rules.chainId
+  await ensureStream(setup, streamConfig(chainId, 3), 10_000)
+  const leaderName = (await (await jetstreamManager(setup)).streams.info(streamName(chainId))).cluster!.leader!
+  // The caller's connection goes to a server that does not lead the stream.
+  const names = await Promise.all(cluster.urls.map(async (url) => {
+    const probe = await connect({ servers: url })
+    const name = probe.info!.server_name
+    await probe.close()
+    return name
+  }))
+  const own = names.findIndex((n) => n !== leaderName)
+  const leaderIndex = names.indexOf(leaderName)
+  const nc = await client(t, [cluster.urls[own]!])
+  const servers = natsServers(cluster.urls.join(','))
+  assert.ok(!(servers instanceof Error))
+  const a = await lead(t, nc, 1, { servers, ackTimeoutMs: 300, unavailableAfterMs: 20_000 })
+  assert.equal(a.node.rules.chainId, chainId)
+  for (const end = performance.now() + 5_000; !a.gate.routedToLeader && performance.now() < end; ) await new Promise((r) => setTimeout(r, 20))
+  assert.ok(a.gate.routedToLeader, 'a route to the stream leader was found')
+
+  // The caller's own server frozen: the flashblock is acknowledged all the same, through the route.
+  await cluster.kill(own, 'SIGSTOP')
+  await send(a.node, 0, 0n)
+  const started = performance.now()
+  await a.node.sequencer!.flashblock()
+  const took = performance.now() - started
+  assert.ok(took < 300, `acknowledged through the stream leader's server in ${took.toFixed(0)} ms, within one attempt's bound`)
+  await cluster.kill(own, 'SIGCONT')
+
+  // The route's server gone: the next flashblock goes through the caller's connection once the cluster
+  // has a new stream leader, and is stored once.
+  await cluster.kill(leaderIndex)
+  await send(a.node, 0, 1n)
+  await a.node.sequencer!.flashblock()
+  assert.equal(a.gate.routedToLeader, false)
+  assert.deepEqual(a.deposed, [])
+  assert.deepEqual(a.announced, [0, 1, 2])
+  const messages = await stored(nc, chainId)
+  assert.deepEqual(messages.map((m) => m.message.index), [0, 1, 2], 'each flashblock stored once')
+  assertLinked(messages.map((m) => m.message))
 })

@@ -21,7 +21,10 @@
  * the first expectation is the tail's stream sequence, the numbering and the open block go on from there.
  * On a stream that held messages at `open`, a first message without `continueFrom` is refused.
  *
- * It owns no connection, no lease and no journal; it never announces anything and never publishes twice what
+ * Given the cluster's servers, it publishes through a connection of its own to the stream leader's server
+ * (stream-leader-route.ts: one hop less each way), found in the background after `open`, dropped for the
+ * caller's connection as soon as an attempt on it gets no answer; `close` closes it. Apart from that one it
+ * owns no connection, no lease and no journal; it never announces anything and never publishes twice what
  * was acknowledged; one message is in flight at a time (the sequencer awaits each).
  */
 
@@ -32,6 +35,7 @@ import { BrokerUnavailable } from './coordination-errors.ts'
 import { DEFAULT_FENCED_ACK_TIMEOUT_MS, ensureStream, FencedPublisher } from './fenced-publisher.ts'
 import { HEADER, streamConfig, streamName, subjectOf } from './jetstream-layout.ts'
 import type { FlashblockPublisher, PublishedMessage, StreamContinuation } from './publisher.ts'
+import { connectToStreamLeader } from './stream-leader-route.ts'
 
 export interface ReplicatedStreamOptions {
   readonly chainId: bigint
@@ -49,6 +53,12 @@ export interface ReplicatedStreamOptions {
   readonly unavailableAfterMs?: number
   /** The pause between attempts (a refusal without waiting, e.g. no responders, is not retried in a loop). */
   readonly retryPauseMs?: number
+  /**
+   * The cluster's servers (host:port): when given, the gate looks, in the background, for the one that leads
+   * the stream, and publishes through a connection of its own to it (stream-leader-route.ts) while that
+   * connection lasts; the caller's connection otherwise.
+   */
+  readonly servers?: readonly string[]
 }
 
 export const DEFAULT_REPLICATED_STREAM = { replicas: 3, ackTimeoutMs: DEFAULT_FENCED_ACK_TIMEOUT_MS, unavailableAfterMs: 1_500, retryPauseMs: 50, createTimeoutMs: 10_000 } as const
@@ -67,11 +77,15 @@ export class ReplicatedStream {
   private readonly unavailableAfterMs: number
   private readonly retryPauseMs: number
 
+  /** The publisher on a connection to the stream leader's own server, while it is open (stream-leader-route.ts). */
+  private direct: { readonly nc: NatsConnection; readonly fenced: FencedPublisher } | undefined
+  private closed = false
+
   private constructor(
     private readonly fenced: FencedPublisher,
     private readonly publisher: FlashblockPublisher,
     streamLast: number,
-    options: ReplicatedStreamOptions,
+    private readonly options: ReplicatedStreamOptions,
   ) {
     this.last = streamLast
     this.continued = streamLast === 0
@@ -79,13 +93,42 @@ export class ReplicatedStream {
     this.retryPauseMs = options.retryPauseMs ?? DEFAULT_REPLICATED_STREAM.retryPauseMs
   }
 
-  /** Ensures the stream (with `replicas`) and reads its last sequence. Throws BrokerUnavailable. */
+  /**
+   * Ensures the stream (with `replicas`) and reads its last sequence. Throws BrokerUnavailable. With
+   * `servers`, the route to the stream's leader is looked for afterwards, without holding the caller up.
+   */
   static async open(nc: NatsConnection, options: ReplicatedStreamOptions): Promise<ReplicatedStream> {
-    const ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_REPLICATED_STREAM.ackTimeoutMs
     const replicas = options.replicas ?? DEFAULT_REPLICATED_STREAM.replicas
     await ensureStream(nc, streamConfig(options.chainId, replicas), options.createTimeoutMs ?? DEFAULT_REPLICATED_STREAM.createTimeoutMs)
-    const fenced = new FencedPublisher(nc, { stream: streamName(options.chainId), subject: subjectOf(options.chainId), term: options.term, ackTimeoutMs })
-    return new ReplicatedStream(fenced, options.publisher, await fenced.lastSequence(), options)
+    const fenced = ReplicatedStream.fencedOn(nc, options)
+    const gate = new ReplicatedStream(fenced, options.publisher, await fenced.lastSequence(), options)
+    if (options.servers !== undefined) void gate.routeToLeader(nc, options.servers)
+    return gate
+  }
+
+  private static fencedOn(nc: NatsConnection, options: ReplicatedStreamOptions): FencedPublisher {
+    const ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_REPLICATED_STREAM.ackTimeoutMs
+    return new FencedPublisher(nc, { stream: streamName(options.chainId), subject: subjectOf(options.chainId), term: options.term, ackTimeoutMs })
+  }
+
+  private async routeToLeader(nc: NatsConnection, servers: readonly string[]): Promise<void> {
+    const direct = await connectToStreamLeader(nc, servers, streamName(this.options.chainId), `flashnode leader, term ${this.options.term}`)
+    if (direct === undefined) return
+    if (this.closed) return void (await direct.close().catch(() => undefined))
+    this.direct = { nc: direct, fenced: ReplicatedStream.fencedOn(direct, this.options) }
+  }
+
+  /** Whether publishes go through a connection to the stream leader's own server now. */
+  get routedToLeader(): boolean {
+    return this.direct !== undefined && !this.direct.nc.isClosed()
+  }
+
+  /** Closes the connection this gate opened (the caller's stays open); later messages are refused. */
+  async close(): Promise<void> {
+    this.closed = true
+    const direct = this.direct
+    this.direct = undefined
+    await direct?.nc.close().catch(() => undefined)
   }
 
   get term(): number {
@@ -120,6 +163,10 @@ export class ReplicatedStream {
   }
 
   private async store(prepare: () => PublishedMessage): Promise<void> {
+    if (this.closed && !this.failed) {
+      this.failed = true
+      this.failure = new BrokerUnavailable('publish', { cause: new Error('the gate was closed') })
+    }
     if (this.failed) throw this.failure
     try {
       if (!this.continued) throw new Error(`the replicated stream held messages when the leader of term ${this.fenced.term} opened it: continueFrom its tail before the first message`)
@@ -133,17 +180,32 @@ export class ReplicatedStream {
     }
   }
 
-  /** Publishes `m` after `this.last`, again after each attempt without an answer, until the bound. */
+  /**
+   * Publishes `m` after `this.last`, again after each attempt without an answer, until the bound. An attempt
+   * on the route to the stream's leader that gets no answer gives the route up: the same message (same id,
+   * same expectation, so stored once whichever way it went) goes again at once on the caller's connection.
+   */
   private async publish(m: PublishedMessage): Promise<number> {
     const headers = { [HEADER.sequence]: String(m.sequence), [HEADER.block]: String(m.message.blockNumber) }
     const until = performance.now() + this.unavailableAfterMs
     for (;;) {
+      const direct = this.routedToLeader ? this.direct : undefined
       try {
-        return await this.fenced.publish(m.json, { expectedLastSequence: this.last, id: String(m.sequence), headers })
+        return await (direct?.fenced ?? this.fenced).publish(m.json, { expectedLastSequence: this.last, id: String(m.sequence), headers })
       } catch (err) {
-        if (!(err instanceof BrokerUnavailable) || performance.now() + this.retryPauseMs >= until) throw err
+        if (!(err instanceof BrokerUnavailable)) throw err
+        if (direct !== undefined) {
+          this.dropRoute(direct)
+          continue
+        }
+        if (performance.now() + this.retryPauseMs >= until) throw err
         await new Promise((resolve) => setTimeout(resolve, this.retryPauseMs))
       }
     }
+  }
+
+  private dropRoute(route: NonNullable<ReplicatedStream['direct']>): void {
+    if (this.direct === route) this.direct = undefined
+    void route.nc.close().catch(() => undefined)
   }
 }

@@ -6,6 +6,7 @@
 import { Sequencer, type SequencerOptions, type SequencerPool, type SequencerSettings } from '../../src/sequencer/sequencer.ts'
 import { ManualScheduler } from '../../src/sequencer/scheduler.ts'
 import type { FlashNode } from '../../src/node/create-node.ts'
+import type { KvStore } from '../../src/storage/db.ts'
 
 export const SEQUENCER_TEST_SETTINGS: SequencerSettings = {
   mode: 'manual',
@@ -30,10 +31,11 @@ export function sequencerFor(
   scheduler = new ManualScheduler(),
   settings = SEQUENCER_TEST_SETTINGS,
   options: SequencerOptions = {},
+  kv: KvStore = node.chain.store.kv,
 ): Sequencer {
   return new Sequencer(
     node.rules,
-    node.chain.store.kv,
+    kv,
     node.chain.store,
     () => node.chain.header(node.chain.head())!,
     (executed, extra) => node.writer.commit(executed, extra),
