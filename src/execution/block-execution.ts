@@ -15,7 +15,9 @@
  * On an OP Stack chain (an OP fork given) two hooks more, and nothing else changes: `runDeposit` runs a
  * deposit (op-deposit.ts) and its receipt is hashed in its deposit form; `run` of any other transaction
  * takes its canonical bytes and charges and settles the OP fees (op-fees.ts). Without an OP fork neither
- * hook is reached.
+ * hook is reached. The EVM's own OP rules (op-geth's precompile sets) come with the rules (rulesOf with the
+ * OP fork). A blob transaction is refused on an OP chain (`refusal`): the OP specs (exec-engine.md, "Ecotone:
+ * disable Blob-transactions") make a block holding one invalid, and a builder never selects one.
  */
 
 import { createHash } from 'node:crypto'
@@ -34,7 +36,7 @@ import {
 } from '../evm/system-call.ts'
 import type { SystemCallMemo } from '../evm/system-call-memo.ts'
 import { executeTransaction } from '../evm/transaction.ts'
-import { Status, type BlockEnv, type Log, type TxInput, type TxOptions, type TxResult } from '../evm/types.ts'
+import { InvalidTransaction, Status, type BlockEnv, type Log, type TxInput, type TxOptions, type TxResult } from '../evm/types.ts'
 import { WorldState } from '../evm/world-state.ts'
 import { blockEnvOf, rulesOf } from './evm-env.ts'
 import { encodeReceiptFast } from './receipt-records.ts'
@@ -102,7 +104,7 @@ export class BlockExecution {
     readonly opFork?: OpForkName,
   ) {
     this.world = new WorldState(base)
-    this.rules = rulesOf(header.common)
+    this.rules = rulesOf(header.common, opFork)
     this.env = blockEnvOf(header, { blockHash })
     this.opFees = opFork === undefined ? undefined : new OpFees(opFork, this.world, this.env.baseFee)
   }
@@ -113,10 +115,20 @@ export class BlockExecution {
   }
 
   /**
+   * Why this block may hold no transaction of `type` whatever its fields (geth's words), or undefined: a blob
+   * transaction on an OP Stack chain.
+   */
+  refusal(type: number): string | undefined {
+    return type === 3 && this.opFork !== undefined ? TX_TYPE_NOT_SUPPORTED : undefined
+  }
+
+  /**
    * Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not
    * be included. `extra`: a deadline, or a tracer's observers (a traced replay, execution/tracing.ts).
    */
   run(input: TxInput, extra?: Pick<TxOptions, 'deadline' | 'observer' | 'steps'>, transactionBytes?: Uint8Array): TxResult {
+    const refused = this.refusal(input.type)
+    if (refused !== undefined) throw new InvalidTransaction(refused)
     let options: TxOptions = { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed }
     if (this.opFees !== undefined) {
       // OP Stack: the L1 data fee and the operator fee, from the transaction's canonical bytes.
@@ -211,6 +223,9 @@ export class BlockExecution {
     return r.output
   }
 }
+
+/** geth's ErrTxTypeNotSupported, the text op-geth's pool refuses a blob transaction with on an OP chain. */
+export const TX_TYPE_NOT_SUPPORTED = 'transaction type not supported'
 
 const hex = (a: bigint): string => '0x' + a.toString(16).padStart(40, '0')
 
