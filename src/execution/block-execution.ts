@@ -17,7 +17,8 @@
  * takes its canonical bytes and charges and settles the OP fees (op-fees.ts). Without an OP fork neither
  * hook is reached. The EVM's own OP rules (op-geth's precompile sets) come with the rules (rulesOf with the
  * OP fork). A blob transaction is refused on an OP chain (`refusal`): the OP specs (exec-engine.md, "Ecotone:
- * disable Blob-transactions") make a block holding one invalid, and a builder never selects one.
+ * disable Blob-transactions") make a block holding one invalid, and a builder never selects one. And `finish`
+ * makes no EIP-7685 requests on an OP chain (Isthmus's "Block Sealing": the requests hash of none).
  */
 
 import { createHash } from 'node:crypto'
@@ -213,6 +214,9 @@ export class BlockExecution {
       world.endTransaction(rules.spuriousDragon)
     }
     if (!rules.prague) return undefined
+    // OP Stack: EIP-7685 is no-op'd (specs isthmus/exec-engine.md, "Block Sealing"): no EIP-6110 deposit logs,
+    // no EIP-7002/7251 system calls, the requests hash of no requests.
+    if (this.opFork !== undefined) return []
     return [depositRequests(common, this.logs), withType(1, this.queue(WITHDRAWAL_QUEUE_ADDRESS)), withType(2, this.queue(CONSOLIDATION_QUEUE_ADDRESS))]
   }
 

@@ -3,19 +3,22 @@
  * and the OP specs' "no blob transactions" for blocks (exec-engine.md, "Ecotone: disable Blob-transactions":
  * block building never selects one, a block state transition with one is invalid), on OP dev chains
  * (test/support/op-chain.ts) beside the same calls on the Ethereum dev chain, where nothing of it applies.
+ * Also Isthmus's "Block Sealing": no EIP-7685 requests on an OP chain (the requests hash of none).
  */
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { createTx } from '@ethereumjs/tx'
-import { ACCOUNTS, DEV_CHAIN_ID, devNode, nextBlockEnv, openOnHead } from '../../test/support/dev-chain.ts'
+import { ACCOUNTS, DEV_CHAIN_ID, devNode, nextBlockEnv, openOnHead, signedTx } from '../../test/support/dev-chain.ts'
 import { holoceneExtraData, ISTHMUS_AT_GENESIS, opGenesis, opNode } from '../../test/support/op-chain.ts'
 import { FakeState } from '../txpool/test-kit.ts'
 import { precompileAt } from '../evm/precompiles/registry.ts'
 import { InvalidTransaction, type TxInput } from '../evm/types.ts'
 import { OP_FORK_NAMES, opForkActive } from '../opstack/forks.ts'
 import { SEQUENCER_FEE_VAULT } from '../opstack/fee-vaults.ts'
-import { bigIntToFixedBytes, hexToBytes } from '../primitives/hex.ts'
+import { bigIntToFixedBytes, bytesToHex, hexToBytes } from '../primitives/hex.ts'
+import { WITHDRAWAL_QUEUE_ADDRESS } from '../evm/system-call.ts'
 import { BlockExecution, TX_TYPE_NOT_SUPPORTED } from './block-execution.ts'
 import { TransactionNotIncluded } from './block-builder.ts'
 import { ChainRules } from './chain-config.ts'
@@ -94,4 +97,23 @@ test('a block state transition with a blob transaction is invalid on an OP chain
   const onEthereum = new BlockExecution(new FakeState(), header, () => 0n)
   assert.equal(onEthereum.refusal(3), undefined)
   assert.throws(() => onEthereum.run(input), (e: unknown) => e instanceof InvalidTransaction && e.reason !== TX_TYPE_NOT_SUPPORTED, 'refused for other reasons only')
+})
+
+test('an OP block makes no EIP-7685 requests: a withdrawal request queued on an OP chain stays queued, the requests hash is of none', async (t) => {
+  const NO_REQUESTS = bytesToHex(new Uint8Array(createHash('sha256').digest()))
+  // An EIP-7002 withdrawal request: a 48-byte validator key and an 8-byte amount, with more than the fee.
+  const request = (node: FlashNode) => signedTx(node, 0, 0n, { to: '0x' + WITHDRAWAL_QUEUE_ADDRESS.toString(16).padStart(40, '0'), data: '0x' + '11'.repeat(48) + '00'.repeat(8), value: 1_000_000n, gasLimit: 500_000n })
+  const requestsHashAfter = async (node: FlashNode, env: ReturnType<typeof nextBlockEnv>): Promise<string> => {
+    const block = await openOnHead(node, env)
+    const tx = request(node)
+    const included = await block.add(tx, tx.getSenderAddress().bytes, tx.hash())
+    assert.equal(included.receipt.status, 1, 'the request is queued')
+    const sealed = await block.seal()
+    node.writer.commit(sealed)
+    return bytesToHex(node.chain.header(sealed.stored.number)!.requestsHash!)
+  }
+  const eth = await devNode(t)
+  assert.notEqual(await requestsHashAfter(eth, nextBlockEnv(eth)), NO_REQUESTS, 'Ethereum: the request is dequeued into the block')
+  const op = await opNode(t, opGenesis(ISTHMUS_AT_GENESIS))
+  assert.equal(await requestsHashAfter(op, { ...nextBlockEnv(op, bigIntToFixedBytes(SEQUENCER_FEE_VAULT, 20)), extraData: holoceneExtraData(250, 6) }), NO_REQUESTS)
 })
