@@ -10,7 +10,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { createTx } from '@ethereumjs/tx'
-import { ACCOUNTS, DEV_CHAIN_ID, devNode, nextBlockEnv, openOnHead, signedTx } from '../../test/support/dev-chain.ts'
+import { ACCOUNTS, DEV_CHAIN_ID, devNode, nextBlockEnv, openOnHead, signedTx, testGenesis } from '../../test/support/dev-chain.ts'
 import { holoceneExtraData, ISTHMUS_AT_GENESIS, opGenesis, opNode } from '../../test/support/op-chain.ts'
 import { FakeState } from '../txpool/test-kit.ts'
 import { precompileAt } from '../evm/precompiles/registry.ts'
@@ -23,6 +23,7 @@ import { BlockExecution, TX_TYPE_NOT_SUPPORTED } from './block-execution.ts'
 import { TransactionNotIncluded } from './block-builder.ts'
 import { ChainRules } from './chain-config.ts'
 import { evmRulesAt, rulesOf } from './evm-env.ts'
+import { ethConfig } from './fork-config.ts'
 import type { FlashNode } from '../node/create-node.ts'
 
 /** A signed blob transaction (its canonical form: what a block holds) from the first dev account. */
@@ -116,4 +117,13 @@ test('an OP block makes no EIP-7685 requests: a withdrawal request queued on an 
   assert.notEqual(await requestsHashAfter(eth, nextBlockEnv(eth)), NO_REQUESTS, 'Ethereum: the request is dequeued into the block')
   const op = await opNode(t, opGenesis(ISTHMUS_AT_GENESIS))
   assert.equal(await requestsHashAfter(op, { ...nextBlockEnv(op, bigIntToFixedBytes(SEQUENCER_FEE_VAULT, 20)), extraData: holoceneExtraData(250, 6) }), NO_REQUESTS)
+})
+
+test('eth_config on an OP chain lists the OP fork\'s precompiles: P256VERIFY from Fjord on Prague', () => {
+  const point = { genesisHash: new Uint8Array(32).fill(7), genesisTime: 0n, headNumber: 5n, headTime: 10n }
+  const op = ethConfig(new ChainRules(opGenesis(ISTHMUS_AT_GENESIS)), point)
+  assert.equal(op.current!.precompiles.P256VERIFY, '0x0000000000000000000000000000000000000100')
+  assert.equal(Object.keys(op.current!.precompiles).length, 18, 'Isthmus: 0x01..0x11 and 0x100')
+  const eth = ethConfig(new ChainRules(testGenesis()), point)
+  assert.equal(eth.current!.precompiles.P256VERIFY, undefined, 'Ethereum Prague: none at 0x100')
 })

@@ -4,7 +4,7 @@
  *
  * - P256VERIFY at 0x100 (RIP-7212, from Fjord): op-geth's vectors (Wycheproof inputs, test/fixtures/op-geth)
  *   answer as the vectors say, at the vectors' Fjord gas as the call tracer sees the precompile's frame; the
- *   precompile is warm like every precompile, so eth_createAccessList leaves it out.
+ *   precompile is warm like every precompile, so eth_createAccessList leaves it out; eth_simulateV1 has it too.
  * - Granite's bn256 pairing limit: the most pairs within 112687 bytes pair, one pair more fails.
  * - No blob transactions (the OP specs' exec-engine.md, "Ecotone: disable Blob-transactions"): a signed type-3
  *   transaction is refused at eth_sendRawTransaction with op-geth's -32000 `transaction type not supported`.
@@ -84,6 +84,13 @@ test('OP EVM rules on the --op-stack chain: P256VERIFY, the pairing limit, no bl
       assert.equal(Number(inner.gasUsed), v.gas, `${v.name}: the precompile's gas`)
       assert.equal(trace.output ?? '0x', v.expected === '' ? '0x' : `0x${v.expected}`, v.name)
     }
+  })
+
+  await t.test('eth_simulateV1 runs the OP fork\'s precompiles too', async () => {
+    const v = VECTORS.find((x) => x.expected !== '')!
+    const [block] = await rpc<{ calls: { status: Hex; returnData: Hex }[] }[]>('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: account.address, to: proxy, data: `0x${v.input}` }] }] }, 'latest'])
+    assert.equal(block!.calls[0]!.status, '0x1')
+    assert.equal(block!.calls[0]!.returnData, `0x${v.expected}`)
   })
 
   await t.test('0x100 is warm as a precompile: eth_createAccessList leaves it out', async () => {
