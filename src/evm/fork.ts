@@ -7,6 +7,10 @@
  * runs activates Constantinople without Petersburg, and the state-test corpus's post-states are Cancun's.
  * Block-level rules (withdrawals, the beacon-root and history system calls, the blob fee schedule) are the
  * caller's: the EVM receives their results through BlockEnv.
+ *
+ * On an OP Stack chain the rules also carry `op` (OpRules): the OP forks that change what the EVM does, as
+ * op-geth's core/vm has them. The EVM never learns the OP fork schedule, only these flags, set by the caller
+ * (execution/evm-env.ts) from the block's OP fork; an Ethereum chain's rules have no `op` and run as before.
  */
 
 export const FORK_NAMES = [
@@ -56,16 +60,47 @@ export interface Rules {
   readonly prague: boolean
   /** EIP-7939 CLZ, EIP-7951 P256VERIFY, EIP-7823/7883 MODEXP bounds and pricing, EIP-7825 transaction gas cap. */
   readonly osaka: boolean
+  /** The OP Stack's EVM rules on an OP Stack chain from Bedrock; absent on Ethereum. */
+  readonly op?: OpRules
 }
 
-const cache = new Map<ForkName, Rules>()
+/**
+ * The OP forks whose EVM differs (op-geth core/vm/contracts.go): the others (Regolith, Canyon, Delta,
+ * Ecotone, Holocene) change block and transaction rules only, which are the caller's. In activation order;
+ * `bedrock` stands for any OP fork before Fjord.
+ */
+export const OP_EVM_FORK_NAMES = ['bedrock', 'fjord', 'granite', 'isthmus', 'jovian'] as const
 
-/** The rules of a fork (one frozen object per fork, shared). */
-export function rulesFor(name: ForkName): Rules {
-  const hit = cache.get(name)
+export type OpEvmForkName = (typeof OP_EVM_FORK_NAMES)[number]
+
+/**
+ * Cumulative flags like the Ethereum ones. From Fjord op-geth replaces Ethereum's precompile set by the OP
+ * fork's own (precompiles/op-stack.ts): which one applies is decided by the OP fork, not by `osaka` & co.
+ */
+export interface OpRules {
+  readonly name: OpEvmForkName
+  /** RIP-7212 P256VERIFY at 0x100 (3450 gas); the OP fork's precompile set replaces Ethereum's. */
+  readonly fjord: boolean
+  /** bn256Pairing (0x08) input limited to 112687 bytes. */
+  readonly granite: boolean
+  /** The EIP-2537 BLS12-381 precompiles, MSM and pairing inputs limited. */
+  readonly isthmus: boolean
+  /** Tighter limits on the bn256 pairing and the BLS12-381 MSM and pairing inputs. */
+  readonly jovian: boolean
+}
+
+const cache = new Map<string, Rules>()
+
+/** The rules of a fork, with `op` on an OP Stack chain (one frozen object per combination, shared). */
+export function rulesFor(name: ForkName, op?: OpEvmForkName): Rules {
+  const key = op === undefined ? name : `${name}/${op}`
+  const hit = cache.get(key)
   if (hit !== undefined) return hit
   const at = FORK_NAMES.indexOf(name)
   if (at < 0) throw new Error(`unknown fork ${name}`)
+  const opAt = op === undefined ? -1 : OP_EVM_FORK_NAMES.indexOf(op)
+  if (op !== undefined && opAt < 0) throw new Error(`unknown OP fork ${op}`)
+  const opFrom = (fork: OpEvmForkName): boolean => opAt >= OP_EVM_FORK_NAMES.indexOf(fork)
   const from = (fork: ForkName): boolean => at >= FORK_NAMES.indexOf(fork)
   const rules: Rules = Object.freeze({
     name,
@@ -82,7 +117,10 @@ export function rulesFor(name: ForkName): Rules {
     cancun: from('cancun'),
     prague: from('prague'),
     osaka: from('osaka'),
+    ...(op === undefined
+      ? {}
+      : { op: Object.freeze({ name: op, fjord: opFrom('fjord'), granite: opFrom('granite'), isthmus: opFrom('isthmus'), jovian: opFrom('jovian') }) }),
   })
-  cache.set(name, rules)
+  cache.set(key, rules)
   return rules
 }

@@ -214,6 +214,8 @@ export class OpenBlock {
       const tx = c.tx
       type = tx.type
       if (type === 3) {
+        const refused = exec.refusal(type)
+        if (refused !== undefined) throw new TransactionNotIncluded(refused)
         const blobGas = BigInt((tx as unknown as { blobVersionedHashes: unknown[] }).blobVersionedHashes.length) * BLOB_GAS_PER_BLOB
         if (exec.blobGasUsed + blobGas > exec.env.maxBlobGasPerBlock) throw new TransactionNotIncluded('exceeds the blob gas left in the block', true)
       }

@@ -15,7 +15,10 @@
  * On an OP Stack chain (an OP fork given) two hooks more, and nothing else changes: `runDeposit` runs a
  * deposit (op-deposit.ts) and its receipt is hashed in its deposit form; `run` of any other transaction
  * takes its canonical bytes and charges and settles the OP fees (op-fees.ts). Without an OP fork neither
- * hook is reached.
+ * hook is reached. The EVM's own OP rules (op-geth's precompile sets) come with the rules (rulesOf with the
+ * OP fork). A blob transaction is refused on an OP chain (`refusal`): the OP specs (exec-engine.md, "Ecotone:
+ * disable Blob-transactions") make a block holding one invalid, and a builder never selects one. And `finish`
+ * makes no EIP-7685 requests on an OP chain (Isthmus's "Block Sealing": the requests hash of none).
  */
 
 import { createHash } from 'node:crypto'
@@ -34,7 +37,7 @@ import {
 } from '../evm/system-call.ts'
 import type { SystemCallMemo } from '../evm/system-call-memo.ts'
 import { executeTransaction } from '../evm/transaction.ts'
-import { Status, type BlockEnv, type Log, type TxInput, type TxOptions, type TxResult } from '../evm/types.ts'
+import { InvalidTransaction, Status, type BlockEnv, type Log, type TxInput, type TxOptions, type TxResult } from '../evm/types.ts'
 import { WorldState } from '../evm/world-state.ts'
 import { blockEnvOf, rulesOf } from './evm-env.ts'
 import { encodeReceiptFast } from './receipt-records.ts'
@@ -102,7 +105,7 @@ export class BlockExecution {
     readonly opFork?: OpForkName,
   ) {
     this.world = new WorldState(base)
-    this.rules = rulesOf(header.common)
+    this.rules = rulesOf(header.common, opFork)
     this.env = blockEnvOf(header, { blockHash })
     this.opFees = opFork === undefined ? undefined : new OpFees(opFork, this.world, this.env.baseFee)
   }
@@ -113,10 +116,20 @@ export class BlockExecution {
   }
 
   /**
+   * Why this block may hold no transaction of `type` whatever its fields (geth's words), or undefined: a blob
+   * transaction on an OP Stack chain.
+   */
+  refusal(type: number): string | undefined {
+    return type === 3 && this.opFork !== undefined ? TX_TYPE_NOT_SUPPORTED : undefined
+  }
+
+  /**
    * Runs one transaction into the block; throws the EVM's InvalidTransaction (state untouched) when it may not
    * be included. `extra`: a deadline, or a tracer's observers (a traced replay, execution/tracing.ts).
    */
   run(input: TxInput, extra?: Pick<TxOptions, 'deadline' | 'observer' | 'steps'>, transactionBytes?: Uint8Array): TxResult {
+    const refused = this.refusal(input.type)
+    if (refused !== undefined) throw new InvalidTransaction(refused)
     let options: TxOptions = { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed }
     if (this.opFees !== undefined) {
       // OP Stack: the L1 data fee and the operator fee, from the transaction's canonical bytes.
@@ -201,6 +214,9 @@ export class BlockExecution {
       world.endTransaction(rules.spuriousDragon)
     }
     if (!rules.prague) return undefined
+    // OP Stack: EIP-7685 is no-op'd (specs isthmus/exec-engine.md, "Block Sealing"): no EIP-6110 deposit logs,
+    // no EIP-7002/7251 system calls, the requests hash of no requests.
+    if (this.opFork !== undefined) return []
     return [depositRequests(common, this.logs), withType(1, this.queue(WITHDRAWAL_QUEUE_ADDRESS)), withType(2, this.queue(CONSOLIDATION_QUEUE_ADDRESS))]
   }
 
@@ -211,6 +227,9 @@ export class BlockExecution {
     return r.output
   }
 }
+
+/** geth's ErrTxTypeNotSupported, the text op-geth's pool refuses a blob transaction with on an OP chain. */
+export const TX_TYPE_NOT_SUPPORTED = 'transaction type not supported'
 
 const hex = (a: bigint): string => '0x' + a.toString(16).padStart(40, '0')
 

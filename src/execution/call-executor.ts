@@ -22,7 +22,7 @@ import type { CallRequest } from './requests.ts'
 import { bigIntToFixedBytes, bytesToBigInt, ZERO_ADDRESS } from '../primitives/hex.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import type { ChainRules } from './chain-config.ts'
-import { blockEnvOf, rulesOf } from './evm-env.ts'
+import { blockEnvOf, evmRulesAt } from './evm-env.ts'
 import { executeTransaction } from '../evm/transaction.ts'
 import { InvalidTransaction, type AccessListEntry, type Authorization, type BlockEnv, type TxInput, type TxOptions } from '../evm/types.ts'
 import { WorldState } from '../evm/world-state.ts'
@@ -142,7 +142,7 @@ export async function executeCall(
 ): Promise<CallOutcome> {
   const requested = opts.gas ?? req.gas ?? ctx.settings.gasCap
   const gas = requested > ctx.settings.gasCap ? ctx.settings.gasCap : requested
-  const rules = rulesOf(ctx.rules.at(ctx.header.number, ctx.header.timestamp))
+  const rules = evmRulesAt(ctx.rules, ctx.header.number, ctx.header.timestamp)
   const env = blockEnv(ctx, !hasFee(req))
   const world = opts.tracer === undefined ? new WorldState(state) : new AccessRecordingWorld(state, opts.tracer, rules.shanghai ? env.coinbase : undefined)
   const from = bytesToBigInt(req.from ?? ZERO_ADDRESS)

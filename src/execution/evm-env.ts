@@ -15,8 +15,10 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
-import { rulesFor, type ForkName, type Rules } from '../evm/fork.ts'
+import { rulesFor, type ForkName, type OpEvmForkName, type Rules } from '../evm/fork.ts'
 import type { AccessListEntry, Authorization, BlockEnv, TxInput } from '../evm/types.ts'
+import type { OpForkName } from '../opstack/forks.ts'
+import type { ChainRules } from './chain-config.ts'
 
 /** The library's fork names, by the fork whose rules they run. */
 const FORK_OF: Readonly<Record<string, ForkName>> = {
@@ -47,11 +49,33 @@ const FORK_OF: Readonly<Record<string, ForkName>> = {
   bpo5: 'osaka',
 }
 
-/** The EVM rules of the fork a Common is set to; a fork past Osaka is refused (our EVM does not run it). */
-export function rulesOf(common: Common): Rules {
+/** Each OP fork by the latest fork at or before it that changes the EVM (evm/fork.ts OP_EVM_FORK_NAMES). */
+const OP_EVM_FORK_OF: Readonly<Record<OpForkName, OpEvmForkName>> = {
+  bedrock: 'bedrock',
+  regolith: 'bedrock',
+  canyon: 'bedrock',
+  delta: 'bedrock',
+  ecotone: 'bedrock',
+  fjord: 'fjord',
+  granite: 'granite',
+  holocene: 'granite',
+  isthmus: 'isthmus',
+  jovian: 'jovian',
+}
+
+/**
+ * The EVM rules of the fork a Common is set to, with the block's OP fork on an OP Stack chain (absent on
+ * Ethereum and before Bedrock); a fork past Osaka is refused (our EVM does not run it).
+ */
+export function rulesOf(common: Common, opFork?: OpForkName): Rules {
   const name = FORK_OF[common.hardfork()]
   if (name === undefined) throw new Error(`fork ${common.hardfork()} is not supported by this node's EVM`)
-  return rulesFor(name)
+  return rulesFor(name, opFork === undefined ? undefined : OP_EVM_FORK_OF[opFork])
+}
+
+/** The EVM rules of a block with this number and timestamp on the chain of `rules` (its OP fork included). */
+export function evmRulesAt(rules: ChainRules, number: bigint, timestamp: bigint): Rules {
+  return rulesOf(rules.at(number, timestamp), rules.opFork(number, timestamp))
 }
 
 export interface BlockEnvOptions {

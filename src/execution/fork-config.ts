@@ -135,7 +135,7 @@ export function ethConfig(rules: ChainRules, at: ChainPoint): EthConfig {
   const assemble = (time: bigint | undefined): ForkConfig | null => {
     if (time === undefined) return null
     const common = rules.at(at.headNumber, time)
-    const evm = rulesOf(common)
+    const evm = rulesOf(common, rules.opFork(at.headNumber, time))
     const precompiles: Record<string, string> = {}
     for (const a of precompileAddresses(evm)) precompiles[PRECOMPILE_NAMES[a.toString(10)]!] = address(a)
     const systemContracts: Record<string, string> = {}

@@ -39,7 +39,7 @@ export async function createAccessList(
     to = bigIntToFixedBytes(createAddress(bytesToBigInt(from), nonce), 20)
   }
   const common = ctx.rules.at(ctx.header.number, ctx.header.timestamp)
-  const rules = rulesOf(common)
+  const rules = rulesOf(common, ctx.rules.opFork(ctx.header.number, ctx.header.timestamp))
   const excluded = excludedAddresses({ rules, chainId: common.chainId(), from, to, ...(req.authorizationList ? { authorizations: req.authorizationList } : {}) })
   let previous = new AccessListTracer(req.accessList ?? [], excluded)
   for (let round = 1; ; round++) {

@@ -118,6 +118,7 @@ export class PoolAdmission implements TransactionAdmission {
       common,
       baseFee: header.baseFeePerGas ?? 0n,
       blockGasLimit: header.gasLimit,
+      ...(this.rules.op !== undefined ? { opStack: true } : {}),
       ...(common.isActivatedEIP(4844) ? { blobBaseFee: header.getBlobGasPrice() } : {}),
       ...(prepared !== undefined ? { prepared } : {}),
     })
@@ -146,6 +147,7 @@ export class PoolAdmission implements TransactionAdmission {
           common: this.rules.at(h.number, h.timestamp),
           baseFee: h.baseFeePerGas ?? 0n,
           blockGasLimit: h.gasLimit,
+          ...(this.rules.op !== undefined ? { opStack: true } : {}),
         })
         restored++
       } catch {

@@ -35,6 +35,7 @@ import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { AccountOverride } from '../state/account-overrides.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import type { StateReader } from '../state/state-reader.ts'
+import type { OpForkName } from '../opstack/forks.ts'
 import { buildTransaction, resolveCall, type ResolvedCall } from './call-args.ts'
 import { blobGasOf, checkBeforeExecution, checkGas, paysNoBlobFee, type CheckContext } from './call-checks.ts'
 import { SIM_CODES, simError } from './errors.ts'
@@ -52,6 +53,8 @@ const ZERO_ROOT = new Uint8Array(32)
 
 export interface SimBlockOptions {
   readonly common: Common
+  /** The block's OP fork on an OP Stack chain (ChainRules.opFork): the EVM's OP rules; absent on Ethereum. */
+  readonly opFork?: OpForkName
   /** The simulation's state before this block. */
   readonly state: StateReader
   /** BLOCKHASH: canonical blocks, the base, the blocks simulated so far. */
@@ -119,7 +122,7 @@ export class SimBlock {
   /** Applies the block's state overrides, then opens it (system calls). */
   static async open(opts: SimBlockOptions): Promise<SimBlock> {
     const { common } = opts
-    const rules = rulesOf(common)
+    const rules = rulesOf(common, opts.opFork)
     const state = await SimState.open(opts.state, opts.stateOverrides, rules)
     // the environment from the header's fields: the library's header is built once, at the end (finish)
     const env = blockEnvFrom(opts.header, common, { blockHash: opts.blockHash, blobBaseFee: opts.template.blobBaseFeeOverride })

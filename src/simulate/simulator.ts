@@ -84,12 +84,14 @@ export class Simulator {
       for (let i = 0; i < plan.length; i++) {
         const p = plan[i]!
         const common = this.deps.rules.at(p.number, p.time)
+        const opFork = this.deps.rules.opFork(p.number, p.time)
         let root: StateRootResult | undefined
         const reader = changes === EMPTY_DIFF ? baseState : new OverlayReader(baseState, changes)
         // The first block reads the base itself, so its system calls may be the ones remembered there.
         const systemCalls = reader === baseState ? this.memoOf(baseState) : undefined
         const block = await SimBlock.open({
           common,
+          ...(opFork !== undefined ? { opFork } : {}),
           state: reader,
           blockHash,
           deadline,

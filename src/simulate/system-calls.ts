@@ -27,6 +27,8 @@ const EMPTY = new Uint8Array(0)
 /** The block's EIP-7685 requests (type byte ‖ data, empty ones included), or undefined before Prague. */
 export function blockRequests(world: WorldState, block: BlockEnv, rules: Rules, common: Common, logs: readonly Log[], memo?: SystemCallMemo): Uint8Array[] | undefined {
   if (!rules.prague) return undefined
+  // OP Stack: no EIP-7685 requests (specs isthmus/exec-engine.md, "Block Sealing"), as block-execution.ts.
+  if (rules.op !== undefined) return []
   const requests: Uint8Array[] = []
   requests.push(depositRequests(common, logs))
   requests.push(withType(1, queueCall(world, block, rules, WITHDRAWAL_QUEUE_ADDRESS, memo)))

@@ -149,6 +149,23 @@ test('a blob transaction without its sidecar', () => {
   refuses(raw, 'transaction type not supported: type 3 rejected, pool not yet in Cancun', { env: env(forks.london) })
 })
 
+test('an OP Stack chain refuses every blob transaction first, with op-geth\'s words; its other types are admitted', () => {
+  const blob = (data: Uint8Array, nonce = 0n): Uint8Array =>
+    sign(
+      { type: 3, nonce, maxFeePerGas: 2n * GWEI, maxPriorityFeePerGas: GWEI, maxFeePerBlobGas: 1n, gasLimit: 21_000n, to: TO, chainId: CHAIN_ID, data, blobVersionedHashes: [`0x01${'00'.repeat(31)}`] },
+      alice,
+    )
+  const op = (common = forks.osaka): PendingEnv => env(common, { opStack: true })
+  refuses(blob(new Uint8Array()), 'transaction type not supported', { env: op() })
+  // Before the size, fork and sidecar checks that would refuse it on Ethereum (op-geth's ValidateTransaction order).
+  const oversized = blob(new Uint8Array(1_100_000).fill(1), 1n)
+  refuses(oversized, `oversized data: transaction size ${oversized.length}, limit 1048576`)
+  refuses(oversized, 'transaction type not supported', { env: op() })
+  refuses(blob(new Uint8Array()), 'transaction type not supported', { env: op(forks.london) })
+  accepts(transfer(alice, 0), { env: op() })
+  accepts(sign({ type: 1, nonce: 0n, gasPrice: 2n * GWEI, gasLimit: 21_000n, to: TO, value: 1n, chainId: CHAIN_ID }, alice), { env: op() })
+})
+
 test('nonce too low', () => {
   refuses(transfer(alice, 3), 'nonce too low: next nonce 5, tx nonce 3', { state: new FakeState().set(alice, { nonce: 5n }) })
 })

@@ -3,7 +3,7 @@
  * ValidateTransactionWithState), each failing with geth's text (messages.ts):
  *
  *   checkSubmission  (rpc layer)  tx fee cap · replay protection
- *   checkStateless   (no state)   fork / type · size · init code · EIP-7825 cap · block gas limit ·
+ *   checkStateless   (no state)   OP Stack: no blob type · size · fork / type · init code · EIP-7825 cap · block gas limit ·
  *                                 tip ≤ fee cap · chain id · nonce max · 7702 authorizations · blob sidecar shape
  *   checkSigned      (after the sender is known) intrinsic gas · EIP-7623 floor · minimum tip · blob fee ·
  *                                 (optionally) fee cap ≥ base fee
@@ -28,6 +28,12 @@ export interface PendingEnv {
   readonly blockGasLimit: bigint
   /** For blob transactions; when absent, blob fees are not checked against the market. */
   readonly blobBaseFee?: bigint
+  /**
+   * The chain is an OP Stack chain (ChainRules.op): blob transactions are refused, as op-geth's
+   * txpool.ValidateTransaction does when its config IsOptimism (the OP specs' exec-engine.md, "Ecotone:
+   * disable Blob-transactions": none through the RPC or otherwise into the pool).
+   */
+  readonly opStack?: boolean
   /**
    * The transaction already decoded and signature-checked from these exact bytes elsewhere (an admission
    * worker running the same decoder, prepared.ts); used when prepared for this fork. Absent: done here.
@@ -77,6 +83,8 @@ export function checkSubmission(f: TxFields, rules: AdmissionRules): void {
 
 /** Everything that needs neither the signature nor state. */
 export function checkStateless(f: TxFields, env: PendingEnv, rules: AdmissionRules): void {
+  // op-geth refuses it before any other check of its ValidateTransaction (only deposits, refused at decoding, come first).
+  if (env.opStack === true && f.type === 3) throw rejections.typeNotSupported()
   const common = env.common
   const limit = f.type === 3 ? rules.maxBlobTxSize : rules.maxTxSize
   if (f.size > limit) throw rejections.oversized(f.size, limit)
