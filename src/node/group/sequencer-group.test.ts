@@ -3,7 +3,7 @@
  * candidate's roles what to play. One leads at a time; the others follow it by name; a leader that closes
  * gives the lease back and a standby leads at once (no expiry wait); a deposed leader gives it back too and
  * stands by; a takeover that fails gives it back. Roles are recorded, not simulated: the controller is the
- * thing under test.
+ * thing under test. A member is the leader only once its takeover is done (taking-over until then).
  */
 
 import { test, type TestContext } from 'node:test'
@@ -99,4 +99,26 @@ test('a deposed leader stands by and gives the lease back; a failed takeover giv
   assert.equal(ga.isLeader(), false, 'deposed: no longer leads, at once')
   await until('someone leads again', () => ga.isLeader() || gb.isLeader(), 1_500)
   await until('a stood by', () => a.events.includes('follow nobody'))
+})
+
+test('a member is the leader (GET /leader) only once its takeover is done; meanwhile its status says taking-over', NATS, async (t) => {
+  const broker = await startNatsServer(t)
+  let finish: (() => void) | undefined
+  const leading: number[] = []
+  const roles: GroupRoles = {
+    lead: (term) => {
+      leading.push(term)
+      return new Promise<void>((resolve) => (finish = resolve))
+    },
+    follow: async () => undefined,
+  }
+  const g = await SequencerGroup.start(await connection(t, broker.url), options('a'), roles)
+  t.after(() => g.close())
+  await until('the takeover started', () => leading.length === 1)
+  assert.equal(g.isLeader(), false, 'not the leader while taking over')
+  assert.equal(g.status().role, 'taking-over')
+  assert.equal(g.status().leader?.id, 'a', 'the lease is held')
+  finish!()
+  await until('leads once the takeover is done', () => g.isLeader())
+  assert.equal(g.status().role, 'leader')
 })

@@ -38,7 +38,8 @@ export interface SequencerGroupOptions {
   readonly log?: Logger
 }
 
-export type GroupRole = 'starting' | 'standby' | 'leader'
+/** What the status says: 'taking-over' from the lease acquired until the node sequences, then 'leader'. */
+export type GroupRole = 'starting' | 'standby' | 'taking-over' | 'leader'
 
 /** A takeover as the status and the metrics show it. */
 export interface Takeover {
@@ -59,7 +60,10 @@ export interface GroupStatus {
 }
 
 export class SequencerGroup {
-  private role: GroupRole = 'starting'
+  /** 'leader' from the lease acquired (the status says 'taking-over' until `sequencingTerm` is this term). */
+  private role: Exclude<GroupRole, 'taking-over'> = 'starting'
+  /** The term whose takeover completed: the node sequences for it. */
+  private sequencingTerm: number | undefined
   private leader: LeaseHolder | undefined
   private lastTakeover: Takeover | undefined
   private transitions: Promise<void> = Promise.resolve()
@@ -98,12 +102,18 @@ export class SequencerGroup {
     return group
   }
 
+  /**
+   * Whether this member leads and sequences now (GET /leader): the lease is held and the takeover is done.
+   * During the takeover (the node reopened in the leader's role) it is not yet: writes routed by /leader
+   * would meet endpoints about to close.
+   */
   isLeader(): boolean {
-    return this.role === 'leader' && this.lease.isLeader()
+    return this.role === 'leader' && this.lease.isLeader() && this.sequencingTerm === this.lease.term
   }
 
   status(): GroupStatus {
-    return { group: this.options.group, id: this.options.candidate.id, role: this.role, leader: this.leader, lastTakeover: this.lastTakeover }
+    const role = this.role === 'leader' && this.sequencingTerm !== this.lease.term ? 'taking-over' : this.role
+    return { group: this.options.group, id: this.options.candidate.id, role, leader: this.leader, lastTakeover: this.lastTakeover }
   }
 
   /**
@@ -183,6 +193,7 @@ export class SequencerGroup {
         if (this.role !== 'leader' || this.lease.term !== holder.term) return
         try {
           await this.roles.lead(holder.term)
+          this.sequencingTerm = holder.term
           this.lastTakeover = { term: holder.term, at: Date.now(), ms: performance.now() - acquired }
           this.log.info({ term: holder.term, ms: Math.round(this.lastTakeover.ms) }, 'sequencing as the group\'s leader')
         } catch (err) {
