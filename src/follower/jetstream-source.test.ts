@@ -4,7 +4,7 @@
  * broker's newest message how far the sequencer is, before it has handled any message, so it counts itself
  * behind (not ready, eth_syncing) until it has read that far, however fresh the old messages look. A hole
  * in the broker that the sequencer's stream cannot fill either makes the follower rejoin: the block is
- * fetched sealed, and the follower follows on.
+ * fetched sealed, and the follower follows on. A broker without the stream yet is waited on, told once.
  */
 
 import { test } from 'node:test'
@@ -17,6 +17,7 @@ import { bytesToHex } from '../primitives/hex.ts'
 import { JetStreamPublisher } from '../stream/jetstream-publisher.ts'
 import type { Follower, Outcome } from './follower.ts'
 import { JetStreamSource } from './jetstream-source.ts'
+import type { Logger } from '../primitives/logger.ts'
 
 /** A follower that holds every message it is handed until released, and records what it is told. */
 function heldFollower(): { follower: Follower; handed: unknown[]; sealed: bigint[]; release: () => void } {
@@ -122,6 +123,34 @@ test('a hole in the broker that the sequencer cannot fill either: the follower r
   } finally {
     await source.stop()
     stop()
+    await publisher.close()
+  }
+})
+
+test('a broker without the stream yet: the source says so once, not at every attempt, and reads it once it appears', needsTool('nats-server', 'nats-server'), async (t) => {
+  const broker = await startNatsServer(t)
+  const node = await manualNode(t)
+  const said: { level: string; message: string }[] = []
+  const log = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((level) => [level, (_: unknown, message: string) => void said.push({ level, message })])) as unknown as Logger
+  const { follower, handed, release } = heldFollower()
+  release()
+  const source = new JetStreamSource({ url: broker.url, chainId: node.rules.chainId, head: () => 0n, fill: async () => ({ missing: 'not in this test' }), retryMs: { min: 10, max: 20 }, log }, follower)
+  source.start()
+  const publisher = new JetStreamPublisher({ chainId: node.rules.chainId, url: broker.url })
+  try {
+    await until('several attempts on the absent stream', async () => (said.filter((s) => s.level === 'info').length > 0 ? true : undefined))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 10)) // ~10 retries at 10-20 ms
+    assert.equal(said.filter((s) => /no such stream/.test(s.message)).length, 1, `told once: ${JSON.stringify(said)}`)
+    assert.deepEqual(said.filter((s) => s.level === 'warn' || s.level === 'error'), [])
+    const stop = node.stream!.onPublished((m) => publisher.publish(m))
+    publisher.start()
+    await publisher.whenConnected()
+    await node.sequencer!.flashblock()
+    node.stream!.flush()
+    await until('the stream read once it exists', async () => (handed.length > 0 ? true : undefined))
+    stop()
+  } finally {
+    await source.stop()
     await publisher.close()
   }
 })

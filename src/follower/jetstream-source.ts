@@ -25,7 +25,7 @@
  *   the follower could not take) starts it again after a back-off, from the follower's last sequence.
  */
 
-import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
+import { DeliverPolicy, jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type ConsumerMessages, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { errorFields, type Logger, SILENT_LOGGER } from '../primitives/logger.ts'
 import { BrokerConnection } from '../stream/broker-connection.ts'
@@ -67,6 +67,8 @@ export class JetStreamSource {
   private messages: ConsumerMessages | undefined
   private running: Promise<void> | undefined
   private wake: (() => void) | undefined
+  /** The broker was found without the stream, and the log told so (once until it is found). */
+  private toldAbsent = false
   /** Holes filled from the sequencer's stream, and those it could not fill (the follower rejoined). */
   readonly holes = { filled: 0, rejoined: 0 }
 
@@ -108,7 +110,13 @@ export class JetStreamSource {
       try {
         await this.read(nc)
       } catch (err) {
-        if (!this.stopped) this.log.warn({ url: this.options.url, ...errorFields(err) }, 'flashblock stream (JetStream): reading stopped; starting again')
+        if (this.stopped) continue
+        // A stream no sequencer has published to yet (a new chain, a group's first leader still taking over)
+        // is waited for, told once rather than at every attempt.
+        const absent = err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound
+        if (!absent) this.log.warn({ url: this.options.url, ...errorFields(err) }, 'flashblock stream (JetStream): reading stopped; starting again')
+        else if (!this.toldAbsent) this.log.info({ url: this.options.url, stream: streamName(this.options.chainId) }, 'flashblock stream (JetStream): no such stream on the broker yet; waiting for its sequencer')
+        this.toldAbsent = absent
       } finally {
         this.messages = undefined
       }
