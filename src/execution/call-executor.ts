@@ -32,6 +32,7 @@ import { AccessRecordingWorld, type AccessListTracer } from './access-list-trace
 import type { EvmMeter } from './evm-meter.ts'
 import type { Tracer } from '../evm/tracers/index.ts'
 import { OpFees } from './op-fees.ts'
+import { opChainAccounts } from './tracing.ts'
 
 export interface CallSettings {
   /** Default and maximum gas of a call. */
@@ -161,7 +162,8 @@ export async function executeCall(
   const trace = opts.trace
   if (trace !== undefined) {
     options = { ...options, observer: trace.observer, ...(trace.steps === undefined ? {} : { steps: trace.steps }) }
-    trace.txStart({ world, block: env, rules, tx: input })
+    const chainAccounts = opChainAccounts(opFork)
+    trace.txStart({ world, block: env, rules, tx: input, ...(chainAccounts === undefined ? {} : { chainAccounts }) })
   }
   let result
   const meter = opts.meter

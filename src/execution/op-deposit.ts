@@ -48,6 +48,20 @@ const DEPOSIT_OPTIONS: TxOptions = {
   skipBlockGasLimit: true,
 }
 
+/** The message a deposit runs as: a zero-price message of its `from` at `nonce` (what a tracer is told it runs). */
+export function depositTxInput(deposit: DepositTransaction, nonce: bigint): TxInput {
+  return {
+    type: 0,
+    from: bytesToBigInt(deposit.from),
+    nonce,
+    gasLimit: deposit.gas,
+    to: deposit.to === null ? undefined : bytesToBigInt(deposit.to),
+    value: deposit.value,
+    data: deposit.data,
+    gasPrice: 0n,
+  }
+}
+
 /**
  * Runs `deposit` on `world` in a block of OP fork `fork` that has used `blockGasUsed` so far. Throws the EVM's
  * InvalidTransaction (state untouched) only when the block has not the gas left for it: the block is invalid.
@@ -73,16 +87,7 @@ export function runDeposit(
   const receiptExtras = depositReceiptExtras(fork, nonceBefore)
   let reason = 'system transactions are not supported from Regolith'
   if (depositRunnable(fork, deposit.isSystemTx)) {
-    const input: TxInput = {
-      type: 0,
-      from,
-      nonce: nonceBefore,
-      gasLimit: deposit.gas,
-      to: deposit.to === null ? undefined : bytesToBigInt(deposit.to),
-      value: deposit.value,
-      data: deposit.data,
-      gasPrice: 0n,
-    }
+    const input = depositTxInput(deposit, nonceBefore)
     try {
       const result = executeTransaction(world, block, rules, input, extra === undefined ? DEPOSIT_OPTIONS : { ...DEPOSIT_OPTIONS, ...extra })
       const gasUsed = depositGasUsed(fork, deposit.isSystemTx, deposit.gas, result.gasUsed)

@@ -5,10 +5,18 @@
  * the last 20 blocks, or 1 gwei when they carried no transactions (the usual dev-chain answer).
  * eth_gasPrice = tip + the head's base fee. Fee history reports per block: base fee (plus the next
  * block's), gas used ratio, blob base fee and ratio, and the requested tip percentiles weighted by gas.
+ *
+ * On an OP Stack chain, as op-geth's eth/gasprice/feehistory.go: the next block's base fee is the chain's own
+ * EIP-1559 rule (open-header.ts nextBaseFee: its elasticity and denominator, Holocene's from the extraData) at
+ * the newest block's time + 1, and a deposit's tip is zero (op-geth's EffectiveGasTip of a deposit), never
+ * its 0 price less the base fee; the tip suggestion leaves deposits out.
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
+import { nextBaseFee } from '../execution/open-header.ts'
+import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
+import type { ReceiptView } from '../chain/types.ts'
 import type { FeeHistory } from './api.ts'
 import type { ChainReader } from './chain-reader.ts'
 
@@ -29,7 +37,7 @@ export class FeeOracle {
       const header = this.chain.header(n)
       const base = header?.baseFeePerGas ?? 0n
       const receipts = this.chain.receipts(n) ?? []
-      const blockTips = receipts.map((r) => r.effectiveGasPrice - base).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      const blockTips = receipts.filter((r) => r.type !== DEPOSIT_TX_TYPE).map((r) => tipOf(r, base)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       tips.push(...blockTips.slice(0, 3))
     }
     if (tips.length === 0) return GWEI
@@ -70,7 +78,7 @@ export class FeeOracle {
     if (count > 0n) {
       const last = this.chain.header(newest)!
       const next = this.rules.at(last.number + 1n, last.timestamp + 1n)
-      baseFeePerGas.push(last.common.isActivatedEIP(1559) ? last.calcNextBaseFee() : 0n)
+      baseFeePerGas.push(last.common.isActivatedEIP(1559) ? nextBaseFee(next, last, last.timestamp + 1n, this.rules.op) : 0n)
       baseFeePerBlobGas.push(next.isActivatedEIP(4844) ? last.calcNextBlobGasPrice(next) : 0n)
     }
     return {
@@ -87,7 +95,7 @@ export class FeeOracle {
     const receipts = this.chain.receipts(n) ?? []
     if (receipts.length === 0) return percentiles.map(() => 0n)
     const sorted = receipts
-      .map((r) => ({ tip: r.effectiveGasPrice - baseFee, gas: r.gasUsed }))
+      .map((r) => ({ tip: tipOf(r, baseFee), gas: r.gasUsed }))
       .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
     return percentiles.map((p) => {
       const threshold = (Number(gasUsed) * p) / 100
@@ -99,4 +107,9 @@ export class FeeOracle {
       return sorted[sorted.length - 1]!.tip
     })
   }
+}
+
+/** The tip a receipt's transaction paid over `baseFee`; a deposit's (OP Stack) is zero, as op-geth's EffectiveGasTip. */
+function tipOf(r: ReceiptView, baseFee: bigint): bigint {
+  return r.type === DEPOSIT_TX_TYPE ? 0n : r.effectiveGasPrice - baseFee
 }

@@ -42,7 +42,8 @@ import { BlockResolver, type ResolvedBlock } from './block-resolver.ts'
 import { ProofService, type StateProofs } from './state-proofs.ts'
 import { TraceService, type TraceApi } from './trace-service.ts'
 import type { PreconfirmedFeed } from '../preconf/feed.ts'
-import { pendingBlock, pendingContext, pendingReceipts, pendingTransactions } from '../preconf/views.ts'
+import { pendingBlock, pendingContext, pendingTransactions } from '../preconf/views.ts'
+import { pendingRpcReceipts } from './op-receipts.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { PENDING } from '../primitives/block-id.ts'
 import type { ChainReader } from './chain-reader.ts'
@@ -245,7 +246,7 @@ export class NodeService implements NodeApi {
     let list = this.pendingReceiptLists.get(snapshot)
     if (list === undefined) {
       const context = pendingContext(snapshot)
-      list = Object.freeze(pendingReceipts(snapshot).map((receipt) => ({ receipt, context })))
+      list = Object.freeze(pendingRpcReceipts(this.rules, snapshot).map((receipt) => ({ receipt, context })))
       this.pendingReceiptLists.set(snapshot, list)
     }
     return list
@@ -291,7 +292,7 @@ export class NodeService implements NodeApi {
     if (loc === undefined) {
       const pending = this.pendingLocation(hash)
       if (pending === undefined) return null
-      return { receipt: pendingReceipts(pending.snapshot)[pending.index]!, context: pendingContext(pending.snapshot) }
+      return { receipt: pendingRpcReceipts(this.rules, pending.snapshot)[pending.index]!, context: pendingContext(pending.snapshot) }
     }
     const receipt = this.chain.rpcReceipts(loc.number)?.[loc.index]
     const context = this.chain.context(loc.number)
@@ -372,7 +373,7 @@ export class NodeService implements NodeApi {
     return (found) => {
       const onFlashblock = (s: PreconfirmedSnapshot): void => {
         const i = s.positions.get(hex)
-        if (i !== undefined) found({ receipt: pendingReceipts(s)[i]!, context: pendingContext(s) })
+        if (i !== undefined) found({ receipt: pendingRpcReceipts(this.rules, s)[i]!, context: pendingContext(s) })
       }
       feed.on('flashblock', onFlashblock)
       return () => void feed.off('flashblock', onFlashblock)

@@ -13,6 +13,13 @@
  * validation) pays no blob fee: when it pays no gas fee either, no fee is charged at all; otherwise it runs
  * in an environment whose blob base fee is 0 (BLOBBASEFEE reads 0 there).
  *
+ * On an OP Stack chain a call runs as op-geth's simulator runs its message (internal/ethapi/simulate.go: a
+ * message built from the call's arguments carries no rollup cost data, so no L1 data fee is charged or paid
+ * to its vault; with validation it is not a skipped-checks message, so from Isthmus the operator fee for its
+ * gas limit is bought upfront): a call that names a fee settles the base fee vault, and from Isthmus the
+ * operator fee vault and the sender's refund (execution/op-fees.ts forCall); one that names none settles
+ * nothing, as an eth_call.
+ *
  * Every frame, log and value move of a call is seen by the block's TransferTracer (our EVM's observer), so
  * a call's logs come out in execution order with the transfer logs interleaved when traced.
  */
@@ -20,6 +27,7 @@
 import type { Common } from '@ethereumjs/common'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { blockEnvFrom, rulesOf } from '../execution/evm-env.ts'
+import { OpFees } from '../execution/op-fees.ts'
 import type { EvmMeter } from '../execution/evm-meter.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
@@ -169,7 +177,10 @@ export class SimBlock {
     const meter = this.opts.meter
     try {
       const started = meter === undefined ? 0 : performance.now()
+      const opFork = this.opts.opFork
+      const opHooks = opFork === undefined || noGasFee ? undefined : new OpFees(opFork, world, env.baseFee).forCall(sender, input.gasLimit, validation)
       result = executeTransaction(world, env, this.rules, input, {
+        ...opHooks,
         skipNonceCheck: true,
         skipSenderCodeCheck: true,
         skipBaseFeeCheck: true,

@@ -79,6 +79,7 @@ export class PrestateTracer implements Tracer, FrameObserver, StateReadObserver 
       const authority = recoverAuthority(auth)
       if (authority !== undefined) this.lookupAccount(authority)
     }
+    for (const account of ctx.chainAccounts ?? []) this.lookupAccount(account)
   }
 
   enter(msg: Message): void {

@@ -32,6 +32,11 @@ export interface TraceTxContext {
   readonly blockHash?: bigint
   readonly txHash?: bigint
   readonly txIndex?: number
+  /**
+   * Accounts the chain's own rules credit around every transaction, which prestateTracer looks up as it does
+   * the coinbase: on an OP Stack chain op-geth's base fee vault (eth/tracers/native/prestate.go OnTxStart).
+   */
+  readonly chainAccounts?: readonly bigint[]
 }
 
 export interface Tracer {

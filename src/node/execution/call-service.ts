@@ -32,7 +32,8 @@ import type { EvmMeter } from '../../execution/evm-meter.ts'
 import type { ExecutionJob, JobResult, TraceBlockJob, WireTransaction } from './jobs.ts'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { FlashnodeError } from '../../errors/errors.ts'
-import { decodeBlock } from '../../execution/block-codec.ts'
+import { decodeBlock, decodeOpBlock } from '../../execution/block-codec.ts'
+import { decodeDepositTransaction, depositTransactionHash, DEPOSIT_TX_TYPE } from '../../opstack/deposit-tx.ts'
 import { traceBlock, tracerFor, TraceTooLarge, type ReplayTransaction, type TracedTransaction } from '../../execution/tracing.ts'
 
 export interface CallSettings {
@@ -133,6 +134,7 @@ export class CallService {
 
   private traceBlock(job: TraceBlockJob, target: TargetState, deadline: number): TracedTransaction[] {
     const header = target.header
+    const opFork = this.rules.opFork(header.number, header.timestamp)
     const transactions = job.transactions === undefined ? this.sealedTransactions(header.number) : job.transactions.map((t) => this.decoded(t, header))
     const index = job.index
     if (transactions.length === 0) return []
@@ -143,20 +145,26 @@ export class CallService {
       base: target.parentState(),
       blockHashOf: this.blockHash,
       transactions,
+      ...(opFork === undefined ? {} : { opFork }),
     }
     if (index === undefined) return traceBlock(replay, job.spec, () => true, transactions.length - 1, deadline)
     return traceBlock(replay, job.spec, (i) => i === index, index, deadline)
   }
 
+  /** A sealed block's transactions; an OP Stack block's deposits decoded apart (the library cannot read them). */
   private sealedTransactions(number: bigint): ReplayTransaction[] {
     const rlp = this.chain.blockRlp(number)
     if (rlp === undefined) throw new FlashnodeError('notFound', `block #${number} not found`)
-    const block = decodeBlock(this.rules, rlp)
     const senders = this.chain.senders(number)
-    return block.transactions.map((tx, i) => ({ tx, sender: senders[i]!, hash: tx.hash() }))
+    if (this.rules.op === undefined) return decodeBlock(this.rules, rlp).transactions.map((tx, i) => ({ tx, sender: senders[i]!, hash: tx.hash() }))
+    const { block, deposits } = decodeOpBlock(this.rules, rlp)
+    const leading = deposits.map((envelope, i) => ({ deposit: decodeDepositTransaction(envelope), sender: senders[i]!, hash: depositTransactionHash(envelope) }))
+    return [...leading, ...block.transactions.map((tx, i) => ({ tx, sender: senders[deposits.length + i]!, hash: tx.hash() }))]
   }
 
+  /** A pre-confirmed transaction as a job carries it: a deposit (OP Stack) from its envelope. */
   private decoded(t: WireTransaction, header: BlockHeader): ReplayTransaction {
-    return { tx: createTxFromRLP(t.raw, { common: header.common }), sender: t.sender, hash: t.hash }
+    if (t.raw[0] === DEPOSIT_TX_TYPE) return { deposit: decodeDepositTransaction(t.raw), sender: t.sender, hash: t.hash }
+    return { tx: createTxFromRLP(t.raw, { common: header.common }), raw: t.raw, sender: t.sender, hash: t.hash }
   }
 }

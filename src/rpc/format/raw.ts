@@ -2,12 +2,17 @@
  * Consensus encodings the debug_getRaw* methods answer that no stored form holds as such: a block's header
  * (the first item of the block's RLP list, sliced, never re-encoded) and a receipt as the receipts trie
  * holds it (EIP-2718: the type byte, for a typed receipt, then rlp([status or post-state root, cumulative
- * gas used, logs bloom, logs])). Pure functions; they trust their input to be well-formed RLP from the chain.
+ * gas used, logs bloom, logs])). A deposit's receipt (OP Stack, type 0x7e) is op-geth's MarshalBinary of it
+ * (core/types/receipt.go encodeTyped): the same list with its depositNonce (Regolith on) and
+ * depositReceiptVersion (Canyon on) appended, whichever it has. Pure functions; they trust their input to be
+ * well-formed RLP from the chain.
  */
 
 import type { ReceiptView } from '../../chain/types.ts'
 import { bigIntToMinimalBytes } from '../../primitives/hex.ts'
 import { encodeRlp } from '../../primitives/rlp-encode.ts'
+import { DEPOSIT_TX_TYPE } from '../../opstack/deposit-tx.ts'
+import { encodeDepositReceipt } from '../../opstack/receipt-fields.ts'
 
 /** Offset and length of the RLP item at `at` (its prefix included). */
 function itemAt(rlp: Uint8Array, at: number): { payload: number; end: number } {
@@ -33,8 +38,18 @@ export function firstListItem(rlp: Uint8Array): Uint8Array {
   return rlp.subarray(list.payload, first.end)
 }
 
-/** A receipt's consensus (receipts-trie) encoding. */
+/** A receipt's consensus encoding (the receipts trie's, but for a deposit's: see the top). */
 export function consensusReceipt(r: ReceiptView): Uint8Array {
+  if (r.type === DEPOSIT_TX_TYPE) {
+    return encodeDepositReceipt({
+      status: r.status === 1 ? 1 : 0,
+      cumulativeGasUsed: r.cumulativeGasUsed,
+      logsBloom: r.logsBloom,
+      logs: r.logs,
+      ...(r.depositNonce === undefined ? {} : { depositNonce: r.depositNonce }),
+      ...(r.depositReceiptVersion === undefined ? {} : { depositReceiptVersion: r.depositReceiptVersion }),
+    })
+  }
   const outcome = r.status === undefined ? (r.root ?? new Uint8Array(0)) : r.status === 1 ? Uint8Array.of(1) : new Uint8Array(0)
   const body = encodeRlp([
     outcome,
