@@ -5,12 +5,14 @@
  * the last 20 blocks, or 1 gwei when they carried no transactions (the usual dev-chain answer).
  * eth_gasPrice = tip + the head's base fee. Fee history reports per block: base fee (plus the next
  * block's), gas used ratio, blob base fee and ratio, and the requested tip percentiles weighted by gas.
+ * OP Stack deposits pay no gas price: the tip suggestion leaves them out, fee history counts their tip as 0.
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import type { FeeHistory } from './api.ts'
 import type { ChainReader } from './chain-reader.ts'
+import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
 
 const GWEI = 1_000_000_000n
 const SAMPLE_BLOCKS = 20n
@@ -29,7 +31,8 @@ export class FeeOracle {
       const header = this.chain.header(n)
       const base = header?.baseFeePerGas ?? 0n
       const receipts = this.chain.receipts(n) ?? []
-      const blockTips = receipts.map((r) => r.effectiveGasPrice - base).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      // An OP Stack deposit pays no L2 gas price (its receipt's is 0): it says nothing of what tips buy.
+      const blockTips = receipts.filter((r) => r.type !== DEPOSIT_TX_TYPE).map((r) => r.effectiveGasPrice - base).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       tips.push(...blockTips.slice(0, 3))
     }
     if (tips.length === 0) return GWEI
@@ -87,7 +90,8 @@ export class FeeOracle {
     const receipts = this.chain.receipts(n) ?? []
     if (receipts.length === 0) return percentiles.map(() => 0n)
     const sorted = receipts
-      .map((r) => ({ tip: r.effectiveGasPrice - baseFee, gas: r.gasUsed }))
+      // A deposit (OP Stack) pays no gas price: its tip counts as 0, never below.
+      .map((r) => ({ tip: r.type === DEPOSIT_TX_TYPE ? 0n : r.effectiveGasPrice - baseFee, gas: r.gasUsed }))
       .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
     return percentiles.map((p) => {
       const threshold = (Number(gasUsed) * p) / 100
