@@ -6,7 +6,8 @@
  * L1 fee and the operator fee, the fee vaults); once sealed, every block, its receipts (with the OP keys:
  * depositNonce, l1Fee, …), balances and nonces are equal on all nodes. A follower started empty catches up
  * through the sealed OP blocks, one killed with kill -9 restarts and agrees. A follower whose chain is not an
- * OP chain (or the other way round) is refused at its start, saying so. Nothing sleeps for a tick.
+ * OP chain (or the other way round) is refused at its start, saying so. The same through JetStream
+ * (`--stream nats://…` on both; skipped, saying so, without nats-server). Nothing sleeps for a tick.
  */
 
 import { test, type TestContext } from 'node:test'
@@ -22,6 +23,8 @@ import { rpc, spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { agreeUpTo, head, until } from '../support/follower-kit.ts'
 import { parseExposition, samplesOf } from '../support/prometheus-text.ts'
+import { needsTool } from '../support/debian-tool.ts'
+import { startNatsServer } from '../support/nats-server.ts'
 
 const ACCOUNTS = devAccounts(3)
 const RECEIVER = '0x00000000000000000000000000000000000000bb'
@@ -143,4 +146,22 @@ test('a follower and its sequencer that disagree on being an OP chain: refused a
   await assert.rejects(follower(t, opSequencer, []), /runs an OP Stack chain .* start the follower with --op-stack/)
   const ethSequencer = await spawnNode(t, ['--datadir', tempDir(t), '--sealing', 'manual', '--log-level', 'warn'])
   await assert.rejects(follower(t, ethSequencer, options), /runs an Ethereum chain and this data directory's is an OP Stack chain/)
+})
+
+test('an OP follower through JetStream: the deposits and transactions from the broker, the sealed block built and checked', { ...needsTool('nats-server', 'nats-server'), timeout: 120_000 }, async (t) => {
+  const options = chainOptions(tempDir(t))
+  const broker = await startNatsServer(t)
+  const sequencer = await spawnNode(t, ['--datadir', tempDir(t), ...options, '--sealing', 'manual', '--stream', broker.url, '--log-level', 'warn'])
+  const f = await follower(t, sequencer, [...options, '--stream', broker.url])
+  const minted = await deposit(sequencer.url, 10n ** 18n, 5n)
+  await rpc(sequencer.url, 'evm_mine')
+  await until('the follower to show the open block with the deposit', async () => ((await pendingBlock(f.url)).transactions.some((tx) => tx.hash === minted) ? true : undefined))
+  assert.deepEqual(await pendingView(f.url), await pendingView(sequencer.url))
+  const fetchedBefore = await counter(f.url, 'flashnode_follower_fetched_blocks_total')
+  await rpc(sequencer.url, 'evm_mine')
+  const last = await head(sequencer.url)
+  await until(`block ${last} on the follower`, async () => ((await head(f.url)) >= last ? true : undefined))
+  assert.equal(await counter(f.url, 'flashnode_follower_fetched_blocks_total'), fetchedBefore, 'built from the stream, not fetched')
+  assert.equal(await counter(f.url, 'flashnode_follower_seal_mismatches_total'), 0)
+  await agreeUpTo([sequencer.url, f.url], last, WATCHED)
 })
