@@ -14,6 +14,7 @@ import type { StateDiff } from '../state/state-diff.ts'
 import type { FlashblocksPayloadV1, StreamReceipt } from '../stream/payload.ts'
 import type { BlockEnvironment } from '../execution/open-header.ts'
 import { parseTx, type ParsedTx } from '../txpool/decode.ts'
+import { decodeDepositTransaction, DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
 
 export class StreamMessageInvalid extends Error {
   constructor(message: string) {
@@ -47,14 +48,31 @@ export interface DecodedReceipt {
   readonly logs: DecodedLog[]
   readonly blobGasUsed?: bigint
   readonly blobGasPrice?: bigint
+  /** An OP Stack deposit's nonce (Regolith on) and receipt version (Canyon on). */
+  readonly depositNonce?: bigint
+  readonly depositReceiptVersion?: bigint
+}
+
+/** What the replica reads of a transaction's fields. */
+export interface DecodedFields {
+  readonly type: number
+  /** The signed chain id; undefined for an unprotected legacy transaction or a deposit. */
+  readonly chainId: bigint | undefined
+  /** The recipient; undefined for a contract creation. */
+  readonly to: Uint8Array | undefined
 }
 
 export interface DecodedTransaction {
   /** EIP-2718 encoding, as the block body holds it. */
   readonly raw: Uint8Array
   readonly hash: Uint8Array
-  /** Its fields, read without building the library's object (txpool/decode.ts, the pool's own decoder). */
-  readonly parsed: ParsedTx
+  /**
+   * Its fields, read without building the library's object (txpool/decode.ts, the pool's own decoder; an OP
+   * Stack deposit's from its envelope).
+   */
+  readonly parsed: DecodedFields
+  /** Set for an OP Stack deposit (type 0x7e): unsigned, its sender is its `from`. */
+  readonly deposit?: DepositTransaction
   readonly receipt: DecodedReceipt
 }
 
@@ -149,6 +167,8 @@ function receiptOf(value: unknown, field: string): DecodedReceipt {
     logs,
     ...(r.blobGasUsed !== undefined ? { blobGasUsed: big(r.blobGasUsed, `${field}.blobGasUsed`) } : {}),
     ...(r.blobGasPrice !== undefined ? { blobGasPrice: big(r.blobGasPrice, `${field}.blobGasPrice`) } : {}),
+    ...(r.depositNonce !== undefined ? { depositNonce: big(r.depositNonce, `${field}.depositNonce`) } : {}),
+    ...(r.depositReceiptVersion !== undefined ? { depositReceiptVersion: big(r.depositReceiptVersion, `${field}.depositReceiptVersion`) } : {}),
   }
 }
 
@@ -217,6 +237,17 @@ function transactionOf(raw: Uint8Array, field: string): ParsedTx {
   return parsed
 }
 
+/** An OP Stack deposit's envelope (whether the chain has deposits is the replica's business). */
+function depositOf(raw: Uint8Array, field: string): { deposit: DepositTransaction; hash: Uint8Array; parsed: DecodedFields } {
+  let deposit: DepositTransaction
+  try {
+    deposit = decodeDepositTransaction(raw)
+  } catch (err) {
+    fail(field, `not a deposit transaction: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  return { deposit, hash: keccak256(raw), parsed: { type: DEPOSIT_TX_TYPE, chainId: undefined, to: deposit.to ?? undefined } }
+}
+
 /** Checks and decodes one message (its JSON already parsed). */
 export function decodeMessage(value: unknown): DecodedMessage {
   const p = record(value, 'message') as Partial<Record<keyof FlashblocksPayloadV1, unknown>>
@@ -229,10 +260,13 @@ export function decodeMessage(value: unknown): DecodedMessage {
   const transactions = list(diff['transactions'], 'diff.transactions').map((t, i) => {
     const raw = bytes(t, `diff.transactions[${i}]`)
     if (raw.length === 0) fail(`diff.transactions[${i}]`, 'empty')
-    const parsed = transactionOf(raw, `diff.transactions[${i}]`)
-    const receipt = receipts[parsed.hashHex]
-    if (receipt === undefined) fail('metadata.receipts', `no receipt for transaction ${parsed.hashHex}`)
-    return { raw, hash: parsed.hash, parsed, receipt: receiptOf(receipt, `metadata.receipts.${parsed.hashHex}`) }
+    const one = raw[0] === DEPOSIT_TX_TYPE ? depositOf(raw, `diff.transactions[${i}]`) : transactionOf(raw, `diff.transactions[${i}]`)
+    const hashHex = bytesToHex(one.hash)
+    const receipt = receipts[hashHex]
+    if (receipt === undefined) fail('metadata.receipts', `no receipt for transaction ${hashHex}`)
+    const decoded = receiptOf(receipt, `metadata.receipts.${hashHex}`)
+    if ('deposit' in one) return { raw, hash: one.hash, parsed: one.parsed, deposit: one.deposit, receipt: decoded }
+    return { raw, hash: one.hash, parsed: one, receipt: decoded }
   })
   if (Object.keys(receipts).length !== transactions.length) fail('metadata.receipts', 'receipts of transactions the message does not carry')
   const blockHash = diff['block_hash']

@@ -34,6 +34,10 @@ import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
 import { computeStateRoot, type StateRootResult } from '../state/state-root.ts'
 import type { KvStore } from '../storage/db.ts'
 import type { DecodedBase, DecodedMessage, DecodedTransaction } from './message-decoder.ts'
+import { DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
+import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
+import { decodeEip1559ExtraData } from '../opstack/base-fee.ts'
+import { opForkActiveAt } from '../opstack/chain-config.ts'
 
 /** A sealed block that does not match what the follower applied: never committed, never served. */
 export class SealMismatch extends Error {
@@ -97,6 +101,8 @@ export class ReplicaBlock {
    */
   private stateRoot: { readonly root: IncrementalStateRoot; steps: Promise<void> } | undefined
   private stateRootFailed = false
+  /** A signed (non-deposit) transaction is in the block: no deposit may follow. */
+  private signedSeen = false
 
   private constructor(
     private readonly rules: ChainRules,
@@ -119,7 +125,8 @@ export class ReplicaBlock {
     if (opening.index !== 0 || base === undefined) throw new ReplicaOutOfStep(`block ${opening.blockNumber} index ${opening.index}: not a block's opening`)
     checkBase(parent, base, opening.blockNumber)
     const common = rules.mutableCopy()
-    const header = environmentBlock(common, openHeaderData(common, parent, base)).header
+    checkOpEnvironment(rules, base)
+    const header = environmentBlock(common, openHeaderData(common, parent, base, rules.op)).header
     if ((header.baseFeePerGas ?? 0n) !== base.baseFeePerGas) {
       throw new ReplicaOutOfStep(`block ${base.number}: base fee ${base.baseFeePerGas} does not follow from the parent (${header.baseFeePerGas})`)
     }
@@ -206,7 +213,7 @@ export class ReplicaBlock {
       const receipt = this.transactions[i]!.receipt
       const bloom = logsBloom(receipt.logs)
       orBloom(this.bloom, bloom)
-      this.receiptEncodings.push(encodeReceiptFast(libraryReceipt(receipt, bloom), receipt.type))
+      this.receiptEncodings.push(receipt.type === DEPOSIT_TX_TYPE ? depositReceiptForRoot(receipt, bloom) : encodeReceiptFast(libraryReceipt(receipt, bloom), receipt.type))
     }
   }
 
@@ -281,6 +288,9 @@ export class ReplicaBlock {
     const r = t.receipt
     const parsed = t.parsed
     if (parsed.type !== r.type) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: type ${parsed.type}, its receipt says ${r.type}`)
+    if (t.deposit !== undefined) this.checkDeposit(t, t.deposit)
+    else if (r.depositNonce !== undefined || r.depositReceiptVersion !== undefined) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: a deposit's receipt fields on a transaction of type ${parsed.type}`)
+    else this.signedSeen = true
     const chainId = this.header.common.chainId()
     if (parsed.chainId !== undefined && parsed.chainId !== chainId) throw new ReplicaOutOfStep(`transaction ${bytesToHex(t.hash)}: signed for chain ${parsed.chainId}, not ${chainId}`)
     const receipt: ReceiptRecord = {
@@ -296,8 +306,21 @@ export class ReplicaBlock {
       logs: r.logs,
       ...(r.blobGasUsed !== undefined ? { blobGasUsed: r.blobGasUsed } : {}),
       ...(r.blobGasPrice !== undefined ? { blobGasPrice: r.blobGasPrice } : {}),
+      ...(r.depositNonce !== undefined ? { depositNonce: r.depositNonce } : {}),
+      ...(r.depositReceiptVersion !== undefined ? { depositReceiptVersion: r.depositReceiptVersion } : {}),
     }
-    return new StreamedTransaction(t.raw, t.hash, r.from, receipt, this.header.common)
+    return new StreamedTransaction(t.raw, t.hash, r.from, receipt, this.header.common, t.deposit)
+  }
+
+  /**
+   * An OP Stack deposit: only on an OP chain, only ahead of the block's signed transactions, and its receipt
+   * names its `from` as sender (it has no signature to recover one from).
+   */
+  private checkDeposit(t: DecodedTransaction, deposit: DepositTransaction): void {
+    const hash = bytesToHex(t.hash)
+    if (this.rules.op === undefined) throw new ReplicaOutOfStep(`transaction ${hash}: a deposit (type 0x7e) on a chain without deposits (not an OP Stack chain)`)
+    if (this.signedSeen) throw new ReplicaOutOfStep(`transaction ${hash}: a deposit after the block's first signed transaction (deposits lead an OP Stack block)`)
+    if (!equalBytes(deposit.from, t.receipt.from)) throw new ReplicaOutOfStep(`deposit ${hash}: from ${bytesToHex(deposit.from)}, its receipt says ${bytesToHex(t.receipt.from)}`)
   }
 }
 
@@ -311,9 +334,12 @@ class StreamedTransaction implements IncludedTransaction {
     readonly sender: Uint8Array,
     readonly receipt: ReceiptRecord,
     private readonly common: Common,
+    /** An OP Stack deposit's fields (it has no library object: reading `tx` throws, as for the sequencer's). */
+    readonly deposit?: DepositTransaction,
   ) {}
 
   get tx(): TypedTransaction {
+    if (this.deposit !== undefined) throw new Error(`transaction ${bytesToHex(this.hash)} is a deposit (0x7e): it has no library transaction object`)
     return (this.built ??= createTxFromRLP(this.raw, { common: this.common }))
   }
 }
@@ -331,7 +357,10 @@ interface ForgedSender {
  * and compares it with its receipt's; the first that differs, if any. A signature that recovers no sender at
  * all differs too.
  */
-async function firstForgedSender(txs: readonly IncludedTransaction[], header: BlockHeader, work: ReplicaWork): Promise<ForgedSender | undefined> {
+async function firstForgedSender(all: readonly IncludedTransaction[], header: BlockHeader, work: ReplicaWork): Promise<ForgedSender | undefined> {
+  // Deposits are unsigned: their sender is their `from`, checked when they were applied.
+  const txs = all.some((t) => t.deposit !== undefined) ? all.filter((t) => t.deposit === undefined) : all
+  if (txs.length === 0) return undefined
   const recovered = work.recoverSenders === undefined ? [] : await work.recoverSenders(txs.map((t) => t.raw), header)
   let here = 0
   for (let i = 0; i < txs.length; i++) {
@@ -356,6 +385,19 @@ function signerHere(t: IncludedTransaction): Uint8Array | undefined {
 
 const SENDERS_PER_TURN = 8
 
+/**
+ * An OP Stack block's environment as op-geth checks it: from Holocene its extraData carries the EIP-1559
+ * parameters (version 0, 9 bytes), which the next block's base fee is computed from.
+ */
+function checkOpEnvironment(rules: ChainRules, base: DecodedBase): void {
+  const op = rules.op
+  if (op === undefined || !opForkActiveAt(op, 'holocene', base.timestamp)) return
+  if (opForkActiveAt(op, 'jovian', base.timestamp)) throw new ReplicaOutOfStep(`block ${base.number}: a Jovian block, which this follower cannot check (Jovian's rules are not implemented)`)
+  if (decodeEip1559ExtraData(base.extraData, false) === undefined) {
+    throw new ReplicaOutOfStep(`block ${base.number}: extraData ${bytesToHex(base.extraData)} is not Holocene's EIP-1559 parameters`)
+  }
+}
+
 function checkBase(parent: BlockHeader, base: DecodedBase, number: bigint): void {
   if (base.number !== number || number !== parent.number + 1n) {
     throw new ReplicaOutOfStep(`opening of block ${base.number} (metadata ${number}) does not follow block ${parent.number}`)
@@ -363,6 +405,18 @@ function checkBase(parent: BlockHeader, base: DecodedBase, number: bigint): void
   if (!equalBytes(base.parentHash, parent.hash())) {
     throw new ReplicaOutOfStep(`block ${number} builds on ${bytesToHex(base.parentHash)}, not on this node's block ${parent.number} (${bytesToHex(parent.hash())})`)
   }
+}
+
+/** A deposit's receipt as the receipts trie holds it (with its nonce and version, as the sequencer hashed it). */
+function depositReceiptForRoot(r: ReceiptRecord, bloom: Uint8Array): Uint8Array {
+  return encodeDepositReceiptForRoot({
+    status: r.status ?? 0,
+    cumulativeGasUsed: r.cumulativeGasUsed,
+    logsBloom: bloom,
+    logs: r.logs,
+    ...(r.depositNonce !== undefined ? { depositNonce: r.depositNonce } : {}),
+    ...(r.depositReceiptVersion !== undefined ? { depositReceiptVersion: r.depositReceiptVersion } : {}),
+  })
 }
 
 /** A receipt record in the library's receipt shape (what the receipts trie encodes). */

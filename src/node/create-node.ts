@@ -32,6 +32,7 @@ import { followerMetrics } from './follower-metrics.ts'
 import type { SyncStatus } from './api.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import { bytesToHex } from '../primitives/hex.ts'
+import { L1_BLOCK_ADDRESS } from '../opstack/predeploy-addresses.ts'
 import { concatBytes } from '@ethereumjs/util'
 import { DEFAULT_STREAM_SETTINGS, FlashblockPublisher, type StreamSettings } from '../stream/publisher.ts'
 import { NodeMetrics } from './metrics.ts'
@@ -349,7 +350,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       if (following !== undefined && !started) {
         started = true
         // A sequencer group's standby may start while nobody leads: then there is no one to compare with yet.
-        if (config.follow?.sequencer?.url !== undefined) await sameChain(config.follow.sequencer, chain)
+        if (config.follow?.sequencer?.url !== undefined) await sameChain(config.follow.sequencer, chain, rules)
         following.stream?.start()
         return
       }
@@ -540,13 +541,26 @@ function syncStatusOf(follower: Follower): SyncStatus {
   return { syncing: true, startingBlock: p.startingBlock, currentBlock: p.head, highestBlock: p.sequencerHead }
 }
 
-/** Refuses to follow a sequencer of another chain (another genesis). */
-async function sameChain(sequencer: SequencerClient, chain: ChainReader): Promise<void> {
+/**
+ * Refuses to follow a sequencer of another chain (another genesis). Where the two differ in kind, an OP Stack
+ * chain (its genesis has an `optimism` section, and with it the L1Block predeploy) against an Ethereum one,
+ * the refusal says so and what to start the follower with.
+ */
+async function sameChain(sequencer: SequencerClient, chain: ChainReader, rules: ChainRules): Promise<void> {
   const theirs = (await sequencer.call('eth_getBlockByNumber', ['0x0', false])) as { hash?: string } | null
   const ours = bytesToHex(chain.header(0n)!.hash())
-  if (theirs?.hash !== ours) {
-    throw new Error(`the sequencer at ${sequencer.url} has another genesis (${theirs?.hash ?? 'none'}, this data directory's is ${ours}): start the follower with the sequencer's genesis and an empty --datadir`)
+  if (theirs?.hash === ours) return
+  const theirCode = await sequencer.call('eth_getCode', [L1_BLOCK_ADDRESS, '0x0']).catch(() => undefined)
+  const theyAreOp = typeof theirCode === 'string' && theirCode !== '0x'
+  const weAreOp = rules.op !== undefined
+  if (theirCode !== undefined && theyAreOp !== weAreOp) {
+    throw new Error(
+      theyAreOp
+        ? `the sequencer at ${sequencer.url} runs an OP Stack chain (its genesis holds the L1Block predeploy) and this data directory's chain is not one: start the follower with --op-stack (and the sequencer's chain options) on an empty --datadir`
+        : `the sequencer at ${sequencer.url} runs an Ethereum chain and this data directory's is an OP Stack chain (its genesis has an optimism section): start the follower without --op-stack on an empty --datadir`,
+    )
   }
+  throw new Error(`the sequencer at ${sequencer.url} has another genesis (${theirs?.hash ?? 'none'}, this data directory's is ${ours}): start the follower with the sequencer's genesis and an empty --datadir`)
 }
 
 function headOf(chain: ChainReader): { number: bigint; timestamp: bigint } {

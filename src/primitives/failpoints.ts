@@ -18,6 +18,8 @@
  *   flashblock:after-journal  a flashblock journaled, not yet published
  *   seal:before-commit        a block built, not written
  *   seal:after-commit         a block written, the next one not yet opened
+ *   open:after-journal        an OP block's opening (its deposits) journaled, not yet announced (sequencer.ts)
+ *   answer:send-deposit       flashnode_sendDeposit's hash answered (rpc/methods/dev.ts)
  *   subscription:sent         a subscription notification written to its WebSocket (rpc/subscriptions.ts)
  *   stream:sent               a flashblock stream message handed to a subscriber's WebSocket (stream/publisher.ts)
  *   answer:sync-send          eth_sendRawTransactionSync's receipt answered (rpc/methods/send.ts)

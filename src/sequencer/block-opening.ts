@@ -6,6 +6,7 @@
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
+import type { WriteBatch } from '../storage/db.ts'
 
 /** A user deposit asked for through the development method (no L1: the node makes its source hash). */
 export interface DepositRequest {
@@ -27,11 +28,15 @@ export interface BlockOpening {
    * L1-attributes deposit, then the user deposits waiting, oldest first.
    */
   deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[]
-  /** The first `count` deposits `deposits` gave were included: the user deposits among them leave the queue. */
-  included(count: number): void
+  /**
+   * The first `count` deposits `deposits` gave were included: the user deposits among them leave the queue,
+   * deleted in `batch` (the write that journals the block's opening with them).
+   */
+  included(batch: WriteBatch, count: number): void
   /**
    * Queues a user deposit for the block after the open block `openNumber` (or a later one, when that block
-   * has no gas left for it); answers its transaction hash. Throws for a deposit no block could hold.
+   * has no gas left for it), durably before it returns; answers its transaction hash. Throws for a deposit
+   * no block could hold.
    */
   queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Uint8Array
 }

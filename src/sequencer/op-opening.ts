@@ -8,9 +8,9 @@
  * configuration, across restarts). Then come the user deposits sent through the development method, in the
  * order they were sent, each with a source hash from a fake L1 block named after the L2 block it was sent for
  * and its position among those (the "log index"), so every deposit's hash is unique and known at once.
- * Queued deposits live in memory until a block includes them; an included one is in the sequencer's journal
- * with the block's opening, so a restart resumes the same block; one still queued at a crash is lost, as an
- * L1 deposit not yet derived would be re-derived by a real node but has no L1 here.
+ * Queued deposits are kept in the node's store (deposit-queue.ts) from before their hash is answered until
+ * the write that journals the block opening with them, which deletes them from the queue: a deposit queued at
+ * a crash is still queued after it, an included one is in the journal, so a restart resumes the same block.
  *
  * Refused, so no block differs from op-geth's silently: a chain scheduling Jovian (its DA-footprint rule for
  * the header's blobGasUsed is not implemented), a block after a pre-Ecotone parent (the Bedrock layout), and
@@ -30,8 +30,9 @@ import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '..
 import { L1_BLOCK_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
 import { bigIntToFixedBytes, bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
-import type { KvStore } from '../storage/db.ts'
+import type { KvStore, WriteBatch } from '../storage/db.ts'
 import type { BlockOpening, DepositRequest } from './block-opening.ts'
+import { DepositQueue } from './deposit-queue.ts'
 
 /** The L1 values a sequencer's configuration may set (each one absent: the parent's carried forward). */
 export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'>>
@@ -45,10 +46,8 @@ const EMPTY = new Uint8Array(0)
 export class OpOpening implements BlockOpening {
   private readonly op: OpChainConfig
   private readonly coinbase = hexToBytes(SEQUENCER_FEE_VAULT_ADDRESS)
-  /** Queued user deposits' envelopes, in the order they were sent. */
-  private readonly waiting: Uint8Array[] = []
-  /** How many deposits were queued for each L2 block number (their log indices). */
-  private readonly sentFor = new Map<bigint, bigint>()
+  /** Queued user deposits, in the order they were sent (durable: deposit-queue.ts). */
+  private readonly queued: DepositQueue
   private offered = 0
 
   constructor(
@@ -58,6 +57,7 @@ export class OpOpening implements BlockOpening {
   ) {
     if (rules.op === undefined) throw new Error('OpOpening on a chain without an optimism section')
     this.op = rules.op
+    this.queued = new DepositQueue(kv)
     if (this.op.times.jovian !== undefined) {
       throw new Error("this sequencer cannot build Jovian blocks: Jovian's DA-footprint rule (the header's blobGasUsed) is not implemented")
     }
@@ -82,13 +82,14 @@ export class OpOpening implements BlockOpening {
     const stored = l1BlockValues((slot) => bytesToBigInt(state.getStorage(L1_BLOCK, bigIntToFixedBytes(slot, 32))))
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
     const fees: L1FeeValues = { ...stored.fees, ...this.overrides }
-    this.offered = this.waiting.length
-    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...this.waiting]
+    const waiting = this.queued.waiting.map((q) => q.envelope)
+    this.offered = waiting.length
+    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting]
   }
 
-  included(count: number): void {
+  included(batch: WriteBatch, count: number): void {
     const users = Math.min(Math.max(0, count - 1), this.offered)
-    this.waiting.splice(0, users)
+    this.queued.take(batch, users)
     this.offered = 0
   }
 
@@ -99,9 +100,7 @@ export class OpOpening implements BlockOpening {
       throw new Error(`deposit gas ${request.gas} does not fit a block beside the L1-attributes deposit (block gas limit ${gasLimit})`)
     }
     const forBlock = openNumber + 1n
-    const logIndex = this.sentFor.get(forBlock) ?? 0n
-    this.sentFor.set(forBlock, logIndex + 1n)
-    for (const n of this.sentFor.keys()) if (n < forBlock) this.sentFor.delete(n)
+    const logIndex = this.queued.nextLogIndex(forBlock)
     const envelope = encodeDepositTransaction({
       sourceHash: userDepositSourceHash(devDepositL1Hash(forBlock), logIndex),
       from: request.from,
@@ -112,7 +111,7 @@ export class OpOpening implements BlockOpening {
       isSystemTx: false,
       data: request.data,
     })
-    this.waiting.push(envelope)
+    this.queued.add(forBlock, logIndex, envelope)
     return depositTransactionHash(envelope)
   }
 

@@ -353,10 +353,12 @@ export class Sequencer {
       }
       count++
     }
-    opening.included(count)
+    // One write: the deposits leave the durable queue as they enter the journal (never in both, never in neither).
     const batch = this.kv.batch()
+    opening.included(batch, count)
     this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env, open.deposits.map((d) => d.raw))
     this.kv.commit(batch)
+    failpoint('open:after-journal')
     this.unjournaledEnv = undefined
     this.depositEntries = open.deposits.map(depositEntry)
   }

@@ -25,6 +25,8 @@
  *   trie      't' nodeHash                   -> Merkle-Patricia node (state roots; never pruned: archive)
  *   journal   'j' num index                  -> pre-confirmation journal (sequencer/journal.ts)
  *   pool      'p' txHash                     -> raw transaction accepted into the pool, not yet pre-confirmed
+ *   deposits  'd' seq                        -> an OP Stack user deposit queued for a block not yet opened
+ *                                               (sequencer/deposit-queue.ts)
  */
 
 const TAG = {
@@ -45,6 +47,7 @@ const TAG = {
   trie: 0x74,
   journal: 0x6a,
   pool: 0x70,
+  depositQueue: 0x64,
 } as const
 
 function withTag(tag: number, ...parts: Uint8Array[]): Uint8Array {
@@ -129,6 +132,8 @@ export const keys = {
   journal: (...parts: Uint8Array[]) => withTag(TAG.journal, ...parts),
   pool: (hash: Uint8Array) => withTag(TAG.pool, hash),
   poolEnd: () => withTag(TAG.pool + 1),
+  depositQueue: (seq: bigint) => withTag(TAG.depositQueue, u64(seq)),
+  depositQueueEnd: () => withTag(TAG.depositQueue + 1),
 }
 
 /** Block number stored in the last 8 bytes of a history key. */

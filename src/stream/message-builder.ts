@@ -196,6 +196,8 @@ function receiptOf(r: ReceiptRecord): StreamReceipt {
     contractAddress: r.contractAddress === null ? null : bytesToHex(r.contractAddress),
     ...(r.blobGasUsed !== undefined ? { blobGasUsed: quantity(r.blobGasUsed) } : {}),
     ...(r.blobGasPrice !== undefined ? { blobGasPrice: quantity(r.blobGasPrice) } : {}),
+    ...(r.depositNonce !== undefined ? { depositNonce: quantity(r.depositNonce) } : {}),
+    ...(r.depositReceiptVersion !== undefined ? { depositReceiptVersion: quantity(r.depositReceiptVersion) } : {}),
   }
 }
 

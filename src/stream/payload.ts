@@ -50,6 +50,9 @@ export interface StreamReceipt {
   readonly contractAddress: Hex | null
   readonly blobGasUsed?: Hex
   readonly blobGasPrice?: Hex
+  /** An OP Stack deposit's (type 0x7e) nonce, from Regolith, and receipt version, from Canyon (as Base's Deposit receipts name them). */
+  readonly depositNonce?: Hex
+  readonly depositReceiptVersion?: Hex
 }
 
 /** An account after the flashblock: null = deleted. */

@@ -10,6 +10,7 @@ import type { MethodHandler } from '../registry.ts'
 import { parseArgs, required } from '../params/args.ts'
 import { parseDepositRequest } from '../params/deposit.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
+import { failpointAfterAnswer } from '../../primitives/failpoints.ts'
 
 export function devMethods(node: NodeApi): Record<string, MethodHandler> {
   return {
@@ -20,7 +21,9 @@ export function devMethods(node: NodeApi): Record<string, MethodHandler> {
     },
     flashnode_sendDeposit: async (params) => {
       const [request] = parseArgs(params, [required(parseDepositRequest)])
-      return bytesToHex(await node.sendDeposit(request))
+      const hash = bytesToHex(await node.sendDeposit(request))
+      failpointAfterAnswer('answer:send-deposit')
+      return hash
     },
     flashnode_flashblock: async (params) => {
       parseArgs(params, [])
