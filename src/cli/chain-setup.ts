@@ -40,6 +40,6 @@ export function chooseGenesis(options: ParsedOptions): GenesisChoice {
   }
   if (options['op-l1'] !== undefined && !options['op-stack']) throw new UsageError('--op-l1 is for an --op-stack dev chain')
   if (!options['op-stack']) return { genesis: devGenesis(dev), isDevChain: true }
-  const l1 = options['op-l1'] === undefined ? {} : readOpL1File(options['op-l1'])
-  return { genesis: opDevGenesis(dev, { ...BASE_LIKE_DEV_L1, ...l1 }), isDevChain: true }
+  const { minBaseFee, ...l1 } = options['op-l1'] === undefined ? {} : readOpL1File(options['op-l1'])
+  return { genesis: opDevGenesis(dev, { ...BASE_LIKE_DEV_L1, ...l1 }, minBaseFee), isDevChain: true }
 }

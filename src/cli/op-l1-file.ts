@@ -1,17 +1,20 @@
 /**
  * --op-l1 FILE: the L1 values of an `--op-stack` dev chain, a small JSON object, e.g.
  * `{"l1BaseFee": "30000000000", "l1BlobBaseFee": 1, "baseFeeScalar": 2269, "blobBaseFeeScalar": 1055762,
- *   "operatorFeeScalar": 0, "operatorFeeConstant": 0}`: every key optional, each a non-negative integer (a
- * JSON number, or a decimal or 0x string for big values); an unknown key is refused. What is given goes into
- * the genesis's L1Block (a new chain) and into every block's L1-attributes deposit; what is not keeps
- * opstack/dev-genesis.ts's BASE_LIKE_DEV_L1 (a new chain) or the chain's current value.
+ *   "operatorFeeScalar": 0, "operatorFeeConstant": 0, "daFootprintGasScalar": 400, "minBaseFee": 1000000}`:
+ * every key optional, each a non-negative integer (a JSON number, or a decimal or 0x string for big values);
+ * an unknown key is refused. What is given goes into the genesis's L1Block (a new chain) and into every
+ * block's L1-attributes deposit (daFootprintGasScalar 0: Jovian's default, 400); `minBaseFee` (Jovian's
+ * system-config minimum base fee, wei) into the genesis's and every block's extraData. What is not given keeps
+ * opstack/dev-genesis.ts's BASE_LIKE_DEV_L1 and a minimum base fee of 0 (a new chain) or the chain's current
+ * value.
  */
 
 import { readFileSync } from 'node:fs'
 import type { L1ValueOverrides } from '../sequencer/op-opening.ts'
 import { UsageError } from './options.ts'
 
-const KEYS = ['l1BaseFee', 'l1BlobBaseFee', 'baseFeeScalar', 'blobBaseFeeScalar', 'operatorFeeScalar', 'operatorFeeConstant'] as const
+const KEYS = ['l1BaseFee', 'l1BlobBaseFee', 'baseFeeScalar', 'blobBaseFeeScalar', 'operatorFeeScalar', 'operatorFeeConstant', 'daFootprintGasScalar', 'minBaseFee'] as const
 
 function integer(file: string, key: string, value: unknown): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)

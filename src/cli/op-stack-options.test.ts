@@ -11,7 +11,7 @@ import { helpText, parseCommandLine, UsageError } from './options.ts'
 import { chooseGenesis } from './chain-setup.ts'
 import { sequencerSettingsOf } from './node-config.ts'
 import { ChainRules } from '../execution/chain-config.ts'
-import { GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { CREATE2_DEPLOYER_ADDRESS, GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS, L2_TO_L1_MESSAGE_PASSER_ADDRESS } from '../opstack/predeploy-addresses.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 
 const start = (...args: string[]) => parseCommandLine('start', args).options
@@ -22,14 +22,15 @@ function l1File(t: TestContext, content: unknown): string {
   return file
 }
 
-test('--op-stack: Base\'s EIP-1559 parameters, OP forks to Isthmus from genesis (no Jovian), Holocene extraData, the predeploys', () => {
+test('--op-stack: Base\'s EIP-1559 parameters, OP forks to Jovian from genesis, Jovian extraData, the predeploys and the create2Deployer', () => {
   const genesis = chooseGenesis(start('--op-stack')).genesis as unknown as { config: Record<string, unknown>; alloc: Record<string, unknown>; extraData: string }
   assert.deepEqual(genesis.config.optimism, { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 })
   const rules = new ChainRules(genesis as never)
-  assert.equal(rules.opFork(0n, 0n), 'isthmus')
-  assert.equal(rules.op!.times.jovian, undefined)
-  assert.equal(genesis.extraData, '0x00000000fa00000006')
-  assert.ok(genesis.alloc[L1_BLOCK_ADDRESS] !== undefined && genesis.alloc[GAS_PRICE_ORACLE_ADDRESS] !== undefined)
+  assert.equal(rules.opFork(0n, 0n), 'jovian')
+  assert.equal(rules.op!.times.jovian, 0n)
+  // jovian/exec-engine.md: version 1, denominator 250 (0xfa), elasticity 6, minimum base fee 0 (u64).
+  assert.equal(genesis.extraData, '0x01000000fa000000060000000000000000')
+  for (const address of [L1_BLOCK_ADDRESS, GAS_PRICE_ORACLE_ADDRESS, L2_TO_L1_MESSAGE_PASSER_ADDRESS, CREATE2_DEPLOYER_ADDRESS]) assert.ok(genesis.alloc[address] !== undefined, address)
   // Ethereum stays the default: no optimism section, no predeploys.
   const plain = chooseGenesis(start()).genesis as unknown as { config: Record<string, unknown>; alloc: Record<string, unknown> }
   assert.equal(plain.config.optimism, undefined)
@@ -42,12 +43,17 @@ test('--op-l1 FILE: its values in the sequencer settings; unknown keys, bad valu
   assert.throws(() => sequencerSettingsOf(start('--op-stack', '--op-l1', l1File(t, { l1Basefee: 1 }))), UsageError)
   assert.throws(() => sequencerSettingsOf(start('--op-stack', '--op-l1', l1File(t, { l1BaseFee: -1 }))), UsageError)
   assert.throws(() => chooseGenesis(start('--op-l1', file)), /--op-stack/)
+  // Jovian's minimum base fee goes into the genesis's extraData (bytes [9, 17)), the DA scalar into L1Block.
+  const jovian = l1File(t, { minBaseFee: 1_000_000, daFootprintGasScalar: 7 })
+  assert.deepEqual(sequencerSettingsOf(start('--op-stack', '--op-l1', jovian)).opL1, { minBaseFee: 1_000_000n, daFootprintGasScalar: 7n })
+  const genesis = chooseGenesis(start('--op-stack', '--op-l1', jovian)).genesis as unknown as { extraData: string }
+  assert.equal(BigInt('0x' + genesis.extraData.slice(2 + 18)), 1_000_000n)
 })
 
 test('--op-stack refuses --genesis and a --coinbase (the SequencerFeeVault is the coinbase); --help describes it', () => {
   assert.throws(() => chooseGenesis(start('--op-stack', '--genesis', 'g.json')), /excludes --genesis/)
   assert.throws(() => sequencerSettingsOf(start('--op-stack', '--coinbase', '0x00000000000000000000000000000000000000aa')), /SequencerFeeVault/)
   const help = helpText('start')
-  assert.match(help, /--op-stack .*Isthmus/)
+  assert.match(help, /--op-stack .*Jovian/)
   assert.match(help, /--op-l1 FILE/)
 })

@@ -39,12 +39,12 @@ export const OPTIONS = {
   'op-stack': {
     kind: 'boolean',
     default: false,
-    help: "a new data directory gets a Base-like OP Stack dev chain instead: the dev accounts, Base's EIP-1559 parameters (elasticity 6, denominator 250 from Canyon), OP forks Bedrock to Isthmus from genesis (not Jovian), the L1Block, GasPriceOracle and fee vault predeploys; the sequencer opens every block with the L1-attributes deposit (a fake L1 advancing every 12 s), the SequencerFeeVault as coinbase, and flashnode_sendDeposit queues user deposits (an existing OP data directory does all this without the flag)",
+    help: "a new data directory gets a Base-like OP Stack dev chain instead: the dev accounts, Base's EIP-1559 parameters (elasticity 6, denominator 250 from Canyon), OP forks Bedrock to Jovian from genesis, the L1Block, GasPriceOracle, L2ToL1MessagePasser and fee vault predeploys and the create2Deployer preinstall; the sequencer opens every block with the L1-attributes deposit (a fake L1 advancing every 12 s), the SequencerFeeVault as coinbase, and flashnode_sendDeposit queues user deposits (an existing OP data directory does all this without the flag)",
     commands: ['start', 'init'],
   },
   'op-l1': {
     kind: 'string',
-    help: 'with --op-stack: JSON file of the L1 values every L1-attributes deposit sets (l1BaseFee, l1BlobBaseFee, baseFeeScalar, blobBaseFeeScalar, operatorFeeScalar, operatorFeeConstant; default: Base mainnet\'s of August 2024, no operator fee)',
+    help: 'with --op-stack: JSON file of the L1 values every L1-attributes deposit sets (l1BaseFee, l1BlobBaseFee, baseFeeScalar, blobBaseFeeScalar, operatorFeeScalar, operatorFeeConstant, daFootprintGasScalar) and Jovian\'s minBaseFee (extraData); default: Base mainnet\'s of August 2024, no operator fee, DA footprint scalar 400, minimum base fee 0',
     commands: ['start', 'init'],
     placeholder: 'FILE',
   },

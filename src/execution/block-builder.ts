@@ -17,7 +17,9 @@
  * the header (the library's header type). The sequencer runs one operation at a time on an open block.
  *
  * On an OP Stack chain the block's environment takes the chain's EIP-1559 parameters, each transaction runs
- * with its canonical bytes (its L1 data fee and operator fee: op-fees.ts), and deposit transactions
+ * with its canonical bytes (its L1 data fee and operator fee: op-fees.ts; from Jovian its DA footprint, a
+ * transaction that would take the block's over the gas limit staying out, retryable), the header commits to
+ * the L2ToL1MessagePasser's storage root from Isthmus (op-withdrawals-root.ts), and deposit transactions
  * (`addDeposit`) lead the block; they have no library object, so they are kept apart from `included`
  * (which keeps the transactions after them) and join the body, receipts and lists in block order at seal.
  */
@@ -41,7 +43,9 @@ import { bytesToBigInt, bytesToHex } from '../primitives/hex.ts'
 import type { ChainRules } from './chain-config.ts'
 import type { ExecutedBlock } from './block-runner.ts'
 import { receiptRecord, type ReceiptSource } from './receipt-records.ts'
-import { BlockExecution, requestsHash } from './block-execution.ts'
+import { BlockExecution, DA_FOOTPRINT_LIMIT_REACHED, requestsHash } from './block-execution.ts'
+import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from './op-withdrawals-root.ts'
+import type { OpChainConfig } from '../opstack/chain-config.ts'
 import { chainBlockHash, txInputOf } from './evm-env.ts'
 import { InvalidTransaction, type TxInput, type TxResult } from '../evm/types.ts'
 import type { ChargedRollupCosts } from './op-fees.ts'
@@ -152,6 +156,8 @@ export class OpenBlock {
     private readonly parent: BlockHeader,
     private readonly base: ArchiveReader,
     private readonly options: OpenOptions,
+    /** The OP chain's configuration (ChainRules.op); undefined on Ethereum. */
+    private readonly op: OpChainConfig | undefined,
   ) {
     this.blobGasPrice = header.common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined
     this.fork = header.common.hardfork()
@@ -169,9 +175,9 @@ export class OpenBlock {
     const headerData = openHeaderData(common, parent, env, rules.op)
     const header = environmentBlock(common, headerData).header
     const base = new ArchiveReader(kv, parent.number)
-    const exec = new BlockExecution(base, header, chainBlockHash(chain), rules.opFork(header.number, header.timestamp))
+    const exec = new BlockExecution(base, header, chainBlockHash(chain), rules.opFork(header.number, header.timestamp), rules.op)
     exec.open(parent.hash(), header.parentBeaconBlockRoot)
-    return new OpenBlock(header, exec, headerData, kv, parent, base, options)
+    return new OpenBlock(header, exec, headerData, kv, parent, base, options, rules.op)
   }
 
   /** How many transactions ran from their transfer view, without their library objects. */
@@ -226,7 +232,7 @@ export class OpenBlock {
     try {
       result = exec.opFork === undefined ? exec.run(input) : exec.run(input, undefined, encoded)
     } catch (e) {
-      if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, /^(blob )?gas limit reached/.test(e.reason))
+      if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, /^(blob )?gas limit reached/.test(e.reason) || e.reason.startsWith(DA_FOOTPRINT_LIMIT_REACHED))
       throw e
     }
     if (view !== undefined) this.fastCount++
@@ -305,7 +311,7 @@ export class OpenBlock {
           receiptTrie,
           logsBloom: exec.bloom,
           gasUsed: exec.gasUsed,
-          ...(withdrawals ? { withdrawalsRoot: KECCAK256_RLP } : {}),
+          ...(withdrawals ? { withdrawalsRoot: withdrawalsRootIsMessagePasser(this.op, this.header.timestamp) ? messagePasserStorageRoot(root, this.base) : KECCAK256_RLP } : {}),
           ...(common.isActivatedEIP(4844) ? { blobGasUsed: exec.blobGasUsed } : {}),
           ...(requests !== undefined ? { requestsHash: requestsHash(requests) } : {}),
         },

@@ -19,6 +19,10 @@
  * OP fork). A blob transaction is refused on an OP chain (`refusal`): the OP specs (exec-engine.md, "Ecotone:
  * disable Blob-transactions") make a block holding one invalid, and a builder never selects one. And `finish`
  * makes no EIP-7685 requests on an OP chain (Isthmus's "Block Sealing": the requests hash of none).
+ * Given the OP chain's configuration, `open` sets the create2Deployer's code in Canyon's activation block
+ * (opstack/create2-deployer.ts). From Jovian each non-deposit transaction adds its DA footprint
+ * (opstack/da-footprint.ts) to `blobGasUsed`, the header's field for it, and one that would take the block's
+ * total over its gas limit may not be included (jovian/exec-engine.md "DA Footprint Block Limit").
  */
 
 import { createHash } from 'node:crypto'
@@ -44,7 +48,9 @@ import { encodeReceiptFast } from './receipt-records.ts'
 import { depositRequests, withType } from './deposit-requests.ts'
 import { OpFees, type ChargedRollupCosts } from './op-fees.ts'
 import { runDeposit, type DepositOutcome } from './op-deposit.ts'
-import type { OpForkName } from '../opstack/forks.ts'
+import { opForkActive, type OpForkName } from '../opstack/forks.ts'
+import type { OpChainConfig } from '../opstack/chain-config.ts'
+import { CREATE2_DEPLOYER_ADDRESS, CREATE2_DEPLOYER_CODE, installsCreate2Deployer } from '../opstack/create2-deployer.ts'
 import { DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.ts'
 import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
 
@@ -96,6 +102,9 @@ export class BlockExecution {
   /** What the transaction `run` last ran paid beyond L2 gas (OP Stack). */
   private lastCosts: ChargedRollupCosts | undefined
 
+  /** Jovian: the DA footprint limit applies (blobGasUsed sums the transactions' DA footprints). */
+  private readonly daFootprintLimit: boolean
+
   constructor(
     base: StateReader,
     /** The block's header (at least its environment: number, time, coinbase, limits, fees). */
@@ -103,15 +112,23 @@ export class BlockExecution {
     blockHash: (n: bigint) => bigint,
     /** The block's OP fork on an OP Stack chain (ChainRules.opFork); undefined on Ethereum. */
     readonly opFork?: OpForkName,
+    /** The OP chain's configuration (ChainRules.op), for the irregular state changes of fork activations. */
+    private readonly opChain?: OpChainConfig,
   ) {
     this.world = new WorldState(base)
     this.rules = rulesOf(header.common, opFork)
     this.env = blockEnvOf(header, { blockHash })
     this.opFees = opFork === undefined ? undefined : new OpFees(opFork, this.world, this.env.baseFee)
+    this.daFootprintLimit = opFork !== undefined && opForkActive(opFork, 'jovian')
   }
 
-  /** The opening system calls. */
+  /** The opening work: Canyon's create2Deployer in its activation block (OP Stack), the system calls. */
   open(parentHash: Uint8Array, beaconRoot: Uint8Array | undefined): void {
+    if (this.opChain !== undefined && installsCreate2Deployer(this.opChain, this.env.timestamp)) {
+      this.world.beginTransaction()
+      this.world.setCode(BigInt(CREATE2_DEPLOYER_ADDRESS), CREATE2_DEPLOYER_CODE)
+      this.world.endTransaction(false)
+    }
     openBlock(this.world, this.env, this.rules, beaconRoot, parentHash)
   }
 
@@ -131,15 +148,21 @@ export class BlockExecution {
     const refused = this.refusal(input.type)
     if (refused !== undefined) throw new InvalidTransaction(refused)
     let options: TxOptions = { blockGasUsed: this.gasUsed, blockBlobGasUsed: this.blobGasUsed }
+    let daFootprint = 0n
     if (this.opFees !== undefined) {
       // OP Stack: the L1 data fee and the operator fee, from the transaction's canonical bytes.
       if (transactionBytes === undefined) throw new Error('an OP Stack block runs a transaction with its canonical bytes')
+      if (this.daFootprintLimit) {
+        daFootprint = this.opFees.daFootprint(transactionBytes)
+        const available = this.header.gasLimit - this.blobGasUsed
+        if (daFootprint > available) throw new InvalidTransaction(`${DA_FOOTPRINT_LIMIT_REACHED}: have ${available}, want ${daFootprint}`)
+      }
       this.lastCosts = undefined
       options = { ...options, ...this.opFees.forTransaction(input.from, input.gasLimit, transactionBytes, (costs) => (this.lastCosts = costs)) }
     }
     const result = executeTransaction(this.world, this.env, this.rules, input, extra === undefined ? options : { ...options, ...extra })
     this.gasUsed += result.gasUsed
-    this.blobGasUsed += result.blobGasUsed
+    this.blobGasUsed += result.blobGasUsed + daFootprint
     if (this.rules.prague) for (const log of result.logs) this.logs.push(log)
     return result
   }
@@ -227,6 +250,9 @@ export class BlockExecution {
     return r.output
   }
 }
+
+/** Why a transaction stays out of a Jovian block whose DA footprint it would take over the gas limit (retryable). */
+export const DA_FOOTPRINT_LIMIT_REACHED = 'DA footprint limit reached'
 
 /** geth's ErrTxTypeNotSupported, the text op-geth's pool refuses a blob transaction with on an OP chain. */
 export const TX_TYPE_NOT_SUPPORTED = 'transaction type not supported'

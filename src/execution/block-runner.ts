@@ -1,7 +1,8 @@
 /**
  * Executes a complete block on top of its parent on our EVM (block-execution.ts, the same code the
- * sequencer builds with) and checks every commitment in its header: gas used, blob gas used, logs bloom,
- * receipts root, requests hash, state root. A mismatch, or a transaction that may not be included, is an
+ * sequencer builds with) and checks every commitment in its header: gas used, blob gas used (from Jovian the
+ * DA footprint), logs bloom, receipts root, requests hash, state root, and on an OP chain from Isthmus the
+ * withdrawals root (the L2ToL1MessagePasser's storage root: op-withdrawals-root.ts). A mismatch, or a transaction that may not be included, is an
  * InvalidBlockError.
  *
  * Before Byzantium a receipt carries the state root after its transaction instead of a status: computed
@@ -32,6 +33,7 @@ import { orderedTrieRoot } from './ordered-trie.ts'
 import { InvalidTransaction } from '../evm/types.ts'
 import { decodeDepositTransaction, depositTransactionHash } from '../opstack/deposit-tx.ts'
 import { recordDeposit } from './op-deposit.ts'
+import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from './op-withdrawals-root.ts'
 
 export interface ExecutedBlock {
   readonly stored: StoredBlock
@@ -55,7 +57,7 @@ export async function executeBlock(
   const invalid = (reason: string): InvalidBlockError => new InvalidBlockError(number, reason)
   if (op !== undefined && op.deposits.length > 0 && opFork === undefined) throw invalid('deposit transactions outside an OP Stack chain')
   const base = new ArchiveReader(kv, parent.number)
-  const exec = new BlockExecution(base, header, chainBlockHash(chain), opFork)
+  const exec = new BlockExecution(base, header, chainBlockHash(chain), opFork, rules.op)
   const common = header.common
 
   exec.open(header.parentHash, header.parentBeaconBlockRoot)
@@ -129,6 +131,12 @@ export async function executeBlock(
   const diff = exec.world.diff()
   const root = await computeStateRoot(kv, parent.stateRoot, base, diff)
   if (!equalBytes(root.root, header.stateRoot)) throw invalid(`invalid state root: header ${bytesToHex(header.stateRoot)}, executed ${bytesToHex(root.root)}`)
+  if (withdrawalsRootIsMessagePasser(rules.op, header.timestamp)) {
+    const expected = messagePasserStorageRoot(root, base)
+    if (header.withdrawalsRoot === undefined || !equalBytes(expected, header.withdrawalsRoot)) {
+      throw invalid(`invalid withdrawalsRoot (L2ToL1MessagePasser storage root): header ${header.withdrawalsRoot === undefined ? 'none' : bytesToHex(header.withdrawalsRoot)}, executed ${bytesToHex(expected)}`)
+    }
+  }
 
   return {
     stored: {

@@ -1,6 +1,7 @@
 /**
  * Block 0 from a geth-format genesis: the allocation as a state diff, its state root, and the header with
- * the fields its fork requires (base fee, withdrawals root, blob gas, beacon root, requests hash).
+ * the fields its fork requires (base fee, withdrawals root: on an OP chain from Isthmus the L2ToL1MessagePasser's
+ * storage root, blob gas, beacon root, requests hash).
  */
 
 import { createBlock } from '@ethereumjs/block'
@@ -8,6 +9,7 @@ import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../primitives/keccak.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { KvStore } from '../storage/db.ts'
+import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from './op-withdrawals-root.ts'
 import { bytesToHex, hexToBytes, leftPad } from '../primitives/hex.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import { computeStateRoot, EMPTY_TRIE_ROOT } from '../state/state-root.ts'
@@ -84,7 +86,8 @@ export async function buildGenesis(rules: ChainRules, kv: KvStore): Promise<Exec
         mixHash: hexToBytes(normalizeHex(g.mixHash ?? `0x${'00'.repeat(32)}`)),
         nonce: leftPad(stripZeros(hexToBytes(normalizeHex(g.nonce ?? '0x0'))), 8),
         ...(has(1559) ? { baseFeePerGas: big(g.baseFeePerGas ?? undefined, EIP1559_INITIAL_BASE_FEE) } : {}),
-        ...(has(4895) ? { withdrawalsRoot: EMPTY_TRIE_ROOT } : {}),
+        // OP Stack, Isthmus at genesis: the L2ToL1MessagePasser's storage root (op-geth core/genesis.go toBlockWithRoot).
+        ...(has(4895) ? { withdrawalsRoot: withdrawalsRootIsMessagePasser(rules.op, timestamp) ? messagePasserStorageRoot(root, EMPTY_READER) : EMPTY_TRIE_ROOT } : {}),
         ...(has(4844) ? { blobGasUsed: big(g.blobGasUsed), excessBlobGas: big(g.excessBlobGas) } : {}),
         ...(has(4788) ? { parentBeaconBlockRoot: new Uint8Array(32) } : {}),
         ...(has(7685) ? { requestsHash: sha256(new Uint8Array(0)) } : {}),

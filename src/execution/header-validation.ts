@@ -1,6 +1,7 @@
 /**
  * Consensus checks of a header against its parent, under the header's fork rules. Proof-of-work seals are
- * not checked (imported test chains carry fake seals); difficulty, gas limit, base fee and blob gas are.
+ * not checked (imported test chains carry fake seals); difficulty, gas limit, base fee and blob gas are (on an
+ * OP Stack chain: excess blob gas 0, and from Jovian the DA footprint in blobGasUsed within the gas limit).
  * Throws `InvalidBlockError` naming the block and the mismatch.
  */
 
@@ -9,7 +10,8 @@ import { ConsensusType } from '@ethereumjs/common'
 import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { bytesToHex, equalBytes } from '../primitives/hex.ts'
 import type { OpChainConfig } from '../opstack/chain-config.ts'
-import { nextBaseFee } from './open-header.ts'
+import { nextBaseFee, nextExcessBlobGas } from './open-header.ts'
+import { opForkActiveAt } from '../opstack/chain-config.ts'
 
 export class InvalidBlockError extends Error {
   constructor(
@@ -60,7 +62,12 @@ export function validateHeader(header: BlockHeader, parent: BlockHeader, op?: Op
     if (!equalBytes(header.uncleHash, KECCAK256_RLP_ARRAY)) fail('uncles after the merge')
   }
   if (common.isActivatedEIP(4844)) {
-    const expected = parent.calcNextExcessBlobGas(common)
+    const expected = nextExcessBlobGas(common, parent, op)
     if (header.excessBlobGas !== expected) fail(`excess blob gas ${header.excessBlobGas} is not ${expected}`)
+    // Jovian: blobGasUsed holds the block's DA footprint, limited like gas by the gas limit (its value is
+    // checked against execution by block-runner.ts).
+    if (op !== undefined && opForkActiveAt(op, 'jovian', header.timestamp) && (header.blobGasUsed ?? 0n) > header.gasLimit) {
+      fail(`DA footprint (blobGasUsed) ${header.blobGasUsed} exceeds gas limit ${header.gasLimit}`)
+    }
   }
 }

@@ -20,6 +20,7 @@
  *   NoBaseFee path): the caller passes no hook then.
  */
 
+import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
 import { feeSettlement, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/fee-vaults.ts'
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
 import { opForkActive, type OpForkName } from '../opstack/forks.ts'
@@ -42,6 +43,7 @@ export interface ChargedRollupCosts {
 export class OpFees {
   private l1Params: L1FeeParams | undefined
   private operatorParams: OperatorFeeParams | undefined | null = null
+  private daScalar: bigint | undefined
 
   constructor(
     readonly fork: OpForkName,
@@ -61,6 +63,15 @@ export class OpFees {
   operatorFee(gas: bigint): bigint {
     if (this.operatorParams === null) this.operatorParams = operatorFeeParamsFromStorage(this.fork, this.slotReader)
     return operatorFeeOf(this.fork, this.operatorParams, gas)
+  }
+
+  /**
+   * Jovian: the DA footprint of a transaction with these canonical bytes, under the scalar L1Block holds (read
+   * at the first use, after the block's deposits, and kept for the block).
+   */
+  daFootprint(transactionBytes: Uint8Array): bigint {
+    if (this.daScalar === undefined) this.daScalar = daFootprintGasScalarFromStorage(this.slotReader)
+    return transactionDAFootprint(transactionBytes, this.daScalar)
   }
 
   /**

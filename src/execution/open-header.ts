@@ -3,7 +3,8 @@
  * (number, parent hash, time, gas limit, coinbase, extra data, prevRandao, the base fee and excess blob gas
  * that follow from the parent, the beacon root). One definition, so that a block the sequencer opens and the
  * same block a follower rebuilds from the stream's opening message have the same environment, and so the
- * same `pending` answers.
+ * same `pending` answers. On an OP Stack chain the base fee is the chain's (opstack/base-fee.ts) and the
+ * excess blob gas 0.
  */
 
 import { createBlock, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
@@ -38,7 +39,7 @@ export function openHeaderData(common: Common, parent: BlockHeader, env: BlockEn
     mixHash: env.prevRandao,
     difficulty: 0n,
     ...(common.isActivatedEIP(1559) ? { baseFeePerGas: nextBaseFee(common, parent, env.timestamp, op) } : {}),
-    ...(common.isActivatedEIP(4844) ? { excessBlobGas: parent.calcNextExcessBlobGas(common) } : {}),
+    ...(common.isActivatedEIP(4844) ? { excessBlobGas: nextExcessBlobGas(common, parent, op) } : {}),
     ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: env.parentBeaconBlockRoot } : {}),
   }
 }
@@ -53,5 +54,14 @@ export function environmentBlock(common: Common, data: HeaderData): Block {
 export function nextBaseFee(common: Common, parent: BlockHeader, timestamp: bigint, op?: OpChainConfig): bigint {
   if (!parent.common.isActivatedEIP(1559)) return BigInt(common.param('initialBaseFee'))
   if (op === undefined) return parent.calcNextBaseFee()
-  return opNextBaseFee(op, { timestamp: parent.timestamp, gasLimit: parent.gasLimit, gasUsed: parent.gasUsed, baseFee: parent.baseFeePerGas!, extraData: parent.extraData }, timestamp)
+  const { timestamp: parentTime, gasLimit, gasUsed, blobGasUsed, extraData } = parent
+  return opNextBaseFee(op, { timestamp: parentTime, gasLimit, gasUsed, ...(blobGasUsed !== undefined ? { blobGasUsed } : {}), baseFee: parent.baseFeePerGas!, extraData }, timestamp)
+}
+
+/**
+ * The excess blob gas of the block after `parent`: EIP-4844's, or 0 on an OP Stack chain, which has no blobs
+ * and from Jovian keeps its DA footprint in blobGasUsed (op-geth PR #694; Base's node writes 0 from Ecotone on).
+ */
+export function nextExcessBlobGas(common: Common, parent: BlockHeader, op?: OpChainConfig): bigint {
+  return op === undefined ? parent.calcNextExcessBlobGas(common) : 0n
 }

@@ -4,26 +4,25 @@
  *
  * - The `optimism` section with Base mainnet's EIP-1559 parameters as the superchain registry and op-alloy's
  *   Base constants give them: elasticity 6, denominator 50, denominator from Canyon 250.
- * - Every OP fork from Bedrock through Isthmus active at genesis. Not Jovian, though the executor runs its
- *   base fee and operator fee: Jovian's DA-footprint block rule (the header's blobGasUsed) is not implemented,
- *   so a Jovian block built here would differ from op-geth's.
- * - Holocene's extraData on the genesis header (the denominator from Canyon and the elasticity), as the next
- *   block's base fee reads it from its parent.
- * - The predeploys (L1Block, GasPriceOracle, the fee vaults) with their real code, L1Block's storage holding
- *   the dev L1 values (default: opstack/dev-genesis.ts BASE_LIKE_DEV_L1).
+ * - Every OP fork from Bedrock through Jovian active at genesis, as Base runs them now.
+ * - Jovian's extraData on the genesis header (the denominator from Canyon, the elasticity and the minimum base
+ *   fee, 0 unless given: the system config's default), as the next block's base fee reads it from its parent.
+ * - The predeploys (L1Block, GasPriceOracle, L2ToL1MessagePasser, the fee vaults) with their real code,
+ *   L1Block's storage holding the dev L1 values (default: opstack/dev-genesis.ts BASE_LIKE_DEV_L1), and the
+ *   create2Deployer preinstall (Canyon at genesis: op-geth installs it in no block).
  * Block timing (2 s blocks of 10 flashblocks of 200 ms) and the coinbase (the SequencerFeeVault) are the
  * sequencer's: its defaults and its OP opening (sequencer/op-opening.ts).
  */
 
 import type { GethGenesis } from '../execution/chain-config.ts'
-import { encodeHoloceneExtraData } from '../opstack/base-fee.ts'
+import { encodeJovianExtraData } from '../opstack/base-fee.ts'
 import { BASE_LIKE_DEV_L1, withOpPredeploys, type DevL1Parameters } from '../opstack/dev-genesis.ts'
 import type { OpForkName } from '../opstack/forks.ts'
 import { bytesToHex } from '../primitives/hex.ts'
 import { devGenesis, type DevChainOptions } from './dev-genesis.ts'
 
-/** The newest OP fork the dev chain runs (see above for why not Jovian). */
-export const OP_DEV_FORK: OpForkName = 'isthmus'
+/** The newest OP fork the dev chain runs. */
+export const OP_DEV_FORK: OpForkName = 'jovian'
 
 /** Base mainnet's EIP-1559 parameters (superchain registry; op-alloy's BASE_MAINNET constants). */
 export const BASE_EIP1559 = { elasticity: 6n, denominator: 50n, denominatorCanyon: 250n } as const
@@ -39,9 +38,10 @@ export const FORKS_AT_GENESIS = {
   graniteTime: 0,
   holoceneTime: 0,
   isthmusTime: 0,
+  jovianTime: 0,
 }
 
-export function opDevGenesis(opts: DevChainOptions, l1: DevL1Parameters = BASE_LIKE_DEV_L1): GethGenesis {
+export function opDevGenesis(opts: DevChainOptions, l1: DevL1Parameters = BASE_LIKE_DEV_L1, minBaseFee = 0n): GethGenesis {
   const base = devGenesis(opts) as unknown as { config: Record<string, unknown>; alloc: Record<string, unknown> }
   const genesis = {
     ...base,
@@ -54,7 +54,7 @@ export function opDevGenesis(opts: DevChainOptions, l1: DevL1Parameters = BASE_L
         eip1559DenominatorCanyon: Number(BASE_EIP1559.denominatorCanyon),
       },
     },
-    extraData: bytesToHex(encodeHoloceneExtraData(BASE_EIP1559.denominatorCanyon, BASE_EIP1559.elasticity)),
+    extraData: bytesToHex(encodeJovianExtraData(BASE_EIP1559.denominatorCanyon, BASE_EIP1559.elasticity, minBaseFee)),
   }
   return withOpPredeploys(genesis, OP_DEV_FORK, l1) as unknown as GethGenesis
 }

@@ -8,7 +8,9 @@
  * - from Holocene (at the parent's time): both come from the parent header's extraData, 9 bytes: version 0,
  *   denominator u32, elasticity u32 (holocene/exec-engine.md, "EIP-1559 parameters in block header");
  * - from Jovian (at the parent's time): extraData is 17 bytes, version 1, the same two fields and a minimum
- *   base fee u64 that the result never goes below (the minimum-base-fee design op-geth implements).
+ *   base fee u64 that the result never goes below (jovian/exec-engine.md "Minimum Base Fee"), and the gas the
+ *   formula meters is max(gasUsed, blobGasUsed), the parent's DA footprint counting when it is the larger
+ *   (jovian/exec-engine.md "DA Footprint Block Limit"; Base's node: execution/chainspec basefee.rs).
  * The formula is EIP-1559's: target = gasLimit / elasticity; above it the fee rises by at least 1, below it
  * falls (never under 0). It never checks a header's extraData is well formed for its fork (header
  * validation's job; `decodeEip1559ExtraData` says whether it is), and knows nothing of the first London
@@ -21,6 +23,8 @@ export interface ParentFeeFields {
   readonly timestamp: bigint
   readonly gasLimit: bigint
   readonly gasUsed: bigint
+  /** The header's blobGasUsed: from Jovian the block's DA footprint (absent: 0). */
+  readonly blobGasUsed?: bigint
   readonly baseFee: bigint
   readonly extraData: Uint8Array
 }
@@ -62,13 +66,15 @@ export function opNextBaseFee(config: OpChainConfig, parent: ParentFeeFields, ti
     }
     ;({ denominator, elasticity, minBaseFee } = params)
   }
+  const blobGasUsed = parent.blobGasUsed ?? 0n
+  const gasUsed = jovian && blobGasUsed > parent.gasUsed ? blobGasUsed : parent.gasUsed
   const target = parent.gasLimit / elasticity
   let baseFee = parent.baseFee
-  if (parent.gasUsed > target) {
-    const delta = (((parent.gasUsed - target) * parent.baseFee) / target) / denominator
+  if (gasUsed > target) {
+    const delta = (((gasUsed - target) * parent.baseFee) / target) / denominator
     baseFee = parent.baseFee + (delta < 1n ? 1n : delta)
-  } else if (parent.gasUsed < target) {
-    const delta = (((target - parent.gasUsed) * parent.baseFee) / target) / denominator
+  } else if (gasUsed < target) {
+    const delta = (((target - gasUsed) * parent.baseFee) / target) / denominator
     baseFee = parent.baseFee - delta
     if (baseFee < 0n) baseFee = 0n
   }
@@ -84,5 +90,15 @@ export function encodeHoloceneExtraData(denominator: bigint, elasticity: bigint)
   const view = new DataView(out.buffer)
   view.setUint32(1, Number(denominator))
   view.setUint32(5, Number(elasticity))
+  return out
+}
+
+/** Jovian's extraData (17 bytes: version 1, denominator u32, elasticity u32, minimum base fee u64), as a sequencer writes it. */
+export function encodeJovianExtraData(denominator: bigint, elasticity: bigint, minBaseFee: bigint): Uint8Array {
+  if (minBaseFee < 0n || minBaseFee >= 1n << 64n) throw new Error(`Jovian extraData: minimum base fee ${minBaseFee} must be u64`)
+  const out = new Uint8Array(17)
+  out.set(encodeHoloceneExtraData(denominator, elasticity), 0)
+  out[0] = 1
+  new DataView(out.buffer).setBigUint64(9, minBaseFee)
   return out
 }

@@ -17,6 +17,7 @@
  */
 
 import { bigIntToFixedBytes, bytesToHex, type Hex } from '../primitives/hex.ts'
+import { CREATE2_DEPLOYER_ADDRESS, create2DeployerPreinstall } from './create2-deployer.ts'
 import { opForkActive, type OpForkName } from './forks.ts'
 import type { EcotoneFeeParams } from './l1-cost.ts'
 import type { L1FeeValues } from './l1-info-deposit.ts'
@@ -135,13 +136,17 @@ export function opPredeployAlloc(fork: OpForkName, l1: DevL1Parameters = BASE_LI
   return alloc
 }
 
-/** `genesis` with the predeploys added to its allocation (an entry already at a predeploy address is replaced). */
+/**
+ * `genesis` with the predeploys added to its allocation (an entry already at a predeploy address is replaced),
+ * and the create2Deployer preinstall: a chain whose Canyon is active at genesis gets it from its genesis state,
+ * never from a block (create2-deployer.ts).
+ */
 export function withOpPredeploys<G extends { readonly alloc?: Record<string, unknown> }>(
   genesis: G,
   fork: OpForkName,
   l1: DevL1Parameters = BASE_LIKE_DEV_L1,
 ): G {
-  return { ...genesis, alloc: { ...(genesis.alloc ?? {}), ...opPredeployAlloc(fork, l1) } }
+  return { ...genesis, alloc: { ...(genesis.alloc ?? {}), ...opPredeployAlloc(fork, l1), [CREATE2_DEPLOYER_ADDRESS]: create2DeployerPreinstall() } }
 }
 
 /** The L1 fee parameters the predeploys' storage stands for, in l1-cost.ts's terms, on a chain running `fork`. */

@@ -6,11 +6,12 @@
  * transaction, no mint, no value, the source hash of domain 1 from the L1 origin's hash and the sequence
  * number) and which calldata layout a block uses: the layout of the fork active at the PARENT's time, so the
  * first block of a fork still carries the previous fork's call, as op-node builds it (its "activation block"
- * rule). Pre-Ecotone layouts (Bedrock's overhead and scalar) are refused: nothing here models them.
+ * rule), and Jovian's default DA footprint gas scalar (400 where the configured one is 0). Pre-Ecotone layouts (Bedrock's overhead and scalar) are refused: nothing here models them.
  * It never chooses the L1 origin (dev-l1-origin.ts) or the fee values (the caller's), and never executes.
  */
 
 import { hexToBytes } from '../primitives/hex.ts'
+import { effectiveDAFootprintGasScalar } from './da-footprint.ts'
 import { encodeDepositTransaction, l1InfoDepositSourceHash, type DepositTransaction } from './deposit-tx.ts'
 import { opForkActive, type OpForkName } from './forks.ts'
 import { encodeL1Info, type L1Info } from './l1-attributes.ts'
@@ -39,7 +40,7 @@ export interface L1FeeValues {
   readonly operatorFeeScalar: bigint
   /** uint64; read from Isthmus on. */
   readonly operatorFeeConstant: bigint
-  /** uint16; read from Jovian on (0: the clients' default). */
+  /** uint16; read from Jovian on (0: the system config's unset value, which the deposit carries as 400). */
   readonly daFootprintGasScalar: bigint
   /** 32 bytes */
   readonly batcherHash: Uint8Array
@@ -69,7 +70,8 @@ export function l1InfoOf(layout: 'ecotone' | 'isthmus' | 'jovian', origin: L1Ori
   if (layout === 'ecotone') return { kind: 'ecotone', ...ecotone }
   const isthmus = { ...ecotone, operatorFeeScalar: fees.operatorFeeScalar, operatorFeeConstant: fees.operatorFeeConstant }
   if (layout === 'isthmus') return { kind: 'isthmus', ...isthmus }
-  return { kind: 'jovian', ...isthmus, daFootprintGasScalar: fees.daFootprintGasScalar }
+  // jovian/l1-attributes.md: a system-config scalar of 0 is set as the default, 400.
+  return { kind: 'jovian', ...isthmus, daFootprintGasScalar: effectiveDAFootprintGasScalar(fees.daFootprintGasScalar) }
 }
 
 /** The L1-attributes deposit of a block whose parent ran `parentFork`. */

@@ -13,6 +13,7 @@ import sequencerFeeVault from './predeploys/sequencer-fee-vault.json' with { typ
 import baseFeeVault from './predeploys/base-fee-vault.json' with { type: 'json' }
 import l1FeeVault from './predeploys/l1-fee-vault.json' with { type: 'json' }
 import operatorFeeVault from './predeploys/operator-fee-vault.json' with { type: 'json' }
+import l2ToL1MessagePasser from './predeploys/l2-to-l1-message-passer.json' with { type: 'json' }
 
 export {
   BASE_FEE_VAULT_ADDRESS,
@@ -20,6 +21,7 @@ export {
   L1_BLOCK_ADDRESS,
   L1_FEE_VAULT_ADDRESS,
   L1_INFO_DEPOSITOR_ADDRESS,
+  L2_TO_L1_MESSAGE_PASSER_ADDRESS,
   OPERATOR_FEE_VAULT_ADDRESS,
   SEQUENCER_FEE_VAULT_ADDRESS,
 } from './predeploy-addresses.ts'
@@ -35,6 +37,8 @@ export interface PredeployArtifact {
   readonly constructorArgs: string
   readonly runtimeCodeHash: string
   readonly expectedRuntimeCodeHash?: { readonly hash: string; readonly from: string }
+  /** Where a third party holds the same runtime code byte for byte. */
+  readonly expectedRuntimeCode?: { readonly from: string }
   readonly runtimeCode: string
 }
 
@@ -43,6 +47,7 @@ export const PREDEPLOY_ARTIFACTS: readonly PredeployArtifact[] = [
   gasPriceOracle,
   sequencerFeeVault,
   l1Block,
+  l2ToL1MessagePasser,
   baseFeeVault,
   l1FeeVault,
   operatorFeeVault,

@@ -21,8 +21,8 @@ export interface DepositRequest {
 }
 
 export interface BlockOpening {
-  /** The coinbase and extraData of the block opened at `timestamp` (the sequencer settings' are not used). */
-  environment(timestamp: bigint): { readonly coinbase: Uint8Array; readonly extraData: Uint8Array }
+  /** The coinbase and extraData of the block opened after `parent` at `timestamp` (the sequencer settings' are not used). */
+  environment(parent: BlockHeader, timestamp: bigint): { readonly coinbase: Uint8Array; readonly extraData: Uint8Array }
   /**
    * The deposits (envelope bytes) that open the block after `parent` at `timestamp`, in order: the
    * L1-attributes deposit, then the user deposits waiting, oldest first.

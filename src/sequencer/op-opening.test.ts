@@ -23,6 +23,7 @@ import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import { MessageBuilder } from '../stream/message-builder.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { startNode } from '../../test/support/server.ts'
+import { BASE_LIKE_DEV_L1 } from '../opstack/dev-genesis.ts'
 import { L1_BLOCK_ABI as l1BlockAbi, opStackCliConfig } from '../../test/support/op-chain.ts'
 import { tempDir } from '../../test/support/temp-dir.ts'
 
@@ -85,8 +86,8 @@ test('--op-stack: every block opens with the L1-attributes deposit, user deposit
     assert.equal(bytesToHex(first.to!), L1_BLOCK_ADDRESS, `block ${n + 1}: to L1Block`)
     assert.deepEqual([first.mint, first.value, first.gas, first.isSystemTx], [0n, 0n, 1_000_000n, false])
     const info = decodeL1Info(first.data)
-    assert.equal(info.kind, 'isthmus')
-    assert.ok(info.kind === 'isthmus')
+    assert.equal(info.kind, 'jovian')
+    assert.ok(info.kind === 'jovian')
     assert.deepEqual([info.baseFee, info.blobBaseFee, info.baseFeeScalar, info.blobBaseFeeScalar], [L1.l1BaseFee, L1.l1BlobBaseFee, L1.baseFeeScalar, L1.blobBaseFeeScalar])
     assert.equal(executed.stored.receipts[0]!.status, 1, 'the L1-attributes deposit succeeds')
     assert.equal(bytesToHex(node.chain.header(executed.stored.number)!.coinbase.bytes), SEQUENCER_FEE_VAULT_ADDRESS)
@@ -116,13 +117,18 @@ test('--op-stack: every block opens with the L1-attributes deposit, user deposit
   assert.equal(await read('timestamp'), info2.timestamp)
   assert.equal(await read('hash'), bytesToHex(info2.blockHash))
   assert.equal(await read('sequenceNumber'), info2.sequenceNumber)
+  // Jovian's scalar: the dev L1's is 0 (unset), which the deposit carries as the default (jovian/l1-attributes.md: 400).
+  assert.ok(info2.kind === 'jovian')
+  assert.equal(BASE_LIKE_DEV_L1.daFootprintGasScalar, 0n, 'the dev L1 leaves it unset')
+  assert.equal(info2.daFootprintGasScalar, 400n)
+  assert.equal(BigInt(await read('daFootprintGasScalar')), 400n)
 
   // The oracle's quote of an unsigned transaction: l1-cost.ts on its bytes plus the specs' 68 signature bytes.
   const unsigned = hexToBytes(serializeTransaction(tx2))
   const counts = rollupCostData(unsigned)
-  const params = l1FeeParamsFromCalldata('isthmus', decodeDepositTransaction(body2[0]!).data)
+  const params = l1FeeParamsFromCalldata('jovian', decodeDepositTransaction(body2[0]!).data)
   const quoted = await client.readContract({ address: GAS_PRICE_ORACLE_ADDRESS, abi: oracleAbi, functionName: 'getL1Fee', args: [bytesToHex(unsigned)], blockNumber: 2n })
-  assert.equal(quoted, l1DataFee('isthmus', params, { ...counts, nonZeroes: counts.nonZeroes + 68, fastLzLength: counts.fastLzLength + 68 }).fee)
+  assert.equal(quoted, l1DataFee('jovian', params, { ...counts, nonZeroes: counts.nonZeroes + 68, fastLzLength: counts.fastLzLength + 68 }).fee)
 
   // Each block's vaults: the L1 fee vault grows by the sum of its receipts' L1 fees (from its own bytes), the
   // base fee vault by base fee × the gas its non-deposit transactions used.
@@ -135,7 +141,7 @@ test('--op-stack: every block opens with the L1-attributes deposit, user deposit
     let baseFees = 0n
     body.forEach((raw, i) => {
       if (raw[0] === 0x7e) return
-      l1Fees += BigInt(l1CostReceiptFields('isthmus', calldata, raw).l1Fee!)
+      l1Fees += BigInt(l1CostReceiptFields('jovian', calldata, raw).l1Fee!)
       baseFees += executed.stored.receipts[i]!.gasUsed * baseFee
     })
     assert.ok(l1Fees > 0n)

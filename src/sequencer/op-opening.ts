@@ -1,6 +1,8 @@
 /**
  * The sequencer's OP Stack duties when it opens a block (sequencer/block-opening.ts): the SequencerFeeVault as
- * coinbase, Holocene's extraData from the chain's EIP-1559 parameters, and the block's leading deposits.
+ * coinbase, Holocene's extraData from the chain's EIP-1559 parameters (from Jovian its 17-byte form with the
+ * minimum base fee: the configured one, else the parent's carried forward, else 0, the system config's
+ * default), and the block's leading deposits.
  *
  * The L1-attributes deposit comes first. Its origin is the dev chain's fake L1 (opstack/dev-l1-origin.ts),
  * advanced from what the parent's L1Block holds; its fee values are the configured ones where given, else the
@@ -12,15 +14,14 @@
  * the write that journals the block opening with them, which deletes them from the queue: a deposit queued at
  * a crash is still queued after it, an included one is in the journal, so a restart resumes the same block.
  *
- * Refused, so no block differs from op-geth's silently: a chain scheduling Jovian (its DA-footprint rule for
- * the header's blobGasUsed is not implemented), a block after a pre-Ecotone parent (the Bedrock layout), and
- * the activation block of a fork that carries network-upgrade deposits (Ecotone, Fjord, Isthmus) after
- * genesis: those deposits are not built here.
+ * Refused, so no block differs from op-geth's silently: a block after a pre-Ecotone parent (the Bedrock
+ * layout), and the activation block of a fork that carries network-upgrade deposits (Ecotone, Fjord, Isthmus,
+ * Jovian) after genesis: those deposits are not built here.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { ChainRules } from '../execution/chain-config.ts'
-import { encodeHoloceneExtraData } from '../opstack/base-fee.ts'
+import { decodeEip1559ExtraData, encodeHoloceneExtraData, encodeJovianExtraData } from '../opstack/base-fee.ts'
 import { opForkActiveAt, type OpChainConfig } from '../opstack/chain-config.ts'
 import { depositTransactionHash, encodeDepositTransaction, userDepositSourceHash } from '../opstack/deposit-tx.ts'
 import { devDepositL1Hash, nextDevL1Origin } from '../opstack/dev-l1-origin.ts'
@@ -34,11 +35,14 @@ import type { KvStore, WriteBatch } from '../storage/db.ts'
 import type { BlockOpening, DepositRequest } from './block-opening.ts'
 import { DepositQueue } from './deposit-queue.ts'
 
-/** The L1 values a sequencer's configuration may set (each one absent: the parent's carried forward). */
-export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'>>
+/**
+ * The L1 and system-config values a sequencer's configuration may set (each one absent: the parent's carried
+ * forward): the L1Block values of the L1-attributes deposit, and Jovian's minimum base fee (extraData).
+ */
+export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'> & { readonly minBaseFee: bigint }>
 
 /** Forks whose activation block carries network-upgrade deposits (their specs' "Network upgrade automation transactions"). */
-const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus'] as const
+const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus', 'jovian'] as const
 
 const L1_BLOCK = hexToBytes(L1_BLOCK_ADDRESS)
 const EMPTY = new Uint8Array(0)
@@ -58,15 +62,19 @@ export class OpOpening implements BlockOpening {
     if (rules.op === undefined) throw new Error('OpOpening on a chain without an optimism section')
     this.op = rules.op
     this.queued = new DepositQueue(kv)
-    if (this.op.times.jovian !== undefined) {
-      throw new Error("this sequencer cannot build Jovian blocks: Jovian's DA-footprint rule (the header's blobGasUsed) is not implemented")
+    if (overrides.minBaseFee !== undefined && (overrides.minBaseFee < 0n || overrides.minBaseFee >= 1n << 64n)) {
+      throw new Error(`the minimum base fee ${overrides.minBaseFee} does not fit 8 bytes`)
     }
   }
 
-  environment(timestamp: bigint): { coinbase: Uint8Array; extraData: Uint8Array } {
+  environment(parent: BlockHeader, timestamp: bigint): { coinbase: Uint8Array; extraData: Uint8Array } {
     if (!opForkActiveAt(this.op, 'holocene', timestamp)) return { coinbase: this.coinbase, extraData: EMPTY }
     const { denominatorCanyon, elasticity } = this.op.eip1559
-    return { coinbase: this.coinbase, extraData: encodeHoloceneExtraData(denominatorCanyon ?? this.op.eip1559.denominator, elasticity) }
+    const denominator = denominatorCanyon ?? this.op.eip1559.denominator
+    if (!opForkActiveAt(this.op, 'jovian', timestamp)) return { coinbase: this.coinbase, extraData: encodeHoloceneExtraData(denominator, elasticity) }
+    const carried = opForkActiveAt(this.op, 'jovian', parent.timestamp) ? decodeEip1559ExtraData(parent.extraData, true)?.minBaseFee : undefined
+    const minBaseFee = this.overrides.minBaseFee ?? carried ?? 0n
+    return { coinbase: this.coinbase, extraData: encodeJovianExtraData(denominator, elasticity, minBaseFee) }
   }
 
   deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[] {
@@ -81,7 +89,8 @@ export class OpOpening implements BlockOpening {
     const state = new ArchiveReader(this.kv, parent.number)
     const stored = l1BlockValues((slot) => bytesToBigInt(state.getStorage(L1_BLOCK, bigIntToFixedBytes(slot, 32))))
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
-    const fees: L1FeeValues = { ...stored.fees, ...this.overrides }
+    const { minBaseFee: _systemConfig, ...l1Values } = this.overrides
+    const fees: L1FeeValues = { ...stored.fees, ...l1Values }
     const waiting = this.queued.waiting.map((q) => q.envelope)
     this.offered = waiting.length
     return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting]

@@ -315,7 +315,7 @@ export class Sequencer {
     const seed = new Uint8Array(40)
     seed.set(parent.hash(), 0)
     new DataView(seed.buffer).setBigUint64(32, parent.number + 1n)
-    const chosen = this.opening?.environment(timestamp)
+    const chosen = this.opening?.environment(parent, timestamp)
     return {
       timestamp,
       coinbase: chosen?.coinbase ?? this.settings.coinbase,

@@ -1,16 +1,16 @@
 /**
  * The EVM and transaction rules that differ on an OP Stack chain, through the public interface: a node on
- * the CLI's `--op-stack` dev chain (Bedrock through Isthmus at genesis) served on loopback, read with viem.
+ * the CLI's `--op-stack` dev chain (Bedrock through Jovian at genesis) served on loopback, read with viem.
  *
  * - P256VERIFY at 0x100 (RIP-7212, from Fjord): op-geth's vectors (Wycheproof inputs, test/fixtures/op-geth)
  *   answer as the vectors say, at the vectors' Fjord gas as the call tracer sees the precompile's frame; the
  *   precompile is warm like every precompile, so eth_createAccessList leaves it out; eth_simulateV1 has it too.
- * - Granite's bn256 pairing limit: the most pairs within 112687 bytes pair, one pair more fails.
+ * - Jovian's bn256 pairing limit: the most pairs within 81984 bytes pair, one pair more fails.
  * - No blob transactions (the OP specs' exec-engine.md, "Ecotone: disable Blob-transactions"): a signed type-3
  *   transaction is refused at eth_sendRawTransaction with op-geth's -32000 `transaction type not supported`.
  *   eth_call with blob fields runs as op-geth runs it (its call path has no OP rule for them): BLOBHASH sees
- *   the hashes and BLOBBASEFEE is 1, as on every OP block (excess blob gas always 0; the header's blob gas
- *   fields are 0).
+ *   the hashes and BLOBBASEFEE is 1, as on every OP block (excess blob gas always 0; from Jovian the header's
+ *   blobGasUsed is the block's DA footprint, the sum its receipts' blobGasUsed give).
  */
 
 import { test } from 'node:test'
@@ -33,8 +33,8 @@ const L1 = { l1BaseFee: 1_000_000_000n, l1BlobBaseFee: 1n, baseFeeScalar: 0n, bl
 
 const P256 = '0x0000000000000000000000000000000000000100'
 const PAIRING = '0x0000000000000000000000000000000000000008'
-/** op-geth's Bn256PairingMaxInputSizeGranite (params/protocol_params.go; specs granite/exec-engine.md). */
-const GRANITE_PAIRING_LIMIT = 112_687
+/** Jovian's bn256Pairing input limit (specs jovian/exec-engine.md, "Precompile Input Size Restrictions": 427 pairs). */
+const JOVIAN_PAIRING_LIMIT = 81_984
 const PAIR_BYTES = 192
 
 /** Runtime: STATICCALL 0x100 with the call data, return what it returned. */
@@ -99,8 +99,8 @@ test('OP EVM rules on the --op-stack chain: P256VERIFY, the pairing limit, no bl
     assert.deepEqual(result.accessList.map((e) => e.address.toLowerCase()).filter((a) => a === P256), [])
   })
 
-  await t.test('the bn256 pairing takes the most whole pairs within Granite\'s limit and fails one pair over', async () => {
-    const most = Math.floor(GRANITE_PAIRING_LIMIT / PAIR_BYTES)
+  await t.test('the bn256 pairing takes the most whole pairs within Jovian\'s limit and fails one pair over', async () => {
+    const most = Math.floor(JOVIAN_PAIRING_LIMIT / PAIR_BYTES)
     const within = toHex(new Uint8Array(most * PAIR_BYTES))
     const over = toHex(new Uint8Array((most + 1) * PAIR_BYTES))
     const { data } = await client.call({ to: PAIRING, data: within, gas: 40_000_000n })
@@ -129,7 +129,7 @@ test('OP EVM rules on the --op-stack chain: P256VERIFY, the pairing limit, no bl
     assert.equal(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }), nonce, 'nothing was pooled')
   })
 
-  await t.test('eth_call with blob fields runs as op-geth runs it; BLOBBASEFEE is 1 and the header\'s blob gas fields are 0', async () => {
+  await t.test('eth_call with blob fields runs as op-geth runs it; BLOBBASEFEE is 1, excess blob gas 0, blobGasUsed the DA footprint', async () => {
     const hash = `0x01${'cd'.repeat(31)}`
     const out = await rpc<Hex>('eth_call', [
       { from: account.address, to: proxy, blobVersionedHashes: [hash], maxFeePerBlobGas: '0x1', maxFeePerGas: numberToHex(10_000_000_000n) },
@@ -137,8 +137,11 @@ test('OP EVM rules on the --op-stack chain: P256VERIFY, the pairing limit, no bl
       { [proxy]: { code: BLOB_READER } },
     ])
     assert.equal(out, concatHex([hash as Hex, numberToHex(1n, { size: 32 })]))
-    const block = await rpc<{ blobGasUsed: Hex; excessBlobGas: Hex }>('eth_getBlockByNumber', ['latest', false])
-    assert.equal(BigInt(block.blobGasUsed), 0n)
+    const block = await rpc<{ blobGasUsed: Hex; excessBlobGas: Hex; number: Hex }>('eth_getBlockByNumber', ['latest', false])
+    const receipts = await rpc<{ blobGasUsed?: Hex }[]>('eth_getBlockReceipts', [block.number])
+    const footprint = receipts.reduce((sum, r) => sum + BigInt(r.blobGasUsed ?? 0), 0n)
+    assert.ok(footprint > 0n, 'the deployment has a DA footprint')
+    assert.equal(BigInt(block.blobGasUsed), footprint)
     assert.equal(BigInt(block.excessBlobGas), 0n)
     assert.equal(BigInt(await rpc<Hex>('eth_blobBaseFee', [])), 1n)
   })

@@ -38,7 +38,20 @@ export const L1_BLOCK_DOUBLE =
 
 export type OpForkTimes = Partial<Record<'bedrockBlock' | 'regolithTime' | 'canyonTime' | 'deltaTime' | 'ecotoneTime' | 'fjordTime' | 'graniteTime' | 'holoceneTime' | 'isthmusTime' | 'jovianTime', number>>
 
-export const ISTHMUS_AT_GENESIS: OpForkTimes = { ...FORKS_AT_GENESIS }
+/** Every OP fork through Isthmus at genesis (the dev chain's schedule without Jovian). */
+export const ISTHMUS_AT_GENESIS: OpForkTimes = (({ jovianTime: _, ...rest }) => rest)(FORKS_AT_GENESIS)
+
+/** Every OP fork through Jovian at genesis (the dev chain's schedule). */
+export const JOVIAN_AT_GENESIS: OpForkTimes = { ...FORKS_AT_GENESIS }
+
+/** Jovian's extraData: version 1, denominator u32, elasticity u32, minimum base fee u64. */
+export function jovianExtraData(denominator: number, elasticity: number, minBaseFee: bigint): Uint8Array {
+  const out = new Uint8Array(17)
+  out.set(holoceneExtraData(denominator, elasticity))
+  out[0] = 1
+  new DataView(out.buffer).setBigUint64(9, minBaseFee)
+  return out
+}
 
 /** Holocene's extraData: version 0, denominator u32, elasticity u32. */
 export function holoceneExtraData(denominator: number, elasticity: number): Uint8Array {
@@ -49,13 +62,14 @@ export function holoceneExtraData(denominator: number, elasticity: number): Uint
   return out
 }
 
-/** The tests' dev chain as an OP Stack chain with these forks (Holocene's genesis extraData when it is on). */
+/** The tests' dev chain as an OP Stack chain with these forks (Holocene's or Jovian's genesis extraData when it is on at genesis). */
 export function opGenesis(forks: OpForkTimes, code: Readonly<Record<string, string>> = {}): GethGenesis {
   const g = testGenesis() as unknown as { config: Record<string, unknown>; alloc: Record<string, unknown>; extraData?: string }
   Object.assign(g.config, forks, { optimism: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 } })
   g.alloc[L1_BLOCK] = { balance: '0x0', code: `0x${L1_BLOCK_DOUBLE}` }
   for (const [address, runtime] of Object.entries(code)) g.alloc[address] = { balance: '0x0', code: `0x${runtime}` }
   if (forks.holoceneTime !== undefined) g.extraData = '0x' + Buffer.from(holoceneExtraData(250, 6)).toString('hex')
+  if (forks.jovianTime === 0) g.extraData = '0x' + Buffer.from(jovianExtraData(250, 6, 0n)).toString('hex')
   return g as unknown as GethGenesis
 }
 
