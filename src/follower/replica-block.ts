@@ -27,7 +27,7 @@ import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
-import { bytesToHex, equalBytes } from '../primitives/hex.ts'
+import { bigIntToFixedBytes, bytesToBigInt, bytesToHex, equalBytes, hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { IncrementalStateRoot } from '../state/incremental-root.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
@@ -38,6 +38,10 @@ import { DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.
 import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
 import { decodeEip1559ExtraData } from '../opstack/base-fee.ts'
 import { opForkActiveAt } from '../opstack/chain-config.ts'
+import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
+import { L1_BLOCK_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from '../execution/op-withdrawals-root.ts'
+import { snapshotReader } from '../preconf/state.ts'
 
 /** A sealed block that does not match what the follower applied: never committed, never served. */
 export class SealMismatch extends Error {
@@ -190,6 +194,10 @@ export class ReplicaBlock {
     check('mixHash', this.header.mixHash, header.mixHash)
     check('baseFeePerGas', this.header.baseFeePerGas, header.baseFeePerGas)
     check('excessBlobGas', this.header.excessBlobGas, header.excessBlobGas)
+    if (header.common.isActivatedEIP(4844)) check('blobGasUsed', this.blobGasUsed(), header.blobGasUsed)
+    if (withdrawalsRootIsMessagePasser(this.rules.op, header.timestamp)) {
+      check('withdrawalsRoot (L2ToL1MessagePasser storage root)', messagePasserStorageRoot(root, new ArchiveReader(this.kv, this.parent.number)), header.withdrawalsRoot)
+    }
     check('parentBeaconBlockRoot', this.header.parentBeaconBlockRoot, header.parentBeaconBlockRoot)
     check('blockHash', header.hash(), closing.blockHash)
     const forged = await this.senders
@@ -205,6 +213,21 @@ export class ReplicaBlock {
       receipts: this.transactions.map((t) => t.receipt),
     }
     return { stored, diff, root }
+  }
+
+  /**
+   * The header's blobGasUsed as the block's transactions make it: their blob gas, and on a Jovian chain each
+   * signed transaction's DA footprint under the scalar L1Block holds after the block's L1-attributes deposit
+   * (opstack/da-footprint.ts, as block-execution.ts adds it when building).
+   */
+  private blobGasUsed(): bigint {
+    let used = this.transactions.reduce((sum, t) => sum + (t.receipt.blobGasUsed ?? 0n), 0n)
+    if (this.rules.op === undefined || !opForkActiveAt(this.rules.op, 'jovian', this.header.timestamp)) return used
+    const state = snapshotReader(this.kv, this.last)
+    const l1Block = hexToBytes(L1_BLOCK_ADDRESS)
+    const scalar = daFootprintGasScalarFromStorage((slot) => bytesToBigInt(state.getStorage(l1Block, bigIntToFixedBytes(slot, 32))))
+    for (const t of this.transactions) if (t.raw[0] !== DEPOSIT_TX_TYPE) used += transactionDAFootprint(t.raw, scalar)
+    return used
   }
 
   /** Encodes receipts (and adds their blooms) up to position `end`. */
@@ -392,9 +415,9 @@ const SENDERS_PER_TURN = 8
 function checkOpEnvironment(rules: ChainRules, base: DecodedBase): void {
   const op = rules.op
   if (op === undefined || !opForkActiveAt(op, 'holocene', base.timestamp)) return
-  if (opForkActiveAt(op, 'jovian', base.timestamp)) throw new ReplicaOutOfStep(`block ${base.number}: a Jovian block, which this follower cannot check (Jovian's rules are not implemented)`)
-  if (decodeEip1559ExtraData(base.extraData, false) === undefined) {
-    throw new ReplicaOutOfStep(`block ${base.number}: extraData ${bytesToHex(base.extraData)} is not Holocene's EIP-1559 parameters`)
+  const jovian = opForkActiveAt(op, 'jovian', base.timestamp)
+  if (decodeEip1559ExtraData(base.extraData, jovian) === undefined) {
+    throw new ReplicaOutOfStep(`block ${base.number}: extraData ${bytesToHex(base.extraData)} is not ${jovian ? "Jovian's" : "Holocene's"} EIP-1559 parameters`)
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The read and trace surface on the `--op-stack` dev chain (issue 41): a real node built from the CLI's own
- * options (Isthmus, an operator fee configured), served on loopback, manual sealing. Block 2 holds the
+ * options (Jovian, the dev chain's default; an operator fee configured), served on loopback, manual sealing. Block 2 holds the
  * L1-attributes deposit, a user deposit that mints (flashnode_sendDeposit) and signed transactions, read while
  * pre-confirmed and again once sealed.
  *
@@ -9,8 +9,8 @@
  *   op-geth's state processor tells the tracer of a deposit before its mint (core/state_transition.go credits
  *   the mint inside the message's execution), so prestateTracer's `pre` balance of `from` lacks the mint;
  * - a transaction's prestate diff from its receipt: the sender pays value + gas used × effective price + the
- *   L1 fee + the operator fee (Isthmus formula, specs isthmus/exec-engine.md: gas used × scalar / 1e6 +
- *   constant, the receipt's own operatorFeeScalar and operatorFeeConstant); the base fee vault (the one vault
+ *   L1 fee + the operator fee (by the block's fork: Isthmus's or Jovian's formula, the receipt's own
+ *   operatorFeeScalar and operatorFeeConstant); the base fee vault (the one vault
  *   op-geth's prestateTracer looks up, eth/tracers/native/prestate.go) gains gas used × base fee;
  * - debug_getRawReceipts against the sealed header's receiptsRoot (from Canyon a deposit receipt's
  *   MarshalBinary equals its receipts-trie encoding, op-geth core/types/receipt.go), the raw block against
@@ -56,7 +56,13 @@ async function call(url: string, method: string, params: unknown[]): Promise<any
 const q = (v: bigint): string => '0x' + v.toString(16)
 const big = (v: string | undefined): bigint => BigInt(v ?? '0x0')
 const lower = (a: string): string => a.toLowerCase()
-const operatorFee = (gasUsed: bigint, r: Json): bigint => (gasUsed * big(r.operatorFeeScalar)) / 1_000_000n + big(r.operatorFeeConstant)
+/**
+ * The operator fee of `gasUsed` under a receipt's scalar and constant: Isthmus's formula (specs
+ * isthmus/exec-engine.md: gas × scalar / 1e6 + constant) or, on a Jovian block, Jovian's (specs
+ * jovian/exec-engine.md: gas × scalar × 100 + constant).
+ */
+const operatorFee = (gasUsed: bigint, r: Json, jovian: boolean): bigint =>
+  (jovian ? gasUsed * big(r.operatorFeeScalar) * 100n : (gasUsed * big(r.operatorFeeScalar)) / 1_000_000n) + big(r.operatorFeeConstant)
 
 test('OP chain: traces, receipts, raw encodings, fee history and simulation follow op-geth, pre-confirmed and sealed', { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t)
@@ -97,6 +103,8 @@ test('OP chain: traces, receipts, raw encodings, fee history and simulation foll
   await node.sequencer!.seal()
   const receipt = (await call(url, 'eth_getTransactionReceipt', [hash])) as Json
   const block = (await call(url, 'eth_getBlockByNumber', ['0x2', false])) as Json
+  // A Jovian block's extraData is the 17-byte version-1 form (specs jovian/exec-engine.md), a Holocene one's 9 bytes.
+  const jovian = hexToBytes(block.extraData).length === 17
   const receipts = (await call(url, 'eth_getBlockReceipts', ['0x2'])) as Json[]
 
   await t.test('a pre-confirmed receipt carries the OP keys and values of the sealed one', () => {
@@ -132,7 +140,7 @@ test('OP chain: traces, receipts, raw encodings, fee history and simulation foll
     assert.deepEqual(diff, pendingPrestate)
     const sender = lower(account.address)
     const gasUsed = big(receipt.gasUsed)
-    const paid = 777n + gasUsed * big(receipt.effectiveGasPrice) + big(receipt.l1Fee) + operatorFee(gasUsed, receipt)
+    const paid = 777n + gasUsed * big(receipt.effectiveGasPrice) + big(receipt.l1Fee) + operatorFee(gasUsed, receipt, jovian)
     assert.ok(big(receipt.l1Fee) > 0n && big(receipt.operatorFeeScalar) > 0n)
     assert.equal(big(diff.pre[sender].balance) - big(diff.post[sender].balance), paid)
     const vault = lower(BASE_FEE_VAULT_ADDRESS)
@@ -184,7 +192,7 @@ test('OP chain: traces, receipts, raw encodings, fee history and simulation foll
       // Between the two reads of vault i: the first read itself, the reads after it, the transfer, the reads before the second.
       const between = calls.slice(i, 4 + i).map((c) => big(c.gasUsed))
       const gained = big(calls[4 + i]!.returnData) - big(calls[i]!.returnData)
-      const expected = vault === BASE_FEE_VAULT_ADDRESS ? between.reduce((sum, g) => sum + g * baseFee, 0n) : vault === OPERATOR_FEE_VAULT_ADDRESS ? between.reduce((sum, g) => sum + operatorFee(g, receipt), 0n) : 0n
+      const expected = vault === BASE_FEE_VAULT_ADDRESS ? between.reduce((sum, g) => sum + g * baseFee, 0n) : vault === OPERATOR_FEE_VAULT_ADDRESS ? between.reduce((sum, g) => sum + operatorFee(g, receipt, jovian), 0n) : 0n
       assert.equal(gained, expected, vault === L1_FEE_VAULT_ADDRESS ? 'no L1 fee in a simulation (op-geth: its message has no rollup cost data)' : vault)
     }
   })
