@@ -11,8 +11,7 @@
 
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { jetstreamManager } from '@nats-io/jetstream'
-import { connect, type NatsConnection } from '@nats-io/transport-node'
+import type { NatsConnection } from '@nats-io/transport-node'
 import { needsTool } from '../../test/support/debian-tool.ts'
 import { startNatsCluster } from '../../test/support/nats-cluster.ts'
 import { rpc, unstartedManualNode } from '../../test/support/sequencing-node.ts'
@@ -22,57 +21,22 @@ import { tempDir } from '../../test/support/temp-dir.ts'
 import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../node/create-node.ts'
 import type { GethGenesis } from '../execution/chain-config.ts'
 import { bytesToHex } from '../primitives/hex.ts'
-import { FlashblockJournal } from '../sequencer/journal.ts'
 import { FencedOut } from './coordination-errors.ts'
-import { HEADER, streamName } from './jetstream-layout.ts'
-import type { FlashblocksPayloadV1 } from './payload.ts'
-import { ReplicatedStream } from './replicated-stream.ts'
-import { continuationOf, journalOf, readStreamTail } from './stream-tail.ts'
+import { storedMessages, streamClient, takeOver, type Leading } from '../../test/support/replicated-stream-kit.ts'
 
 const NATS = { ...needsTool('nats-server', 'nats-server'), timeout: 120_000 }
 const RECEIVER = ACCOUNTS[3]!.address
 const DEPOSITOR = '0x00000000000000000000000000000000000d0d0d'
 
-async function client(t: TestContext, urls: readonly string[]): Promise<NatsConnection> {
-  const nc = await connect({ servers: [...urls], noRandomize: true, reconnectTimeWait: 100, maxReconnectAttempts: -1 })
-  t.after(() => nc.close())
-  return nc
-}
 
-interface Leader {
-  readonly node: FlashNode
-  readonly deposed: unknown[]
-  readonly announced: number[]
-}
+type Leader = Leading
 
 /** An OP node that leads term `term`, taking over the stream's open block as a group member does. */
 async function lead(t: TestContext, nc: NatsConnection, term: number, op: ReturnType<typeof opStackCliConfig>, sealedBy?: FlashNode): Promise<Leader> {
   const node = await unstartedManualNode(t, { ...(op.sequencer.opL1 !== undefined ? { opL1: op.sequencer.opL1 } : {}) }, tempDir(t), { genesis: op.genesis })
   // A standby has followed the leader's sealed blocks (here: imported, each re-executed and checked).
   for (let n = 1n; sealedBy !== undefined && n <= sealedBy.chain.head(); n++) await node.writer.importRlp(sealedBy.chain.store.blockRlp(n)!)
-  const chainId = node.rules.chainId
-  const gate = await ReplicatedStream.open(nc, { chainId, term, publisher: node.stream!, replicas: 3 })
-  t.after(() => gate.close())
-  const tail = await readStreamTail(nc, chainId, 5_000)
-  const kv = node.chain.store.kv
-  const journal = new FlashblockJournal(kv)
-  const batch = kv.batch()
-  journal.discard(batch, node.chain.head() + 1n)
-  if (tail.open !== undefined) {
-    const j = journalOf(tail.open)
-    journal.writeOpen(batch, j.number, j.parentHash, j.env, j.deposits)
-    j.flashblocks.forEach((raws, i) => journal.writeFlashblock(batch, j.number, i + 1, raws))
-  }
-  kv.commit(batch)
-  const continuation = continuationOf(tail)
-  if (continuation !== undefined) gate.continueFrom(continuation)
-  const deposed: unknown[] = []
-  const announced: number[] = []
-  node.sequencer!.useGate(gate)
-  node.sequencer!.on('deposed', (e) => deposed.push(e))
-  node.sequencer!.on('flashblock', (s) => announced.push(s.index))
-  await node.start()
-  return { node, deposed, announced }
+  return takeOver(t, nc, node, term)
 }
 
 async function send(node: FlashNode, from: number, nonce: bigint): Promise<string> {
@@ -81,17 +45,6 @@ async function send(node: FlashNode, from: number, nonce: bigint): Promise<strin
   return bytesToHex(tx.hash())
 }
 
-async function stored(nc: NatsConnection, chainId: bigint): Promise<{ term: number; message: FlashblocksPayloadV1 }[]> {
-  const jsm = await jetstreamManager(nc)
-  const name = streamName(chainId)
-  const { state } = await jsm.streams.info(name)
-  const out = []
-  for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
-    const m = (await jsm.streams.getMessage(name, { seq }))!
-    out.push({ term: Number(m.header.get(HEADER.term)), message: JSON.parse(new TextDecoder().decode(m.data)) as FlashblocksPayloadV1 })
-  }
-  return out
-}
 
 /** An OP follower in this process (sealed blocks straight from `leader`'s store). */
 async function opFollower(t: TestContext, leader: FlashNode, genesis: GethGenesis): Promise<FlashNode> {
@@ -108,8 +61,8 @@ async function opFollower(t: TestContext, leader: FlashNode, genesis: GethGenesi
 test("an OP group: B continues A's open block with its deposits from the stream; A is fenced out; an OP follower checks the block", NATS, async (t) => {
   const op = opStackCliConfig(tempDir(t), { operatorFeeScalar: 1000n, operatorFeeConstant: 7000n })
   const cluster = await startNatsCluster(t)
-  const ncA = await client(t, cluster.urls)
-  const ncB = await client(t, [...cluster.urls].reverse())
+  const ncA = await streamClient(t, cluster.urls)
+  const ncB = await streamClient(t, [...cluster.urls].reverse())
   const a = await lead(t, ncA, 1, op)
   // A user deposit queued for block 2, which opens with it (after its L1-attributes deposit) at A's seal.
   const depositHash = await rpc(a.node, 'flashnode_sendDeposit', [{ from: DEPOSITOR, to: RECEIVER, mint: '0xde0b6b3a7640000', value: '0x5', gas: '0x30000' }])
@@ -136,7 +89,7 @@ test("an OP group: B continues A's open block with its deposits from the stream;
   assert.equal(b.node.chain.head(), 2n)
   const sealed = await rpc(b.node, 'eth_getBlockByNumber', ['0x2', false])
   assert.deepEqual(sealed.transactions, [...opening, ...sent], 'block 2: the deposits, A\'s transaction, B\'s')
-  const messages = await stored(ncB, b.node.rules.chainId)
+  const messages = await storedMessages(ncB, b.node.rules.chainId)
   const block2 = messages.filter((m) => m.message.metadata.block_number === 2)
   // A: opening (its deposits), 1; B: 2, the seal's last flashblock 3, the closing 4.
   assert.deepEqual(block2.map((m) => [m.term, m.message.index]), [[1, 0], [1, 1], [2, 2], [2, 3], [2, 4]])

@@ -27,76 +27,31 @@ import { ACCOUNTS, signedTx } from '../../test/support/dev-chain.ts'
 import type { FlashNode } from '../node/create-node.ts'
 import { FlashblockJournal } from '../sequencer/journal.ts'
 import { BrokerUnavailable, FencedOut } from './coordination-errors.ts'
-import { HEADER, streamName } from './jetstream-layout.ts'
 import type { FlashblocksPayloadV1 } from './payload.ts'
-import { ReplicatedStream, type ReplicatedStreamOptions } from './replicated-stream.ts'
-import { continuationOf, journalOf, readStreamTail } from './stream-tail.ts'
+import type { ReplicatedStreamOptions } from './replicated-stream.ts'
+import { storedMessages, streamClient, takeOver, type Leading } from '../../test/support/replicated-stream-kit.ts'
 import { natsServers } from './nats-url.ts'
 import { ensureStream } from './fenced-publisher.ts'
-import { streamConfig } from './jetstream-layout.ts'
+import { streamConfig, streamName } from './jetstream-layout.ts'
 
 const NATS = { ...needsTool('nats-server', 'nats-server'), timeout: 120_000 }
 const RECEIVER = ACCOUNTS[3]!.address
 
-async function client(t: TestContext, urls: readonly string[]): Promise<NatsConnection> {
-  const nc = await connect({ servers: [...urls], noRandomize: true, reconnectTimeWait: 100, maxReconnectAttempts: -1 })
-  t.after(() => nc.close())
-  return nc
-}
 
-interface Leader {
-  readonly node: FlashNode
-  readonly gate: ReplicatedStream
-  readonly deposed: unknown[]
-  readonly announced: number[]
-}
+type Leader = Leading
 
 /**
  * A node that leads term `term`: the stream's tail read, the open block's journal rebuilt from it, the gate
  * continued from it, then started (the sequence of calls a takeover makes).
  */
 async function lead(t: TestContext, nc: NatsConnection, term: number, options: Partial<ReplicatedStreamOptions> = {}): Promise<Leader> {
-  const node = await unstartedManualNode(t)
-  const chainId = node.rules.chainId
-  const gate = await ReplicatedStream.open(nc, { chainId, term, publisher: node.stream!, replicas: 3, ...options })
-  t.after(() => gate.close())
-  const tail = await readStreamTail(nc, chainId, 5_000)
-  if (tail.open !== undefined) {
-    const j = journalOf(tail.open)
-    const journal = new FlashblockJournal(node.chain.store.kv)
-    const batch = node.chain.store.kv.batch()
-    journal.discard(batch, j.number)
-    journal.writeOpen(batch, j.number, j.parentHash, j.env)
-    j.flashblocks.forEach((raws, i) => journal.writeFlashblock(batch, j.number, i + 1, raws))
-    node.chain.store.kv.commit(batch)
-  }
-  const continuation = continuationOf(tail)
-  if (continuation !== undefined) gate.continueFrom(continuation)
-  const deposed: unknown[] = []
-  const announced: number[] = []
-  node.sequencer!.useGate(gate)
-  node.sequencer!.on('deposed', (e) => deposed.push(e))
-  node.sequencer!.on('flashblock', (s) => announced.push(s.index))
-  await node.start()
-  return { node, gate, deposed, announced }
+  return takeOver(t, nc, await unstartedManualNode(t), term, options)
 }
 
 async function send(node: FlashNode, from: number, nonce: bigint): Promise<void> {
   await node.api.sendRawTransaction(signedTx(node, from, nonce, { to: RECEIVER, value: 1n, gasLimit: 21_000n }).serialize())
 }
 
-/** Every message the stream holds, in stream order, with its term. */
-async function stored(nc: NatsConnection, chainId: bigint): Promise<{ term: number; message: FlashblocksPayloadV1 }[]> {
-  const jsm = await jetstreamManager(nc)
-  const name = streamName(chainId)
-  const { state } = await jsm.streams.info(name)
-  const out = []
-  for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
-    const m = (await jsm.streams.getMessage(name, { seq }))!
-    out.push({ term: Number(m.header.get(HEADER.term)), message: JSON.parse(new TextDecoder().decode(m.data)) as FlashblocksPayloadV1 })
-  }
-  return out
-}
 
 /** Each message's previous_sequence is the sequence of the one before it. */
 function assertLinked(messages: readonly FlashblocksPayloadV1[]): void {
@@ -120,7 +75,7 @@ async function leadOnceReady(t: TestContext, nc: NatsConnection, term: number, o
 
 test('an acknowledgement the cluster holds holds the announcement: nothing is seen until it comes', NATS, async (t) => {
   const cluster = await startNatsCluster(t)
-  const nc = await client(t, cluster.urls)
+  const nc = await streamClient(t, cluster.urls)
   const a = await lead(t, nc, 1, { ackTimeoutMs: 300, unavailableAfterMs: 30_000 })
   const balance = (): Promise<string> => rpc(a.node, 'eth_getBalance', [RECEIVER, 'pending'])
   const before = await balance()
@@ -147,13 +102,13 @@ test('an acknowledgement the cluster holds holds the announcement: nothing is se
   assert.deepEqual(a.announced, [0, 1])
   assert.notEqual(await balance(), before)
   assert.deepEqual(a.deposed, [])
-  const messages = (await stored(nc, a.node.rules.chainId)).map((m) => m.message)
+  const messages = (await storedMessages(nc, a.node.rules.chainId)).map((m) => m.message)
   assert.deepEqual(messages.map((m) => m.index), [0, 1], 'stored once, retries included')
 })
 
 test('without quorum a flashblock is refused within the bound and announced nowhere; after a restart a new leader continues', NATS, async (t) => {
   const cluster = await startNatsCluster(t)
-  const nc = await client(t, cluster.urls)
+  const nc = await streamClient(t, cluster.urls)
   const bound = { ackTimeoutMs: 300, unavailableAfterMs: 1_000 }
   const a = await lead(t, nc, 1, bound)
   await send(a.node, 0, 0n)
@@ -180,7 +135,7 @@ test('without quorum a flashblock is refused within the bound and announced nowh
   assert.equal(a.node.feed!.snapshot()!.index, 1 + acknowledged)
 
   await cluster.restart(1, 2)
-  const nc2 = await client(t, cluster.urls)
+  const nc2 = await streamClient(t, cluster.urls)
   // The refused message may or may not have been stored once the quorum came back, and the cluster may
   // store it only after a new leader read the tail (the proposal waited in the Raft log without quorum):
   // that leader's first publish is then fenced by it, as any leader behind the stream is, and the next term
@@ -193,12 +148,12 @@ test('without quorum a flashblock is refused within the bound and announced nowh
     if (fenced === undefined) b = candidate
     else {
       assert.ok(fenced instanceof FencedOut && term === 2, `term ${term} refused: ${String(fenced)}`)
-      assert.equal((await stored(nc2, candidate.node.rules.chainId)).at(-1)!.term, 1, "fenced by A's message stored late")
+      assert.equal((await storedMessages(nc2, candidate.node.rules.chainId)).at(-1)!.term, 1, "fenced by A's message stored late")
     }
   }
   await b.node.sequencer!.seal()
   assert.equal(b.node.chain.head(), 1n)
-  const messages = await stored(nc2, b.node.rules.chainId)
+  const messages = await storedMessages(nc2, b.node.rules.chainId)
   assertLinked(messages.map((m) => m.message))
   const block1 = messages.filter((m) => m.message.metadata.block_number === 1)
   assert.ok(new Set(block1.map((m) => m.message.payload_id)).size === 1)
@@ -208,8 +163,8 @@ test('without quorum a flashblock is refused within the bound and announced nowh
 
 test("fencing: B continues A's open block from the stream; A's next flashblock is refused; a follower checks the block", NATS, async (t) => {
   const cluster = await startNatsCluster(t)
-  const ncA = await client(t, cluster.urls)
-  const ncB = await client(t, [...cluster.urls].reverse())
+  const ncA = await streamClient(t, cluster.urls)
+  const ncB = await streamClient(t, [...cluster.urls].reverse())
   const a = await lead(t, ncA, 1)
   await send(a.node, 0, 0n)
   await a.node.sequencer!.flashblock()
@@ -233,7 +188,7 @@ test("fencing: B continues A's open block from the stream; A's next flashblock i
 
   await b.node.sequencer!.seal()
   assert.equal(b.node.chain.head(), 1n)
-  const messages = await stored(ncB, b.node.rules.chainId)
+  const messages = await storedMessages(ncB, b.node.rules.chainId)
   const block1 = messages.filter((m) => m.message.metadata.block_number === 1)
   // A: opening, 1, 2; B: 3, the seal's last flashblock 4, the closing 5.
   assert.deepEqual(block1.map((m) => m.term), [1, 1, 1, 2, 2, 2], "A's acknowledged messages, then B's")
@@ -257,7 +212,7 @@ test("fencing: B continues A's open block from the stream; A's next flashblock i
 
 test("given the cluster's servers, the gate publishes through the stream leader's server, and through its caller's connection once that server is gone", NATS, async (t) => {
   const cluster = await startNatsCluster(t)
-  const setup = await client(t, cluster.urls)
+  const setup = await streamClient(t, cluster.urls)
   const chainId = (await unstartedManualNode(t)).rules.chainId
   await ensureStream(setup, streamConfig(chainId, 3), 10_000)
   const leaderName = (await (await jetstreamManager(setup)).streams.info(streamName(chainId))).cluster!.leader!
@@ -270,7 +225,7 @@ test("given the cluster's servers, the gate publishes through the stream leader'
   }))
   const own = names.findIndex((n) => n !== leaderName)
   const leaderIndex = names.indexOf(leaderName)
-  const nc = await client(t, [cluster.urls[own]!])
+  const nc = await streamClient(t, [cluster.urls[own]!])
   const servers = natsServers(cluster.urls.join(','))
   assert.ok(!(servers instanceof Error))
   const a = await lead(t, nc, 1, { servers, ackTimeoutMs: 300, unavailableAfterMs: 20_000 })
@@ -295,7 +250,7 @@ test("given the cluster's servers, the gate publishes through the stream leader'
   assert.equal(a.gate.routedToLeader, false)
   assert.deepEqual(a.deposed, [])
   assert.deepEqual(a.announced, [0, 1, 2])
-  const messages = await stored(nc, chainId)
+  const messages = await storedMessages(nc, chainId)
   assert.deepEqual(messages.map((m) => m.message.index), [0, 1, 2], 'each flashblock stored once')
   assertLinked(messages.map((m) => m.message))
 })
