@@ -14,7 +14,7 @@
  * between rows the pool is let drain and each sender's nonce read again.
  *
  * Load (throughput-sender.ts): open loop, from SENDER_PROCESSES processes apart from the node and from this
- * one, each with CONNECTIONS keep-alive sockets; 1,024 senders (each connection owns 128 of them, so a
+ * one, each with CONNECTIONS keep-alive sockets; 1,024 senders (each connection owns 64 of them, so a
  * sender's nonces arrive in order); JSON-RPC batches of BATCH eth_sendRawTransaction, one transaction per
  * sender in a batch (a sequencer's intake is batched by RPC proxies too; the per-request cost of a single
  * send is the `send` scenario's). Every transaction is signed before the window (in the sender processes,
@@ -71,7 +71,7 @@ const SENDER = join(dirname(fileURLToPath(import.meta.url)), 'throughput-sender.
 const SENDERS = 1024
 const PROBE_SENDERS = 64
 const SENDER_PROCESSES = 2
-const CONNECTIONS = 4
+const CONNECTIONS = 8
 const BATCH = 64
 const POOL_HIGH = 4096
 const POLL_MS = 25
@@ -137,8 +137,12 @@ async function settledNonces(node: RunningNode, addresses: readonly Address[]): 
     if (Date.now() > deadline) throw new Error(`the pool still holds ${Number(s.pending)} pending and ${Number(s.queued)} queued after 180 s`)
     await new Promise((r) => setTimeout(r, 250))
   }
-  const counts = await batchCall<string>(node.url, addresses.map((a) => ['eth_getTransactionCount', [a, 'pending']]))
-  return counts.map(Number)
+  const counts: number[] = []
+  for (let i = 0; i < addresses.length; i += 500) { // Flashnode takes batches of up to 1,000 calls
+    const some = await batchCall<string>(node.url, addresses.slice(i, i + 500).map((a) => ['eth_getTransactionCount', [a, 'pending']]))
+    counts.push(...some.map(Number))
+  }
+  return counts
 }
 
 /** Flashnode's counters at GET /metrics (undefined where it records none: --no-metrics). */
@@ -169,6 +173,7 @@ interface Prepared {
 function cases(gasLimit: bigint) {
   return ({ chain, quick }: ScenarioContext): BenchCase[] => {
     const addresses = chain.accounts.map((a) => a.address)
+    const swap = chain.swap === undefined ? undefined : { tokenA: chain.swap.tokenA, tokenB: chain.swap.tokenB, pair: chain.swap.pair, router: chain.swap.router, multicall: chain.swap.multicall }
     const sign = loadSigner(chain.chainId, chain.token, chain.swap, SENDERS + PROBE_SENDERS)
     const prepared = new WeakMap<RunningNode, Prepared>()
     const warmupOf = (run: CaseRun): number => (quick ? run.warmupMs : Math.max(MIN_WARMUP_MS, run.warmupMs))
@@ -189,7 +194,7 @@ function cases(gasLimit: bigint) {
             url: run.node.url,
             chainId: chain.chainId,
             token: chain.token,
-            ...(chain.swap === undefined ? {} : { swap: chain.swap }),
+            ...(swap === undefined ? {} : { swap }),
             kinds: ROWS[r].kinds,
             senders: mine,
             nonces: mine.map((s) => nonces[s]!),
@@ -302,7 +307,8 @@ function cases(gasLimit: bigint) {
             Object.assign(extras, {
               'overruns (count)': m1.skipped - m0.skipped,
               'flashblocks published (count)': m1.flashblocks - m0.flashblocks,
-              'flashblocks the ticks would give (count)': (windowS * 1000) / FLASHBLOCK_MS,
+              // Each tick publishes a flashblock, and each seal the next block's opening (index 0) too.
+              'flashblocks the ticks would give (count)': ((windowS * 1000) / FLASHBLOCK_MS) * 1.1,
             })
           }
           const latencies = (seen?.latenciesMs ?? []).map((x) => Math.max(0, x))
