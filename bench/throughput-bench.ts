@@ -66,6 +66,7 @@ import { runProbe, schedule } from './visibility-bench.ts'
 import type { VisibilityResult } from './visibility-probe.ts'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseExposition } from '../test/support/prometheus-text.ts'
 
 const SENDER = join(dirname(fileURLToPath(import.meta.url)), 'throughput-sender.ts')
 const SENDERS = 1024
@@ -149,8 +150,8 @@ async function settledNonces(node: RunningNode, addresses: readonly Address[]): 
 async function counters(node: RunningNode): Promise<{ skipped: number; flashblocks: number } | undefined> {
   const res = await fetch(new URL('/metrics', node.url), { signal: AbortSignal.timeout(5_000) }).catch(() => undefined)
   if (res?.status !== 200) return undefined
-  const text = await res.text()
-  const read = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+  const families = parseExposition(await res.text())
+  const read = (name: string): number => families.get(name)?.samples[0]?.value ?? Number.NaN
   return { skipped: read('flashnode_flashblock_ticks_skipped_total'), flashblocks: read('flashnode_flashblocks_total') }
 }
 
