@@ -1,7 +1,9 @@
 /**
- * A probe run as its own OS process (visibility-probe.ts, stream-probe.ts), so that what it measures is not
- * slowed by the orchestrator: its config goes in a temporary file (`@file` argument), it may print a `ready`
- * line once set up, and its last line of standard output is its JSON result. Killed past `timeoutMs`.
+ * A probe run as its own OS process (visibility-probe.ts, stream-probe.ts, throughput-sender.ts), so that
+ * what it measures is not slowed by the orchestrator: its config goes in a temporary file (`@file` argument),
+ * it may print a `ready` line once set up (and then wait for `go()`, a line on its standard input, so that
+ * several probes start on the same signal: `waitForGo`), and its last line of standard output is its JSON
+ * result. Killed past `timeoutMs`.
  */
 
 import { spawn } from 'node:child_process'
@@ -16,13 +18,15 @@ export interface ProbeRun<T> {
   readonly result: Promise<T>
   /** Ends it now (its result then rejects, unless it had already ended). */
   kill(): void
+  /** Releases a probe waiting in `waitForGo`. */
+  go(): void
 }
 
 export function startProbe<T>(script: string, config: unknown, timeoutMs: number): ProbeRun<T> {
   const dir = mkdtempSync(join(tmpdir(), 'flashnode-probe-'))
   const file = join(dir, 'config.json')
   writeFileSync(file, JSON.stringify(config))
-  const child = spawn(process.execPath, ['--import', 'tsx', script, `@${file}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', script, `@${file}`], { stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let onReady: () => void = () => undefined
@@ -50,7 +54,20 @@ export function startProbe<T>(script: string, config: unknown, timeoutMs: number
       result.catch(() => undefined)
       child.kill('SIGKILL')
     },
+    go: () => {
+      child.stdin.end('go\n')
+    },
   }
+}
+
+/** The probe side of `go()`: resolves when the orchestrator releases it (a line on standard input). */
+export function waitForGo(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once('data', () => {
+      process.stdin.pause()
+      resolve()
+    })
+  })
 }
 
 /**

@@ -19,37 +19,12 @@
 import type { BenchCase, CaseRun, Measured, Scenario } from './scenario.ts'
 import { NonceBook, quantile, TxFactory, type TxKind } from './txs.ts'
 import { probeFigures, runProbe, schedule } from './visibility-bench.ts'
+import { watchStatus } from './status-watch.ts'
 
 const SENDERS = 256
 /** Each stream lasts at least this long (see visibility-bench.ts on the p50's standard error). */
 const STREAM_MS = 20_000
 const DRAIN_MS = 2_500
-/** GET /status keeps the last 60 flashblocks (12 s at 200 ms): polled well within that. */
-const STATUS_POLL_MS = 3_000
-
-interface FlashblockRow {
-  readonly block: number
-  readonly index: number
-  readonly transactions: number
-  readonly buildMs: number | null
-}
-
-/** Every flashblock with transactions GET /status lists while `running`: its build-to-announce time, by (block, index). */
-async function buildTimes(url: string, running: () => boolean): Promise<number[]> {
-  const seen = new Map<string, number>()
-  const poll = async (): Promise<void> => {
-    const res = await fetch(new URL('/status', url), { signal: AbortSignal.timeout(2_000) }).catch(() => undefined)
-    if (res?.status !== 200) return
-    const { flashblocks } = (await res.json()) as { flashblocks: FlashblockRow[] }
-    for (const f of flashblocks) if (f.transactions > 0 && f.buildMs !== null) seen.set(`${f.block}.${f.index}`, f.buildMs)
-  }
-  while (running()) {
-    await poll()
-    await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS))
-  }
-  await poll()
-  return [...seen.values()]
-}
 
 function cases(ctx: Parameters<Scenario['cases']>[0]): BenchCase[] {
   const factory = new TxFactory(ctx.chain.chainId, ctx.chain.token, SENDERS)
@@ -63,9 +38,9 @@ function cases(ctx: Parameters<Scenario['cases']>[0]): BenchCase[] {
       const sendAtMs = schedule(Math.max(STREAM_MS, durationMs), seed, 1000 / perSecond)
       const txs = factory.batch(kind, sendAtMs.length, nonces, node).map((t) => ({ raw: t.raw, hash: t.hash }))
       let probing = true
-      const builds = buildTimes(node.url, () => probing)
+      const status = watchStatus(node.url, () => probing)
       const r = await runProbe({ url: node.url, detector: 'ws', txs, sendAtMs, pollMs: 10, drainMs: DRAIN_MS }, durationMs + DRAIN_MS + 30_000).finally(() => (probing = false))
-      const announce = await builds
+      const announce = (await status).flashblocks.filter((f) => f.transactions > 0).map((f) => f.buildMs!)
       const latencies = r.latenciesMs.map((x) => Math.max(0, x))
       return probeFigures(r, latencies, {
         'announce p50': quantile(announce, 0.5),

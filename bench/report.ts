@@ -57,7 +57,7 @@ function cells(cr: CaseResult | undefined, available: boolean, applies: boolean,
   if (cr?.invalid !== undefined) return blank(cr.invalid.startsWith('wrong') ? 'WRONG ANSWER' : 'FAILED')
   if (cr?.median === undefined) return blank('—')
   const m = cr.median
-  const extra = extraColumns.map((k) => (m.extras?.[k] === undefined ? '' : ms(m.extras[k]!)))
+  const extra = extraColumns.map((k) => (m.extras?.[k] === undefined ? '' : extraText(k, m.extras[k]!)))
   return [Number.isFinite(m.rps) ? int(m.rps) : '—', ms(m.p50Ms), ms(m.p99Ms), ...extra, `${Math.round(m.serverCpuPct)}%`]
 }
 
@@ -78,6 +78,8 @@ function ratioCell(r: ScenarioResult, name: string): string {
 
 /** Extras print as ms, or as integers when their name ends in "(count)" or "(MB)". */
 const extraText = (k: string, v: number): string => (/\((count|MB)\)$/.test(k) ? int(v) : ms(v))
+/** An extra column's title: its name, with "ms" unless the name ends in its own unit, e.g. "sent (tx/s)". */
+const columnTitle = (k: string): string => (/\([^)]+\)$/.test(k) ? k : `${k} ms`)
 
 /** Flashnode with metrics over Flashnode without (rate ratio; < 1 when recording metrics costs throughput). */
 function metricsCell(r: ScenarioResult, name: string): string {
@@ -115,7 +117,7 @@ function table(rows: string[][], rightAligned: (col: number) => boolean): string
 export function formatScenario(r: ScenarioResult, settings: RunSettings): string {
   const peers = r.peerOrder
   const header = ['case', 'conc.', 'unit']
-  for (const p of peers) header.push(`${PEER_LABEL[p]} rate`, 'p50 ms', 'p99 ms', ...r.extraColumns.map((k) => `${k} ms`), 'CPU')
+  for (const p of peers) header.push(`${PEER_LABEL[p]} rate`, 'p50 ms', 'p99 ms', ...r.extraColumns.map(columnTitle), 'CPU')
   const ratio = peers.includes('anvil') && peers.includes('flashnode')
   if (ratio) header.push('Flashnode vs Anvil')
   const metricsRatio = peers.includes('flashnode') && peers.includes('flashnode-no-metrics')

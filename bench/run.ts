@@ -25,6 +25,7 @@ import { evmBench } from './evm-bench.ts'
 import { contractsBench } from './contracts-bench.ts'
 import { traceBench } from './trace-bench.ts'
 import { replicationBench } from './replication-bench.ts'
+import { throughput1gBench, throughputBench } from './throughput-bench.ts'
 import { runScenario } from './runner.ts'
 import { PEERS, type PeerName } from './nodes.ts'
 import type { RunSettings, Scenario, ScenarioResult } from './scenario.ts'
@@ -45,6 +46,8 @@ export const SCENARIOS: readonly Scenario[] = [
   contractsBench,
   traceBench,
   replicationBench,
+  throughputBench,
+  throughput1gBench,
   soakBench,
 ]
 
@@ -56,6 +59,7 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   issue20: ['evm', 'contracts', 'simulate', 'distinct', 'flashblock-build'],
   issue39: ['trace', 'read'],
   issue40: ['replication'],
+  issue42: ['throughput', 'throughput-1g'],
   all: SCENARIOS.map((s) => s.name),
 }
 
@@ -72,7 +76,8 @@ const USAGE = `usage: npm run bench [-- options]
                         issue6 (every figure of issue 6, simulate included; not soak),
                         issue19 (read, pending-reads, simulate, distinct, memory),
                         issue20 (evm, contracts, simulate, distinct, flashblock-build),
-                        issue39 (trace, read: tracing and eth_getProof), issue40 (replication), all
+                        issue39 (trace, read: tracing and eth_getProof), issue40 (replication),
+                        issue42 (throughput, throughput-1g: sealed tx/s with the pool kept full, ≥ 60 s a row), all
   --peers anvil,flashnode   (also flashnode-no-metrics: Flashnode with --no-metrics, beside it in one run;
                         flashnode-group: Flashnode leading a sequencer group on a three-server JetStream
                         cluster; default: anvil,flashnode, or a scenario's own, e.g. replication's)

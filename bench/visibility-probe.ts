@@ -59,8 +59,10 @@ export async function probe(cfg: VisibilityConfig): Promise<VisibilityResult> {
     if (errorSamples.length < 3) errorSamples.push(what.slice(0, 300))
   }
   let seenInLatest = 0
+  // Only its own transactions: under a load of other senders the subscription carries theirs too.
+  const mine = new Set(cfg.txs.map((t) => t.hash.toLowerCase()))
   const see = (hash: string, at: number, inLatest = false): void => {
-    if (seenAt.has(hash)) return
+    if (seenAt.has(hash) || !mine.has(hash)) return
     seenAt.set(hash, at)
     if (inLatest) seenInLatest++
   }
