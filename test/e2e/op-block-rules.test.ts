@@ -200,3 +200,21 @@ test('Jovian: the pending block shows the blobGasUsed (DA footprint) its sealed 
   assert.equal(sealed.transactions.length, 3)
   assert.equal(sealed.blobGasUsed, pending.blobGasUsed)
 })
+
+test('Jovian eth_simulateV1: excess blob gas 0 (an OP chain has no blob market), blobGasUsed the calls\' DA footprint', async (t) => {
+  const SCALAR = 65_535n
+  const { client, seal } = await opChain(t, { ...L1, daFootprintGasScalar: SCALAR })
+  await seal()
+  const from = devAccounts(1)[0]!.address as Hex
+  const call = { from, to: '0x000000000000000000000000000000000000bEEF' as Hex }
+  const blocks = await client.request({
+    method: 'eth_simulateV1' as never,
+    params: [{ blockStateCalls: [{ calls: [call, call] }, { calls: [call] }] }, 'latest'] as never,
+  }) as { blobGasUsed: Hex; excessBlobGas: Hex }[]
+  // A call without data is far below the Fjord estimate's floor of 100 bytes (specs fjord/exec-engine.md), so
+  // each one's footprint is 100 × the scalar; two of them exceed Ethereum's blob target many times over, which
+  // would give the next block an excess under EIP-4844's formula.
+  assert.equal(BigInt(blocks[0]!.blobGasUsed), 2n * 100n * SCALAR)
+  assert.equal(BigInt(blocks[1]!.blobGasUsed), 100n * SCALAR)
+  assert.deepEqual(blocks.map((b) => BigInt(b.excessBlobGas)), [0n, 0n])
+})
