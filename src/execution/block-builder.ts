@@ -189,6 +189,11 @@ export class OpenBlock {
     return this.exec.gasUsed
   }
 
+  /** The header's blobGasUsed so far: blob gas and, from Jovian, the DA footprint (block-execution.ts). */
+  get blobGasUsed(): bigint {
+    return this.exec.blobGasUsed
+  }
+
   /**
    * Runs `tx` into the block. Throws TransactionNotIncluded (state untouched) when it cannot be included.
    * `raw`, when the caller has it, is the transaction's canonical encoding (saves re-encoding it).

@@ -41,7 +41,7 @@ import { opForkActiveAt } from '../opstack/chain-config.ts'
 import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
 import { L1_BLOCK_ADDRESS } from '../opstack/predeploy-addresses.ts'
 import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from '../execution/op-withdrawals-root.ts'
-import { snapshotReader } from '../preconf/state.ts'
+import { preconfirmedReader } from '../preconf/state.ts'
 
 /** A sealed block that does not match what the follower applied: never committed, never served. */
 export class SealMismatch extends Error {
@@ -88,6 +88,10 @@ export class ReplicaBlock {
   private encodingScheduled = false
   private diff: StateDiff = EMPTY_DIFF
   private gasUsed = 0n
+  /** The header's blobGasUsed for the transactions so far (`addBlobGas`). */
+  private blobGasUsedSoFar = 0n
+  /** Jovian: the DA footprint gas scalar L1Block holds after the block's deposits (read once, when first needed). */
+  private daScalar: bigint | undefined
   private last: PreconfirmedSnapshot
   private readonly bloom = new Uint8Array(BLOOM_BYTES)
   /**
@@ -194,7 +198,7 @@ export class ReplicaBlock {
     check('mixHash', this.header.mixHash, header.mixHash)
     check('baseFeePerGas', this.header.baseFeePerGas, header.baseFeePerGas)
     check('excessBlobGas', this.header.excessBlobGas, header.excessBlobGas)
-    if (header.common.isActivatedEIP(4844)) check('blobGasUsed', this.blobGasUsed(), header.blobGasUsed)
+    if (header.common.isActivatedEIP(4844)) check('blobGasUsed', this.blobGasUsedSoFar, header.blobGasUsed)
     if (withdrawalsRootIsMessagePasser(this.rules.op, header.timestamp)) {
       check('withdrawalsRoot (L2ToL1MessagePasser storage root)', messagePasserStorageRoot(root, new ArchiveReader(this.kv, this.parent.number)), header.withdrawalsRoot)
     }
@@ -216,18 +220,23 @@ export class ReplicaBlock {
   }
 
   /**
-   * The header's blobGasUsed as the block's transactions make it: their blob gas, and on a Jovian chain each
-   * signed transaction's DA footprint under the scalar L1Block holds after the block's L1-attributes deposit
-   * (opstack/da-footprint.ts, as block-execution.ts adds it when building).
+   * Adds the header's blobGasUsed for `added` (applied, with the state their message changed): their blob gas,
+   * and on a Jovian chain each signed transaction's DA footprint under the scalar L1Block holds after the
+   * block's L1-attributes deposit (opstack/da-footprint.ts, as block-execution.ts adds it when building). Kept
+   * as messages arrive so each snapshot carries what the sealed header will (the pending block shows it).
    */
-  private blobGasUsed(): bigint {
-    let used = this.transactions.reduce((sum, t) => sum + (t.receipt.blobGasUsed ?? 0n), 0n)
-    if (this.rules.op === undefined || !opForkActiveAt(this.rules.op, 'jovian', this.header.timestamp)) return used
-    const state = snapshotReader(this.kv, this.last)
-    const l1Block = hexToBytes(L1_BLOCK_ADDRESS)
-    const scalar = daFootprintGasScalarFromStorage((slot) => bytesToBigInt(state.getStorage(l1Block, bigIntToFixedBytes(slot, 32))))
-    for (const t of this.transactions) if (t.raw[0] !== DEPOSIT_TX_TYPE) used += transactionDAFootprint(t.raw, scalar)
-    return used
+  private addBlobGas(added: readonly IncludedTransaction[]): void {
+    for (const t of added) this.blobGasUsedSoFar += t.receipt.blobGasUsed ?? 0n
+    if (this.rules.op === undefined || !opForkActiveAt(this.rules.op, 'jovian', this.header.timestamp)) return
+    for (const t of added) {
+      if (t.raw[0] === DEPOSIT_TX_TYPE) continue
+      if (this.daScalar === undefined) {
+        const state = preconfirmedReader(this.kv, { parentNumber: this.parent.number, diff: this.diff })
+        const l1Block = hexToBytes(L1_BLOCK_ADDRESS)
+        this.daScalar = daFootprintGasScalarFromStorage((slot) => bytesToBigInt(state.getStorage(l1Block, bigIntToFixedBytes(slot, 32))))
+      }
+      this.blobGasUsedSoFar += transactionDAFootprint(t.raw, this.daScalar)
+    }
   }
 
   /** Encodes receipts (and adds their blooms) up to position `end`. */
@@ -299,8 +308,9 @@ export class ReplicaBlock {
     this.diff = mergeDiffs(this.diff, message.diff)
     this.advanceStateRoot(message.diff)
     this.gasUsed = cumulative
+    this.addBlobGas(added)
     const previous = first === 0 && message.index === 0 ? undefined : this.last
-    return makeSnapshot(this.parent, this.header, message.index, this.transactions, first, this.diff, this.gasUsed, previous)
+    return makeSnapshot(this.parent, this.header, message.index, this.transactions, first, this.diff, this.gasUsed, this.blobGasUsedSoFar, previous)
   }
 
   /**

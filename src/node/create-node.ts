@@ -520,13 +520,15 @@ function followerFor(
   const notHere = async (): Promise<never> => {
     throw new FlashnodeError('methodNotFound', 'a follower does not produce blocks: ask its sequencer')
   }
+  const forwarding = follow.sequencer === undefined ? undefined : new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now(), counted?.forwarded)
   const write: WriteSide | undefined =
-    follow.sequencer === undefined
+    forwarding === undefined
       ? undefined
       : {
-          admission: new ForwardingAdmission(follow.sequencer, rules, feed, () => Date.now(), counted?.forwarded),
+          admission: forwarding,
           events: new NodeEvents(fresh, chain),
-          producer: { seal: notHere, flashblock: notHere, queueDeposit: notHere },
+          // A user deposit goes to the sequencer, which queues it (as a transaction sent here does).
+          producer: { seal: notHere, flashblock: notHere, queueDeposit: (request) => forwarding.deposit(request) },
           syncTimeoutMs: DEFAULT_SEQUENCER.syncTimeoutMs,
           blockTimeMs: DEFAULT_SEQUENCER.flashblockIntervalMs * DEFAULT_SEQUENCER.flashblocksPerBlock,
         }

@@ -9,6 +9,9 @@
  * told a nonce it already used. Each forwarded (sender, nonce) is remembered until the pre-confirmed state
  * passes it or `rememberMs` passes (a transaction the sequencer accepted but never included: its nonce is
  * given out again after that). A follower has no pool: nothing is `queued` here.
+ *
+ * A user deposit (flashnode_sendDeposit, OP Stack chains) is forwarded the same way (`deposit`): the
+ * sequencer queues it and makes its source hash, and the follower answers the hash the sequencer answered.
  */
 
 import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
@@ -20,6 +23,7 @@ import { pendingTransactions } from '../preconf/views.ts'
 import { SequencerRefused, SequencerUnreachable, type SequencerClient } from '../follower/sequencer-client.ts'
 import { decodeTx, type TxStatus } from '../txpool/index.ts'
 import type { TransactionAdmission } from './admission.ts'
+import type { DepositRequest } from '../sequencer/block-opening.ts'
 
 interface Forwarded {
   /** The next nonce after the sender's forwarded transactions. */
@@ -65,6 +69,22 @@ export class ForwardingAdmission implements TransactionAdmission {
       if (err instanceof SequencerUnreachable) throw new FlashnodeError('internal', `the sequencer did not take the transaction: ${err.message}`, { cause: err })
       throw err
     }
+  }
+
+  /** Forwards a user deposit to the sequencer's flashnode_sendDeposit; the deposit's hash it answered. */
+  async deposit(request: DepositRequest): Promise<Uint8Array> {
+    const args = {
+      from: bytesToHex(request.from),
+      ...(request.to === null ? { isCreation: true } : { to: bytesToHex(request.to) }),
+      mint: quantityHex(request.mint),
+      value: quantityHex(request.value),
+      gas: quantityHex(request.gas),
+      data: bytesToHex(request.data),
+    }
+    const answer = await this.forward('flashnode_sendDeposit', [args])
+    if (typeof answer !== 'string') throw new FlashnodeError('internal', `the sequencer answered ${JSON.stringify(answer)} for a deposit`)
+    this.onResult?.('accepted')
+    return hexToBytes(answer)
   }
 
   async submit(raw: Uint8Array): Promise<Uint8Array> {
@@ -121,3 +141,5 @@ export class ForwardingAdmission implements TransactionAdmission {
     for (const [k, f] of this.forwarded) if (now - f.at > this.rememberMs) this.forwarded.delete(k)
   }
 }
+
+const quantityHex = (n: bigint): string => `0x${n.toString(16)}`

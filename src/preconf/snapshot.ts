@@ -26,6 +26,12 @@ export interface PreconfirmedSnapshot {
   readonly firstNew: number
   readonly diff: StateDiff
   readonly gasUsed: bigint
+  /**
+   * The blob gas the block's header will carry for what it holds so far: the blob transactions' blob gas and,
+   * on a Jovian OP chain, each signed transaction's DA footprint (execution/block-execution.ts), so the
+   * pending block's header shows what the sealed one will.
+   */
+  readonly blobGasUsed: bigint
   /** Transaction hash (0x-hex) -> position. */
   readonly positions: ReadonlyMap<string, number>
 }
@@ -38,9 +44,10 @@ export function makeSnapshot(
   firstNew: number,
   diff: StateDiff,
   gasUsed: bigint,
+  blobGasUsed: bigint,
   previous?: PreconfirmedSnapshot,
 ): PreconfirmedSnapshot {
   const positions = new Map(previous !== undefined && previous.header.number === header.number ? previous.positions : [])
   for (let i = firstNew; i < transactions.length; i++) positions.set(bytesToHex(transactions[i]!.hash), i)
-  return { parent, header, index, transactions, firstNew, diff, gasUsed, positions }
+  return { parent, header, index, transactions, firstNew, diff, gasUsed, blobGasUsed, positions }
 }

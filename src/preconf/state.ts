@@ -40,7 +40,7 @@ export function preconfirmedState(snapshot: PreconfirmedSnapshot): PreconfirmedS
     data = {
       header: snapshot.header,
       gasUsed: snapshot.gasUsed,
-      blobGasUsed: snapshot.transactions.reduce((n, t) => n + (t.receipt.blobGasUsed ?? 0n), 0n),
+      blobGasUsed: snapshot.blobGasUsed,
       parentNumber: snapshot.parent.number,
       parentStateRoot: snapshot.parent.stateRoot,
       diff: snapshot.diff,

@@ -26,7 +26,7 @@ test('a receipt view is made for the transaction\'s place: the same transaction 
   const plain = await block.add(plainTx, plainTx.getSenderAddress().bytes, plainTx.hash())
   assert.equal(plain.receipt.logs.length, 0)
   const parent = node.chain.header(node.chain.head())!
-  const snapshot = (transactions: typeof calls) => makeSnapshot(parent, block.header, 1, transactions, 0, block.diff(), 0n)
+  const snapshot = (transactions: typeof calls) => makeSnapshot(parent, block.header, 1, transactions, 0, block.diff(), 0n, 0n)
   const places = (s: ReturnType<typeof snapshot>) => pendingReceipts(s).map((r) => [bytesToHex(r.transactionHash), r.transactionIndex, r.firstLogIndex])
   const name = (x: { hash: Uint8Array }) => bytesToHex(x.hash)
   const inOrder = snapshot([created, calls[0]!, calls[1]!])
@@ -51,7 +51,7 @@ test('a receipt view carries exactly the optional fields of its record: a pre-By
   const parent = node.chain.header(node.chain.head())!
   const OPTIONAL = ['status', 'root', 'blobGasUsed', 'blobGasPrice'] as const
   for (const variant of variants) {
-    const [view] = pendingReceipts(makeSnapshot(parent, block.header, 1, [variant], 0, block.diff(), 0n))
+    const [view] = pendingReceipts(makeSnapshot(parent, block.header, 1, [variant], 0, block.diff(), 0n, 0n))
     const record = variant.receipt as unknown as Record<string, unknown>
     for (const field of OPTIONAL) {
       assert.equal(field in view!, field in record, `${field}: in the view exactly when in the record`)

@@ -114,7 +114,14 @@ function unionBloom(receipts: readonly ReceiptView[]): Uint8Array {
 export function pendingBlock(s: PreconfirmedSnapshot): BlockView {
   let out = blockCache.get(s)
   if (out === undefined) {
-    const header = { ...headerView(s.header, new Uint8Array(32)), gasUsed: s.gasUsed, logsBloom: unionBloom(pendingReceipts(s)) }
+    const base = headerView(s.header, new Uint8Array(32))
+    // What the block holds so far: its gas and blob gas (on Jovian its DA footprint), its receipts' bloom.
+    const header = {
+      ...base,
+      gasUsed: s.gasUsed,
+      ...(base.blobGasUsed !== undefined ? { blobGasUsed: s.blobGasUsed } : {}),
+      logsBloom: unionBloom(pendingReceipts(s)),
+    }
     const transactions = pendingTransactions(s)
     out = {
       header,

@@ -367,7 +367,7 @@ export class Sequencer {
   private opened(parent: BlockHeader, open: OpenBlock): PreconfirmedSnapshot {
     this.open = open
     this.index = 0
-    return makeSnapshot(parent, open.header, 0, this.depositEntries, 0, open.diff(), open.gasUsed)
+    return makeSnapshot(parent, open.header, 0, this.depositEntries, 0, open.diff(), open.gasUsed, open.blobGasUsed)
   }
 
   /**
@@ -429,7 +429,7 @@ export class Sequencer {
     this.index += 1
     const deposits = this.depositEntries
     const transactions = deposits.length === 0 ? [...open.included] : [...deposits, ...open.included]
-    return makeSnapshot(this.current.parent, open.header, this.index, transactions, deposits.length + firstNew, open.diff(), open.gasUsed, this.current)
+    return makeSnapshot(this.current.parent, open.header, this.index, transactions, deposits.length + firstNew, open.diff(), open.gasUsed, open.blobGasUsed, this.current)
   }
 
   private async buildFlashblock(): Promise<PreconfirmedSnapshot> {

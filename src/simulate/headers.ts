@@ -9,7 +9,8 @@
  *
  * Once the parent is final (`headerFields`): parentHash; from London the base fee is the override, else
  * (with validation) the EIP-1559 successor of the parent's, else 0; from Cancun the excess blob gas follows
- * from the parent when the parent is a Cancun block, else 0.
+ * from the parent when the parent is a Cancun block, else 0. On an OP Stack chain the excess blob gas is
+ * always 0 (op-geth's eip4844.CalcExcessBlobGas answers 0 for an OP chain; Base's block assembler sets 0).
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -78,11 +79,11 @@ function nextBaseFee(parent: BlockHeader, common: Common): bigint {
 }
 
 /** The header data of a simulated block whose parent is final (roots and gas used come from building it). */
-export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean): SimHeaderData {
+export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean, opChain = false): SimHeaderData {
   const london = common.isActivatedEIP(1559)
   const cancun = common.isActivatedEIP(4844)
   const baseFee = london ? (t.baseFeeOverride ?? (validation ? nextBaseFee(parent, common) : 0n)) : undefined
-  const excessBlobGas = cancun ? (parent.common.isActivatedEIP(4844) ? parent.calcNextExcessBlobGas(common) : 0n) : undefined
+  const excessBlobGas = cancun ? (!opChain && parent.common.isActivatedEIP(4844) ? parent.calcNextExcessBlobGas(common) : 0n) : undefined
   return {
     number: t.number,
     parentHash,

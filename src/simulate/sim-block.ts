@@ -20,6 +20,11 @@
  * operator fee vault and the sender's refund (execution/op-fees.ts forCall); one that names none settles
  * nothing, as an eth_call.
  *
+ * The header's blobGasUsed: the calls' blob gas on Ethereum; on an OP Stack chain 0 before Jovian and from
+ * Jovian the block's DA footprint, each call's transaction (the bytes the transactions root holds) times the
+ * scalar L1Block holds in the block's state, as Base's block executor and assembler make it for any block
+ * they build (base/base: the OP block executor's DA footprint, BaseBlockAssembler's blob_gas_used).
+ *
  * Every frame, log and value move of a call is seen by the block's TransferTracer (our EVM's observer), so
  * a call's logs come out in execution order with the transfer logs interleaved when traced.
  */
@@ -43,7 +48,9 @@ import { encodeRlp } from '../primitives/rlp-encode.ts'
 import type { AccountOverride } from '../state/account-overrides.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import type { StateReader } from '../state/state-reader.ts'
-import type { OpForkName } from '../opstack/forks.ts'
+import { opForkActive, type OpForkName } from '../opstack/forks.ts'
+import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
+import { L1_BLOCK_ADDRESS } from '../opstack/l1-block-storage.ts'
 import { buildTransaction, resolveCall, type ResolvedCall } from './call-args.ts'
 import { blobGasOf, checkBeforeExecution, checkGas, paysNoBlobFee, type CheckContext } from './call-checks.ts'
 import { SIM_CODES, simError } from './errors.ts'
@@ -167,6 +174,7 @@ export class SimBlock {
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
     const intrinsic = intrinsicGas(input.data, input.to === undefined, input.accessList, input.authorizationList?.length ?? 0, this.rules)
     checkGas(resolved, ctx, intrinsic, blobFeePaid)
+    const headerBlobGas = this.headerBlobGas(blobGas, built.serialized)
 
     // A call that gives no fee (geth's NoBaseFee) or a zero gas price pays no gas fee.
     const noGasFee = resolved.msgGasPrice === 0n
@@ -198,10 +206,20 @@ export class SimBlock {
     // geth's nonce is a uint64 that wraps when a call runs without nonce checks.
     const after = world.getNonce(sender)
     if (after > MAX_UINT64) world.setNonce(sender, after & MAX_UINT64)
-    this.append(resolved.type, result, blobGas)
+    this.append(resolved.type, result, headerBlobGas)
     const included = { call: resolved, serialized: built.serialized, hash: built.hash, sender: from, result: this.callResult(resolved.gasCapped, result) }
     this.included.push(included)
     return included
+  }
+
+  /** What a call adds to the header's blobGasUsed (see the module's comment). */
+  private headerBlobGas(blobGas: bigint, serialized: Uint8Array): bigint {
+    const opFork = this.opts.opFork
+    if (opFork === undefined) return blobGas
+    if (!opForkActive(opFork, 'jovian')) return 0n
+    const world = this.state.world
+    const scalar = daFootprintGasScalarFromStorage((slot) => world.getStorage(L1_BLOCK_ADDRESS, slot))
+    return transactionDAFootprint(serialized, scalar)
   }
 
   private append(type: number, result: TxResult, blobGas: bigint): void {

@@ -81,7 +81,7 @@ export class MessageBuilder {
         transactions: added.map((t) => bytesToHex(t.raw)),
         withdrawals: [],
         withdrawals_root: ZERO_HASH,
-        ...blobGas(header, snapshot.transactions.reduce((n, t) => n + (t.receipt.blobGasUsed ?? 0n), 0n)),
+        ...blobGas(header, snapshot.blobGasUsed),
       },
       metadata: this.metadata(header.number, sequence, changedSince(before, snapshot.diff), added.map((t) => t.receipt)),
     }

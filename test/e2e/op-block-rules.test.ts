@@ -65,7 +65,8 @@ async function opChain(t: TestContext, l1: Readonly<Record<string, bigint>>) {
   const rawBlock = async (n: bigint) => hexToBytes(await client.request({ method: 'debug_getRawBlock' as never, params: [toHex(n)] as never }) as Hex)
   /** A second node on the same genesis, which imports block bytes as `flashnode import` does. */
   const importer = async () => (await startNode(t, join(tempDir(t), 'importer'), config.genesis)).node
-  return { client, wallet, account, seal, rawBlock, importer }
+  const flashblock = () => running.node.sequencer!.flashblock()
+  return { client, wallet, account, seal, flashblock, rawBlock, importer }
 }
 
 /** A block's bytes with one header field replaced. */
@@ -171,4 +172,49 @@ test('Jovian: the minimum base fee, blobGasUsed as the DA footprint within the g
   await assert.rejects(other.writer.importRlp(withHeaderField(bytes2, BLOB_GAS_USED, new Uint8Array(0))), /blobGasUsed/)
   assert.equal((await other.writer.importRlp(bytes2)).imported, 1)
   assert.equal((await other.writer.importRlp(await rawBlock(3n))).imported, 1)
+})
+
+test('Jovian: the pending block shows the blobGasUsed (DA footprint) its sealed header will carry', async (t) => {
+  const SCALAR = 1_000n
+  const { client, wallet, seal, flashblock } = await opChain(t, { ...L1, daFootprintGasScalar: SCALAR })
+  await seal()
+  const opened = await client.getBlock({ blockTag: 'pending' })
+  assert.equal(opened.blobGasUsed, 0n, 'only the L1-attributes deposit so far')
+  const nonce = await client.getTransactionCount({ address: wallet.account.address })
+  const signed = await Promise.all([0, 1].map((i) =>
+    wallet.signTransaction({ to: '0x000000000000000000000000000000000000bEEF', data: toHex(new Uint8Array(200).fill(i + 1)), gas: 100_000n, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1n, nonce: nonce + i }),
+  ))
+  await client.sendRawTransaction({ serializedTransaction: signed[0]! })
+  await flashblock()
+  const first = await client.getBlock({ blockTag: 'pending' })
+  assert.equal(first.transactions.length, 2)
+  assert.equal(first.blobGasUsed, daFootprint(signed[0]!, SCALAR))
+  await client.sendRawTransaction({ serializedTransaction: signed[1]! })
+  await flashblock()
+  const pending = await client.getBlock({ blockTag: 'pending' })
+  assert.equal(pending.transactions.length, 3)
+  const expected = daFootprint(signed[0]!, SCALAR) + daFootprint(signed[1]!, SCALAR)
+  assert.equal(pending.blobGasUsed, expected)
+  const sealed = await seal()
+  assert.equal(sealed.number, pending.number)
+  assert.equal(sealed.transactions.length, 3)
+  assert.equal(sealed.blobGasUsed, pending.blobGasUsed)
+})
+
+test('Jovian eth_simulateV1: excess blob gas 0 (an OP chain has no blob market), blobGasUsed the calls\' DA footprint', async (t) => {
+  const SCALAR = 65_535n
+  const { client, seal } = await opChain(t, { ...L1, daFootprintGasScalar: SCALAR })
+  await seal()
+  const from = devAccounts(1)[0]!.address as Hex
+  const call = { from, to: '0x000000000000000000000000000000000000bEEF' as Hex }
+  const blocks = await client.request({
+    method: 'eth_simulateV1' as never,
+    params: [{ blockStateCalls: [{ calls: [call, call] }, { calls: [call] }] }, 'latest'] as never,
+  }) as { blobGasUsed: Hex; excessBlobGas: Hex }[]
+  // A call without data is far below the Fjord estimate's floor of 100 bytes (specs fjord/exec-engine.md), so
+  // each one's footprint is 100 × the scalar; two of them exceed Ethereum's blob target many times over, which
+  // would give the next block an excess under EIP-4844's formula.
+  assert.equal(BigInt(blocks[0]!.blobGasUsed), 2n * 100n * SCALAR)
+  assert.equal(BigInt(blocks[1]!.blobGasUsed), 100n * SCALAR)
+  assert.deepEqual(blocks.map((b) => BigInt(b.excessBlobGas)), [0n, 0n])
 })

@@ -1,9 +1,9 @@
 /**
  * Followers of an OP Stack sequencer, as a user runs them: real processes on loopback started through the
  * CLI. An `--op-stack` sequencer sealing by hand, followers started `--op-stack --follow URL` with the same
- * chain options: user deposits (flashnode_sendDeposit) and transactions sent through a follower show
- * pre-confirmed alike on the follower and the sequencer (the pending block, its receipts, balances after the
- * L1 fee and the operator fee, the fee vaults); once sealed, every block, its receipts (with the OP keys:
+ * chain options: user deposits (flashnode_sendDeposit, to the sequencer or forwarded to it by a follower) and
+ * transactions sent through a follower show pre-confirmed alike on the follower and the sequencer (the
+ * pending block, its receipts, balances after the L1 fee and the operator fee, the fee vaults); once sealed, every block, its receipts (with the OP keys:
  * depositNonce, l1Fee, …), balances and nonces are equal on all nodes. A follower started empty catches up
  * through the sealed OP blocks, one killed with kill -9 restarts and agrees. A follower whose chain is not an
  * OP chain (or the other way round) is refused at its start, saying so. The same through JetStream
@@ -115,10 +115,13 @@ test('an OP sequencer\'s followers: deposits and transactions pre-confirmed alik
   const sealedSoFar = await head(sequencer.url)
   await until('the late follower to catch up', async () => ((await head(late.url)) >= sealedSoFar ? true : undefined))
 
-  // kill -9 the first follower; a deposit and transactions meanwhile (through the late one); restart it.
+  // kill -9 the first follower; a deposit and transactions meanwhile (through the late one, which forwards
+  // the deposit to its sequencer and answers the sequencer's hash); restart it.
   await first.kill9()
-  const again = await deposit(sequencer.url, 3n * 10n ** 17n, 0n, DEPOSITOR)
+  const again = await deposit(late.url, 3n * 10n ** 17n, 0n, DEPOSITOR)
   await mine()
+  const opened = await pendingBlock(sequencer.url)
+  assert.deepEqual(opened.transactions.map((tx) => [tx.type, tx.hash]).slice(1), [['0x7e', again]], 'the forwarded deposit opens the next block under the hash the follower answered')
   await joined(late.url)
   const wallet2 = createWalletClient({ account: privateKeyToAccount(ACCOUNTS[2]!.privateKey as Hex), chain: { ...chain, rpcUrls: { default: { http: [late.url] } } }, transport: http(late.url, { retryCount: 0 }) })
   for (let i = 0; i < 2; i++) sent.push(await wallet2.sendTransaction({ to: RECEIVER, value: 7n, gas: 50_000n }))
