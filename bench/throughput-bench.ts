@@ -34,7 +34,9 @@
  * Figures per row (rate = sealed tx/s; p50/p99 = pre-confirmation latency):
  *   - sealed tx/s and Mgas/s: the blocks sealed in the window (after the head at its start, through the head
  *     at its end), read after it with eth_getBlockByNumber: their transactions and gasUsed over the chain time
- *     they span (their timestamps: seconds). One block's receipts are checked (every status 1: no swap failed).
+ *     they span (their timestamps: seconds). One block's receipts are checked (every status 1: no swap failed):
+ *     all of them on Flashnode (eth_getBlockReceipts), 16 spread over it on Anvil (eth_getTransactionReceipt:
+ *     Anvil's eth_getBlockReceipts of a block of thousands did not answer within 60 s and kept it busy after).
  *   - pre-confirmation p50/p99 (Flashnode): ~25 transactions/s of the row's kind from 64 senders of their own,
  *     Poisson, each its own eth_sendRawTransaction, timed by the visibility probe (visibility-probe.ts, its own
  *     process) from the send's answer to the newFlashblockTransactions notification of a subscriber that
@@ -50,6 +52,7 @@
  *   - sent tx/s: eth_sendRawTransaction accepted (answered with the hash) in the window, every sender.
  *   - CPU µs/tx: the node's CPU in the window (process and threads) / (window × sealed tx/s).
  * Anvil: sealed tx/s, Mgas/s, sent tx/s, CPU µs/tx; n/a for the flashblock figures (it has no flashblocks).
+ *   Its pool has no 5,120-slot bound: the guard's reads lag its slower intake, so its pool peaks above 4,096.
  * Profile: BENCH_FLASHNODE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (bench/README.md), then
  * `npx tsx bench/cpuprofile-top.ts DIR/*.cpuprofile`.
  */
