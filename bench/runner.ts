@@ -38,6 +38,22 @@ import {
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
+/**
+ * A failure with where it happened: its message, then the stack's frames in the bench's own files (a few),
+ * then its causes' messages; so a timeout says which call of which step met it.
+ */
+function failureText(e: unknown): string {
+  if (!(e instanceof Error)) return String(e)
+  const frames = (e.stack ?? '')
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l) && !/^\s+at named /.test(l) && /\/bench\/|\/test\/support\//.test(l))
+    .slice(0, 6)
+    .map((l) => l.trim().replace(/(?:file:\/\/)?\/\S*?\/((?:bench|test\/support)\/)/, '$1'))
+  const causes: string[] = []
+  for (let c = e.cause, n = 0; c !== undefined && n < 3; c = c instanceof Error ? c.cause : undefined, n++) causes.push(c instanceof Error ? `${c.name}: ${c.message}` : String(c))
+  return [e.message, ...frames.map((f) => `  ${f}`), ...causes.map((c) => `  cause: ${c}`)].join('\n    ')
+}
+
 type Chain = 'genesis' | 'dev'
 const chainOf = (c: BenchCase): Chain => c.chain ?? 'genesis'
 
@@ -238,6 +254,6 @@ async function runCase(
     cr.errors += load.errors
   } catch (e) {
     const said = node.recentOutput().split('\n').filter((l) => !/"level":(30|"info")/.test(l)).slice(-8)
-    cr.invalid = `failed: ${errorText(e)}${said.length > 0 ? `\n    the peer's last warnings and errors:\n    ${said.join('\n    ')}` : ''}`
+    cr.invalid = `failed: ${failureText(e)}${said.length > 0 ? `\n    the peer's last warnings and errors:\n    ${said.join('\n    ')}` : ''}`
   }
 }
