@@ -14,7 +14,7 @@
  * sequencer queues it and makes its source hash, and the follower answers the hash the sequencer answered.
  */
 
-import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
+import { bytesToHex, hexToBytes, quantity } from '../primitives/hex.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import type { TransactionView } from '../chain/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
@@ -76,9 +76,9 @@ export class ForwardingAdmission implements TransactionAdmission {
     const args = {
       from: bytesToHex(request.from),
       ...(request.to === null ? { isCreation: true } : { to: bytesToHex(request.to) }),
-      mint: quantityHex(request.mint),
-      value: quantityHex(request.value),
-      gas: quantityHex(request.gas),
+      mint: quantity(request.mint),
+      value: quantity(request.value),
+      gas: quantity(request.gas),
       data: bytesToHex(request.data),
     }
     const answer = await this.forward('flashnode_sendDeposit', [args])
@@ -141,5 +141,3 @@ export class ForwardingAdmission implements TransactionAdmission {
     for (const [k, f] of this.forwarded) if (now - f.at > this.rememberMs) this.forwarded.delete(k)
   }
 }
-
-const quantityHex = (n: bigint): string => `0x${n.toString(16)}`
