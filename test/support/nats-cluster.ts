@@ -12,7 +12,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { TestContext } from 'node:test'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { jetstreamManager } from '@nats-io/jetstream'
@@ -23,7 +23,7 @@ import { WITH_SBIN } from './nats-server.ts'
 export interface NatsCluster {
   /** nats://127.0.0.1:PORT of each server, in server order (0, 1, 2). */
   readonly urls: readonly string[]
-  /** Sends a signal to server i: SIGKILL crashes it, SIGSTOP freezes it, SIGCONT thaws it. */
+  /** Sends a signal to server i: SIGKILL crashes it, SIGSTOP freezes it (resolved once every thread is stopped), SIGCONT thaws it. */
   kill(i: number, signal?: NodeJS.Signals): Promise<void>
   /**
    * Starts the given servers again (after a crash or a stop) on their ports and stores, together, and
@@ -124,6 +124,33 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** A cluster its caller owns: `dispose` stops it and removes its stores. */
+/**
+ * Resolves once every thread of process `pid` is stopped (state T in /proc): a signal is delivered
+ * asynchronously, and a test that freezes a server to take its vote away must not act before it is frozen.
+ */
+async function stopped(pid: number, withinMs = 2_000): Promise<void> {
+  const state = (task: string): string | undefined => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
+    } catch {
+      return undefined // the thread ended
+    }
+  }
+  const end = performance.now() + withinMs
+  for (;;) {
+    let tasks: string[]
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`)
+    } catch {
+      return // not on Linux's /proc, or gone: nothing to wait for
+    }
+    if (tasks.every((task) => { const s = state(task); return s === undefined || s === 'T' || s === 't' })) return
+    if (performance.now() > end) throw new Error(`nats-server ${pid} was sent SIGSTOP but is not stopped after ${withinMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}
+
 export async function launchNatsCluster(): Promise<NatsCluster> {
   const root = mkdtempSync(join(tmpdir(), 'flashnode-nats-cluster-'))
   const clusterName = `flashnode-test-${process.pid}`
@@ -167,7 +194,10 @@ export async function launchNatsCluster(): Promise<NatsCluster> {
       if (!isRunning(child)) return
       if (signal === 'SIGKILL') return end(m)
       child.kill(signal)
-      if (signal === 'SIGSTOP') m.frozen = true
+      if (signal === 'SIGSTOP') {
+        m.frozen = true
+        await stopped(child.pid!)
+      }
       if (signal === 'SIGCONT') m.frozen = false
     },
     async restart(...servers) {
