@@ -107,6 +107,9 @@ test('a sequencer group loses no pre-confirmation and never forks a flashblock a
   // One sender's transactions go to each member in turn (a standby forwards them) and to the follower.
   const load = new GroupLoad(members, lb.url, [...members, follower])
   load.start()
+  // Stopped however the test ends: a failed assertion must not leave its senders running (the file would
+  // never exit).
+  t.after(() => load.stop())
   const takeovers: number[] = []
   /** Per broker fault: the longest time without a pre-confirmation from the kill until they flow again. */
   const brokerPauses: number[] = []
