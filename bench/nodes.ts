@@ -167,6 +167,8 @@ async function launch(l: Launch): Promise<RunningNode> {
   const child = spawn(l.cmd, l.args, { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   live.add(child)
   const output = tail(child, 300)
+  /** The last 40 lines, for a start that failed. */
+  const lastOutput = (): string => output().split('\n').slice(-40).join('\n')
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   let spawnError: Error | undefined
   child.once('error', (e) => (spawnError = e))
@@ -184,7 +186,7 @@ async function launch(l: Launch): Promise<RunningNode> {
   for (;;) {
     if (spawnError !== undefined || child.exitCode !== null || child.signalCode !== null) {
       live.delete(child)
-      throw new Error(`${l.peer} exited before it was ready (${spawnError?.message ?? `code ${child.exitCode}`}); its output:\n${output().split("\n").slice(-40).join("\n")}`)
+      throw new Error(`${l.peer} exited before it was ready (${spawnError?.message ?? `code ${child.exitCode}`}); its output:\n${lastOutput()}`)
     }
     const probe = await probeChainId(l.url)
     if (probe.kind === 'ok' && probe.chainId === l.chainId) break
@@ -195,7 +197,7 @@ async function launch(l: Launch): Promise<RunningNode> {
     if (timedOut || (wrongSince !== undefined && Date.now() - wrongSince > 5000)) {
       await stopChild()
       const when = timedOut ? `not ready within ${l.readyTimeoutMs} ms` : 'up but not answering eth_chainId correctly'
-      throw new Error(`${l.peer} ${when}: ${problem}; its output:\n${output().split("\n").slice(-40).join("\n")}`)
+      throw new Error(`${l.peer} ${when}: ${problem}; its output:\n${lastOutput()}`)
     }
     await sleep(25)
   }

@@ -27,7 +27,7 @@ import { environmentBlock, openHeaderData } from '../execution/open-header.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
 import { makeSnapshot, type PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
-import { bigIntToFixedBytes, bytesToBigInt, bytesToHex, equalBytes, hexToBytes } from '../primitives/hex.ts'
+import { bytesToHex, equalBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { IncrementalStateRoot } from '../state/incremental-root.ts'
 import { EMPTY_DIFF, mergeDiffs, type StateDiff } from '../state/state-diff.ts'
@@ -39,7 +39,8 @@ import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
 import { decodeEip1559ExtraData } from '../opstack/base-fee.ts'
 import { opForkActiveAt } from '../opstack/chain-config.ts'
 import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
-import { L1_BLOCK_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { L1_BLOCK_ADDRESS } from '../opstack/l1-block-storage.ts'
+import { readStorageWord } from '../state/state-reader.ts'
 import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from '../execution/op-withdrawals-root.ts'
 import { preconfirmedReader } from '../preconf/state.ts'
 
@@ -232,8 +233,7 @@ export class ReplicaBlock {
       if (t.raw[0] === DEPOSIT_TX_TYPE) continue
       if (this.daScalar === undefined) {
         const state = preconfirmedReader(this.kv, { parentNumber: this.parent.number, diff: this.diff })
-        const l1Block = hexToBytes(L1_BLOCK_ADDRESS)
-        this.daScalar = daFootprintGasScalarFromStorage((slot) => bytesToBigInt(state.getStorage(l1Block, bigIntToFixedBytes(slot, 32))))
+        this.daScalar = daFootprintGasScalarFromStorage((slot) => readStorageWord(state, L1_BLOCK_ADDRESS, slot))
       }
       this.blobGasUsedSoFar += transactionDAFootprint(t.raw, this.daScalar)
     }

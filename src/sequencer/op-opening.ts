@@ -26,11 +26,12 @@ import { opForkActiveAt, type OpChainConfig } from '../opstack/chain-config.ts'
 import { depositTransactionHash, encodeDepositTransaction, userDepositSourceHash } from '../opstack/deposit-tx.ts'
 import { devDepositL1Hash, nextDevL1Origin } from '../opstack/dev-l1-origin.ts'
 import type { OpForkName } from '../opstack/forks.ts'
-import { l1BlockValues } from '../opstack/l1-block-storage.ts'
+import { L1_BLOCK_ADDRESS, l1BlockValues } from '../opstack/l1-block-storage.ts'
 import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '../opstack/l1-info-deposit.ts'
-import { L1_BLOCK_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
-import { bigIntToFixedBytes, bytesToBigInt, hexToBytes } from '../primitives/hex.ts'
+import { SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
+import { readStorageWord } from '../state/state-reader.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import type { BlockOpening, DepositRequest } from './block-opening.ts'
 import { DepositQueue } from './deposit-queue.ts'
@@ -44,7 +45,6 @@ export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'> & { read
 /** Forks whose activation block carries network-upgrade deposits (their specs' "Network upgrade automation transactions"). */
 const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus', 'jovian'] as const
 
-const L1_BLOCK = hexToBytes(L1_BLOCK_ADDRESS)
 const EMPTY = new Uint8Array(0)
 
 export class OpOpening implements BlockOpening {
@@ -87,7 +87,7 @@ export class OpOpening implements BlockOpening {
       }
     }
     const state = new ArchiveReader(this.kv, parent.number)
-    const stored = l1BlockValues((slot) => bytesToBigInt(state.getStorage(L1_BLOCK, bigIntToFixedBytes(slot, 32))))
+    const stored = l1BlockValues((slot) => readStorageWord(state, L1_BLOCK_ADDRESS, slot))
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
     const { minBaseFee: _systemConfig, ...l1Values } = this.overrides
     const fees: L1FeeValues = { ...stored.fees, ...l1Values }

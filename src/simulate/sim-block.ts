@@ -49,8 +49,6 @@ import type { AccountOverride } from '../state/account-overrides.ts'
 import type { StateDiff } from '../state/state-diff.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import { opForkActive, type OpForkName } from '../opstack/forks.ts'
-import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
-import { L1_BLOCK_ADDRESS } from '../opstack/l1-block-storage.ts'
 import { buildTransaction, resolveCall, type ResolvedCall } from './call-args.ts'
 import { blobGasOf, checkBeforeExecution, checkGas, paysNoBlobFee, type CheckContext } from './call-checks.ts'
 import { SIM_CODES, simError } from './errors.ts'
@@ -174,7 +172,9 @@ export class SimBlock {
     const blobFeePaid = zeroBlob ? 0n : blobGas * (this.blobBaseFee ?? 0n)
     const intrinsic = intrinsicGas(input.data, input.to === undefined, input.accessList, input.authorizationList?.length ?? 0, this.rules)
     checkGas(resolved, ctx, intrinsic, blobFeePaid)
-    const headerBlobGas = this.headerBlobGas(blobGas, built.serialized)
+    const opFork = this.opts.opFork
+    const opFees = opFork === undefined ? undefined : new OpFees(opFork, world, this.env.baseFee)
+    const headerBlobGas = this.headerBlobGas(blobGas, built.serialized, opFees)
 
     // A call that gives no fee (geth's NoBaseFee) or a zero gas price pays no gas fee.
     const noGasFee = resolved.msgGasPrice === 0n
@@ -185,8 +185,7 @@ export class SimBlock {
     const meter = this.opts.meter
     try {
       const started = meter === undefined ? 0 : performance.now()
-      const opFork = this.opts.opFork
-      const opHooks = opFork === undefined || noGasFee ? undefined : new OpFees(opFork, world, env.baseFee).forCall(sender, input.gasLimit, validation)
+      const opHooks = opFees === undefined || noGasFee ? undefined : opFees.forCall(sender, input.gasLimit, validation)
       result = executeTransaction(world, env, this.rules, input, {
         ...opHooks,
         skipNonceCheck: true,
@@ -212,14 +211,10 @@ export class SimBlock {
     return included
   }
 
-  /** What a call adds to the header's blobGasUsed (see the module's comment). */
-  private headerBlobGas(blobGas: bigint, serialized: Uint8Array): bigint {
-    const opFork = this.opts.opFork
-    if (opFork === undefined) return blobGas
-    if (!opForkActive(opFork, 'jovian')) return 0n
-    const world = this.state.world
-    const scalar = daFootprintGasScalarFromStorage((slot) => world.getStorage(L1_BLOCK_ADDRESS, slot))
-    return transactionDAFootprint(serialized, scalar)
+  /** What a call adds to the header's blobGasUsed (see the module's comment); `opFees` on an OP Stack chain. */
+  private headerBlobGas(blobGas: bigint, serialized: Uint8Array, opFees: OpFees | undefined): bigint {
+    if (opFees === undefined) return blobGas
+    return opForkActive(opFees.fork, 'jovian') ? opFees.daFootprint(serialized) : 0n
   }
 
   private append(type: number, result: TxResult, blobGas: bigint): void {
