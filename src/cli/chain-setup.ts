@@ -10,6 +10,7 @@ import { devGenesis } from '../node/dev-genesis.ts'
 import { opDevGenesis } from '../node/op-dev-genesis.ts'
 import { BASE_LIKE_DEV_L1 } from '../opstack/dev-genesis.ts'
 import { readOpL1File } from './op-l1-file.ts'
+import { impliedForkTimesError } from '../opstack/chain-config.ts'
 import { etherToWei, type ParsedOptions, UsageError } from './options.ts'
 
 export interface GenesisChoice {
@@ -37,6 +38,8 @@ export function chooseGenesis(options: ParsedOptions): GenesisChoice {
     if (options['op-l1'] !== undefined && (config?.optimism === undefined || config.optimism === null)) {
       throw new UsageError(`--op-l1 is for an OP Stack chain: genesis file ${options.genesis} has no optimism section`)
     }
+    const implied = config?.optimism === undefined || config.optimism === null ? undefined : impliedForkTimesError(config as Record<string, unknown>)
+    if (implied !== undefined) throw new UsageError(`genesis file ${options.genesis}: ${implied} (an OP fork activates the Ethereum fork it implies)`)
     return { genesis, isDevChain: false }
   }
   const dev = {

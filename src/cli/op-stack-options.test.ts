@@ -60,6 +60,10 @@ test('--op-l1 with a --genesis file: taken for a genesis with an optimism sectio
   assert.deepEqual((chooseGenesis(opFile).genesis.config as unknown as Record<string, unknown>).optimism, { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 })
   assert.deepEqual(sequencerSettingsOf(opFile).opL1, { l1BaseFee: 7n })
   assert.throws(() => chooseGenesis(start('--genesis', join(dir, 'eth.json'), '--op-l1', l1)), /no optimism section/)
+  // op-geth's genesis setup check: Isthmus implies Prague at the same time.
+  const config = op.config as unknown as Record<string, unknown>
+  writeFileSync(join(dir, 'late-prague.json'), JSON.stringify({ ...op, config: { ...config, pragueTime: 10 } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+  assert.throws(() => chooseGenesis(start('--genesis', join(dir, 'late-prague.json'))), /pragueTime \(10\) must equal isthmusTime \(0\)/)
 })
 
 test('--op-stack refuses --genesis and a --coinbase (the SequencerFeeVault is the coinbase); --help describes it', () => {
