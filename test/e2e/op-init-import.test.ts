@@ -13,7 +13,7 @@
  * Two genesis files: the CLI's OP dev genesis written out, with a word put into the L2ToL1MessagePasser's
  * storage, so that op-geth's Isthmus genesis rule (the header's withdrawalsRoot is that contract's storage
  * root, not the empty trie's) shows in the genesis hash both nodes compute and is checked against the root
- * eth_getProof walks; and an op-node-generated devnet genesis from Base's repository (MIT; test/fixtures/
+ * eth_getProof walks; and a devnet genesis of op-node's form from Base's repository (MIT; test/fixtures/
  * base-builder-genesis: unprefixed alloc addresses, L1Block behind its proxy, no message passer).
  */
 
@@ -66,13 +66,13 @@ test('an OP chain from a genesis file exported block by block, then init and imp
   await exportInitImport(t, dir, genesisFile(dir), { chainId: 31337, messagePasser: true })
 })
 
-test("the same with op-node's devnet genesis from Base's repository", { timeout: 240_000 }, async (t) => {
+test("the same with a devnet genesis of op-node's form from Base's repository", { timeout: 240_000 }, async (t) => {
   const dir = tempDir(t)
   await exportInitImport(t, dir, baseBuilderGenesis(dir), { chainId: 901, messagePasser: false })
 })
 
 async function exportInitImport(t: TestContext, dir: string, genesis: string, expect: { chainId: number; messagePasser: boolean }): Promise<void> {
-  // The sequencer's L1 values (an op-node genesis's L1Block holds none; op-node would bring them from L1).
+  // The sequencer's L1 values (this genesis's L1Block holds none; op-node would bring them from L1).
   const l1 = join(dir, 'l1.json')
   writeFileSync(l1, JSON.stringify({ l1BaseFee: '7000000000', l1BlobBaseFee: 3, baseFeeScalar: 2269, blobBaseFeeScalar: 1055762, operatorFeeScalar: 0, operatorFeeConstant: 0 }))
   const a = await spawnNode(t, ['--genesis', genesis, '--op-l1', l1, '--datadir', join(dir, 'a'), '--sealing', 'manual', '--no-ui'])
