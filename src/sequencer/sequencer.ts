@@ -349,6 +349,7 @@ export class Sequencer {
     if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(opening))
     // The deposits it took are in the record now: their keeper may forget them (a refusal deposed us above,
     // leaving them kept for the next leader to check against the stream).
+    if (this.depositEntries.length > 1) failpoint('open:user-deposits-acknowledged')
     this.opening?.acknowledged()
     this.announce(opening)
   }
