@@ -117,7 +117,7 @@ export async function startGroupMember(
     if (node.rules.op === undefined) return
     const continued = new Set((tail.open === undefined ? [] : journalOf(tail.open).deposits ?? []).map((d) => bytesToHex(depositTransactionHash(d))))
     const included = (hash: Uint8Array): boolean => continued.has(bytesToHex(hash)) || node.chain.store.txLocation(hash) !== undefined
-    deposits = await ReplicatedDeposits.open(nc, { chainId: node.api.chainId, replicas: settings.replicas, included })
+    deposits = await ReplicatedDeposits.open(nc, { chainId: node.api.chainId, term, replicas: settings.replicas, included })
     node.sequencer!.useDepositKeeping(deposits)
   }
 

@@ -45,6 +45,6 @@ export class DepositNotKept extends Error {
     readonly hash: Uint8Array,
     options: ErrorOptions,
   ) {
-    super(`the deposit was not kept, so it is not queued: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options)
+    super(`the deposit could not be kept by the sequencer group's brokers, so it is not queued (no hash answered): ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options)
   }
 }

@@ -9,8 +9,10 @@
  * what the deposit's source hash is made from, so a key names one deposit for ever:
  *
  * - keep = create the key only if absent (compare-and-set on the key), answered once the bucket's Raft group
- *   stored it; a key someone else created meanwhile (an older leader) is skipped for the next log index. No
- *   answer within the bound: the keep fails (BrokerUnavailable), the hash is not answered.
+ *   stored it. The log index starts at term · 2^32 (the leader's term, leader-lease.ts): two leaders never
+ *   choose the same key, not even a stale one after its successor included and deleted that key (a create
+ *   on a deleted key succeeds). A key found taken anyway is skipped for the next index. No answer within the
+ *   bound: the keep fails (BrokerUnavailable), the hash is not answered.
  * - taken = the opening that includes the first waiting deposits was journaled: they wait no more here;
  *   acknowledged = the replicated stream stored that opening: their keys are deleted (in the background; a
  *   delete that fails leaves a key that the next leader finds included and deletes).
@@ -37,6 +39,8 @@ const MAX_TAKEN_KEYS = 64
 
 export interface ReplicatedDepositsOptions {
   readonly chainId: bigint
+  /** The term of the leader keeping deposits: its log indices start at term · 2^32. */
+  readonly term: number
   /** The bucket's replicas when this creates it (3 in a cluster; 1 on a single server). */
   readonly replicas?: number
   /** Whether the chain already holds this deposit (its transaction hash): sealed, or in the open block taken over. */
@@ -78,10 +82,16 @@ export class ReplicatedDeposits {
   private readonly highest = new Map<bigint, bigint>()
   private watcher: Awaited<ReturnType<KV['watch']>> | undefined
 
+  /** The first log index this leader's term may use for any block. */
+  private readonly firstIndex: bigint
+
   private constructor(
     private readonly kv: KV,
     private readonly included: (hash: Uint8Array) => boolean,
-  ) {}
+    term: number,
+  ) {
+    this.firstIndex = BigInt(term) << 32n
+  }
 
   /** Opens the chain's bucket (created when absent) and reads back every deposit waiting in it. */
   static async open(nc: NatsConnection, options: ReplicatedDepositsOptions): Promise<ReplicatedDeposits> {
@@ -95,7 +105,7 @@ export class ReplicatedDeposits {
     const kv = await new Kvm(jetstream(nc, { timeout: options.keepTimeoutMs ?? DEFAULT_KEEP_TIMEOUT_MS })).open(bucket, { allow_direct: false }).catch((err: unknown) => {
       throw unavailableOr('open the deposit bucket', err)
     })
-    const deposits = new ReplicatedDeposits(kv, options.included)
+    const deposits = new ReplicatedDeposits(kv, options.included, options.term)
     try {
       // The watch first, then the listing: a write between the two is in one of them (or both: known once).
       const watcher = await kv.watch({ include: KvWatchInclude.UpdatesOnly, ignoreDeletes: true })
@@ -127,7 +137,8 @@ export class ReplicatedDeposits {
    */
   async keep(forBlock: bigint, build: (logIndex: bigint) => Uint8Array): Promise<ReplicatedDeposit> {
     for (let tries = 0; tries < MAX_TAKEN_KEYS; tries++) {
-      const logIndex = (this.highest.get(forBlock) ?? -1n) + 1n
+      const next = (this.highest.get(forBlock) ?? -1n) + 1n
+      const logIndex = next > this.firstIndex ? next : this.firstIndex
       this.highest.set(forBlock, logIndex)
       const key = keyOf(forBlock, logIndex)
       const envelope = build(logIndex)
