@@ -17,7 +17,7 @@ import type { WriteBatch } from '../storage/db.ts'
 export interface KeptDeposit {
   /** The L2 block it was sent for (its source hash is made from it and `logIndex`). */
   readonly forBlock: bigint
-  /** Its position among the deposits sent for `forBlock`. */
+  /** Its log index: unique among the deposits sent for `forBlock` (a group leader's from term · 2^32). */
   readonly logIndex: bigint
   /** The deposit's envelope (0x7e ‖ RLP). */
   readonly envelope: Uint8Array
@@ -37,7 +37,7 @@ export interface DepositKeeping {
   acknowledged(): void
 }
 
-/** A deposit could not be kept (no quorum of the group's brokers): its hash was not answered. */
+/** A deposit could not be kept (a group leader's brokers without quorum): its hash was not answered. */
 export class DepositNotKept extends Error {
   override readonly name = 'DepositNotKept'
   constructor(
@@ -45,6 +45,6 @@ export class DepositNotKept extends Error {
     readonly hash: Uint8Array,
     options: ErrorOptions,
   ) {
-    super(`the deposit could not be kept by the sequencer group's brokers, so it is not queued (no hash answered): ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options)
+    super(`the deposit could not be kept, so it is not queued (no hash answered): ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options)
   }
 }
