@@ -91,10 +91,11 @@ async function includedOnce(m: Member, block: bigint, answered: readonly Hex[]):
 
 /** The opening of `next` (after `block` was sealed) carries none of the deposits again. */
 async function notAgain(m: Member, block: bigint, answered: readonly Hex[]): Promise<void> {
-  await until(`block ${block} sealed by ${m.url}`, async () => (await headOf(m)) >= block)
-  const pending = await rpc<{ number: Hex; transactions: Hex[] }>(m.url, 'eth_getBlockByNumber', ['pending', false])
-  assert.ok(BigInt(pending.number) > block)
-  assert.deepEqual(pending.transactions.filter((h) => answered.includes(h)), [], `block ${pending.number} does not include them again`)
+  type Pending = { number: Hex; transactions: Hex[] }
+  let pending: Pending | undefined
+  // Between a seal's commit and the next opening's acknowledgement `pending` answers the sealed block.
+  await until(`block ${block + 1n} opened by ${m.url}`, async () => BigInt((pending = await rpc<Pending>(m.url, 'eth_getBlockByNumber', ['pending', false])).number) > block)
+  assert.deepEqual(pending!.transactions.filter((h) => answered.includes(h)), [], `block ${pending!.number} does not include them again`)
 }
 
 async function opGroup(t: TestContext, firstEnv: Record<string, string> = {}): Promise<{ members: Member[]; urls: readonly string[] }> {
@@ -125,7 +126,10 @@ test('deposits answered by a group leader killed before the next block opens are
   const opening = (await storedMessages(nc, DEV_CHAIN_ID)).find((m) => BigInt(m.message.metadata.block_number) === open + 1n && m.message.index === 0)
   assert.ok(opening !== undefined && opening.term > killedTerm, `block ${open + 1n} was opened by a later term than the killed leader's ${killedTerm} (${opening?.term})`)
   await notAgain(next, open + 1n, answered)
-  for (const m of members.filter((x) => x !== leader)) await includedOnce(m, open + 1n, answered)
+  for (const m of members.filter((x) => x !== leader)) {
+    await until(`block ${open + 1n} on ${m.url}`, async () => (await headOf(m)) >= open + 1n)
+    await includedOnce(m, open + 1n, answered)
+  }
 })
 
 test('a leader killed after the opening with its deposits was acknowledged: the next leader continues that block and never includes them again', NATS, async (t) => {
