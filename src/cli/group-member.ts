@@ -9,7 +9,8 @@
  * - leader: a sequencer that publishes through the replicated stream. A takeover first lets the follower
  *   apply every message in the stream, then rebuilds the open block's journal from the stream's tail (the
  *   opening's environment, each flashblock's transactions) and starts a sequencer on it: it re-executes that
- *   block and goes on with the next flashblock of the same block.
+ *   block and goes on with the next flashblock of the same block. On an OP chain its user deposits are kept
+ *   in the group's replicated deposit bucket (stream/replicated-deposits.ts), not in its own store.
  * A change of role closes the node and its endpoints and opens them again in the other role (same ports):
  * WebSocket subscribers and requests in flight on this member are cut once per change. A member whose
  * brokers do not answer when it starts (a cluster restarting) stands by and keeps trying to join.
@@ -25,6 +26,9 @@ import { SequencerClient } from '../follower/sequencer-client.ts'
 import { natsServers } from '../stream/nats-url.ts'
 import { continuationOf, journalOf, readStreamTail, type StreamTail } from '../stream/stream-tail.ts'
 import { ReplicatedStream } from '../stream/replicated-stream.ts'
+import { ReplicatedDeposits } from '../stream/replicated-deposits.ts'
+import { depositTransactionHash } from '../opstack/deposit-tx.ts'
+import { bytesToHex } from '../primitives/hex.ts'
 import { BrokerUnavailable, type LeaseHolder } from '../stream/coordination-errors.ts'
 import { LmdbStore } from '../storage/db.ts'
 import { FlashblockJournal } from '../sequencer/journal.ts'
@@ -98,12 +102,23 @@ export async function startGroupMember(
   })
   /** The gate of the term this member leads (closed with the leader's node: it holds a connection). */
   let gate: ReplicatedStream | undefined
-  /** The sequencer publishes through the replicated stream, going on from its tail. */
+  /** An OP chain leader's user deposits, kept on the brokers (closed with the leader's node). */
+  let deposits: ReplicatedDeposits | undefined
+  /**
+   * The sequencer publishes through the replicated stream, going on from its tail; on an OP chain its user
+   * deposits are kept in the replicated bucket, those the chain holds already (sealed, or in the tail's open
+   * block, which this leader continues) dropped.
+   */
   const gated = (term: number, tail: StreamTail) => async (node: FlashNode): Promise<void> => {
     gate = await ReplicatedStream.open(nc, { chainId: node.api.chainId, term, publisher: node.stream!, replicas: settings.replicas, servers })
     const continuation = continuationOf(tail)
     if (continuation !== undefined) gate.continueFrom(continuation)
     node.sequencer!.useGate(gate)
+    if (node.rules.op === undefined) return
+    const continued = new Set((tail.open === undefined ? [] : journalOf(tail.open).deposits ?? []).map((d) => bytesToHex(depositTransactionHash(d))))
+    const included = (hash: Uint8Array): boolean => continued.has(bytesToHex(hash)) || node.chain.store.txLocation(hash) !== undefined
+    deposits = await ReplicatedDeposits.open(nc, { chainId: node.api.chainId, term, replicas: settings.replicas, included })
+    node.sequencer!.useDepositKeeping(deposits)
   }
 
   const play = async (config: NodeConfig, role: Playing['role'], prepare?: (node: FlashNode) => Promise<void>): Promise<Playing> => {
@@ -124,6 +139,8 @@ export async function startGroupMember(
       await node.close()
       await gate?.close()
       gate = undefined
+      deposits?.close()
+      deposits = undefined
       throw err
     }
   }
@@ -132,6 +149,8 @@ export async function startGroupMember(
     await p.node.close()
     await gate?.close()
     gate = undefined
+    deposits?.close()
+    deposits = undefined
   }
 
   let playing = await play(standbyConfig(), 'standby')

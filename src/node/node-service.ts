@@ -16,6 +16,7 @@
  */
 
 import type { DepositRequest } from '../sequencer/block-opening.ts'
+import { DepositNotKept } from '../sequencer/deposit-keeping.ts'
 import type { BlockView } from '../chain/types.ts'
 import type { BlockId } from '../primitives/block-id.ts'
 import { leftPad } from '../primitives/hex.ts'
@@ -398,7 +399,13 @@ export class NodeService implements NodeApi {
 
   async sendDeposit(request: DepositRequest): Promise<Uint8Array> {
     if (this.rules.op === undefined) throw new FlashnodeError('methodNotFound', 'flashnode_sendDeposit needs an OP Stack chain (start with --op-stack)')
-    return this.writeSide().producer.queueDeposit(request)
+    try {
+      return await this.writeSide().producer.queueDeposit(request)
+    } catch (err) {
+      // A group leader whose brokers did not keep the deposit: an error, never a hash it cannot keep.
+      if (err instanceof DepositNotKept) throw new FlashnodeError('internal', err.message, { data: bytesToHex(err.hash), cause: err })
+      throw err
+    }
   }
 
   /** Without pre-confirmations, flashblocks are not announced (their subscription kinds are refused in rpc/). */

@@ -19,6 +19,8 @@
  *   seal:before-commit        a block built, not written
  *   seal:after-commit         a block written, the next one not yet opened
  *   open:after-journal        an OP block's opening (its deposits) journaled, not yet announced (sequencer.ts)
+ *   open:user-deposits-acknowledged  an OP block's opening with user deposits acknowledged by the group's stream,
+ *                             its deposits not yet forgotten by their keeper (sequencer.ts)
  *   answer:send-deposit       flashnode_sendDeposit's hash answered (rpc/methods/dev.ts)
  *   subscription:sent         a subscription notification written to its WebSocket (rpc/subscriptions.ts)
  *   stream:sent               a flashblock stream message handed to a subscriber's WebSocket (stream/publisher.ts)

@@ -7,6 +7,7 @@
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { WriteBatch } from '../storage/db.ts'
+import type { DepositKeeping } from './deposit-keeping.ts'
 
 /** A user deposit asked for through the development method (no L1: the node makes its source hash). */
 export interface DepositRequest {
@@ -33,10 +34,14 @@ export interface BlockOpening {
    * deleted in `batch` (the write that journals the block's opening with them).
    */
   included(batch: WriteBatch, count: number): void
+  /** Keeps the user deposits with `keeping` from now on (a group leader's replicated keeper), before the start. */
+  useKeeping(keeping: DepositKeeping): void
+  /** The opening whose write `included` joined is acknowledged (a group's stream stored it; or no gate). */
+  acknowledged(): void
   /**
    * Queues a user deposit for the block after the open block `openNumber` (or a later one, when that block
-   * has no gas left for it), durably before it returns; answers its transaction hash. Throws for a deposit
-   * no block could hold.
+   * has no gas left for it), kept (durably, or replicated) before it resolves; answers its transaction hash.
+   * Rejects for a deposit no block could hold, or one that could not be kept (deposit-keeping.ts).
    */
-  queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Uint8Array
+  queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Promise<Uint8Array>
 }

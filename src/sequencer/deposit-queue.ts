@@ -8,15 +8,17 @@
  * envelope. `add` commits its entry before it returns (the caller answers the hash after); `take` deletes the
  * first entries in the caller's batch, the one that journals the block opening with them (sequencer.ts), so a
  * deposit is always in exactly one place: the queue or the journal (then the sealed block, whose batch
- * clears the journal). Never: building or running deposits, deciding which block takes them.
+ * clears the journal). Never: building or running deposits, deciding which block takes them. It is the
+ * single node's keeper (deposit-keeping.ts); a sequencer group's leader keeps them on its brokers instead.
  */
 
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToMinimalBytes, bytesToBigInt } from '../primitives/hex.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import { keys, readU64 } from '../storage/keys.ts'
+import type { DepositKeeping, KeptDeposit } from './deposit-keeping.ts'
 
-export interface QueuedDeposit {
+export interface QueuedDeposit extends KeptDeposit {
   readonly seq: bigint
   /** The L2 block it was sent for (the open block's number + 1 at the time). */
   readonly forBlock: bigint
@@ -26,7 +28,7 @@ export interface QueuedDeposit {
   readonly envelope: Uint8Array
 }
 
-export class DepositQueue {
+export class DepositQueue implements DepositKeeping {
   private readonly entries: QueuedDeposit[] = []
   private nextSeq = 0n
 
@@ -61,6 +63,21 @@ export class DepositQueue {
     this.nextSeq += 1n
     this.entries.push(entry)
   }
+
+  /** DepositKeeping: the next log index for `forBlock`, committed before the promise is made. */
+  keep(forBlock: bigint, build: (logIndex: bigint) => Uint8Array): Promise<KeptDeposit> {
+    const logIndex = this.nextLogIndex(forBlock)
+    const envelope = build(logIndex)
+    this.add(forBlock, logIndex, envelope)
+    return Promise.resolve({ forBlock, logIndex, envelope })
+  }
+
+  taken(batch: WriteBatch, count: number): void {
+    this.take(batch, count)
+  }
+
+  /** Nothing to do: the entries left the store in the opening's own write. */
+  acknowledged(): void {}
 
   /** The first `count` deposits were included: their entries are deleted in `batch` (and forgotten here now). */
   take(batch: WriteBatch, count: number): void {

@@ -13,6 +13,9 @@
  * Queued deposits are kept in the node's store (deposit-queue.ts) from before their hash is answered until
  * the write that journals the block opening with them, which deletes them from the queue: a deposit queued at
  * a crash is still queued after it, an included one is in the journal, so a restart resumes the same block.
+ * A sequencer group's leader keeps them on the group's brokers instead (`useKeeping`, deposit-keeping.ts):
+ * the hash is answered once a quorum holds the deposit, and the keeper forgets it once the opening that
+ * includes it is acknowledged by the replicated stream.
  *
  * Refused, so no block differs from op-geth's silently: a block after a pre-Ecotone parent (the Bedrock
  * layout), and the activation block of a fork that carries network-upgrade deposits (Ecotone, Fjord, Isthmus,
@@ -35,6 +38,7 @@ import { readStorageWord } from '../state/state-reader.ts'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 import type { BlockOpening, DepositRequest } from './block-opening.ts'
 import { DepositQueue } from './deposit-queue.ts'
+import { DepositNotKept, type DepositKeeping } from './deposit-keeping.ts'
 
 /**
  * The L1 and system-config values a sequencer's configuration may set (each one absent: the parent's carried
@@ -50,8 +54,8 @@ const EMPTY = new Uint8Array(0)
 export class OpOpening implements BlockOpening {
   private readonly op: OpChainConfig
   private readonly coinbase = hexToBytes(SEQUENCER_FEE_VAULT_ADDRESS)
-  /** Queued user deposits, in the order they were sent (durable: deposit-queue.ts). */
-  private readonly queued: DepositQueue
+  /** Queued user deposits, in the order they were sent (durable: deposit-queue.ts, or replicated). */
+  private queued: DepositKeeping
   private offered = 0
 
   constructor(
@@ -65,6 +69,14 @@ export class OpOpening implements BlockOpening {
     if (overrides.minBaseFee !== undefined && (overrides.minBaseFee < 0n || overrides.minBaseFee >= 1n << 64n)) {
       throw new Error(`the minimum base fee ${overrides.minBaseFee} does not fit 8 bytes`)
     }
+  }
+
+  /**
+   * Keeps the user deposits with `keeping` rather than in the node's store (a sequencer group's leader),
+   * before the sequencer starts.
+   */
+  useKeeping(keeping: DepositKeeping): void {
+    this.queued = keeping
   }
 
   environment(parent: BlockHeader, timestamp: bigint): { coinbase: Uint8Array; extraData: Uint8Array } {
@@ -98,30 +110,40 @@ export class OpOpening implements BlockOpening {
 
   included(batch: WriteBatch, count: number): void {
     const users = Math.min(Math.max(0, count - 1), this.offered)
-    this.queued.take(batch, users)
+    this.queued.taken(batch, users)
     this.offered = 0
   }
 
-  queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Uint8Array {
+  acknowledged(): void {
+    this.queued.acknowledged()
+  }
+
+  async queue(request: DepositRequest, openNumber: bigint, gasLimit: bigint): Promise<Uint8Array> {
     if (request.from.length !== 20) throw new Error('deposit from must be 20 bytes')
     if (request.to !== null && request.to.length !== 20) throw new Error('deposit to must be 20 bytes or null')
     if (request.gas + L1_INFO_DEPOSIT_GAS > gasLimit) {
       throw new Error(`deposit gas ${request.gas} does not fit a block beside the L1-attributes deposit (block gas limit ${gasLimit})`)
     }
     const forBlock = openNumber + 1n
-    const logIndex = this.queued.nextLogIndex(forBlock)
-    const envelope = encodeDepositTransaction({
-      sourceHash: userDepositSourceHash(devDepositL1Hash(forBlock), logIndex),
-      from: request.from,
-      to: request.to,
-      mint: request.mint,
-      value: request.value,
-      gas: request.gas,
-      isSystemTx: false,
-      data: request.data,
-    })
-    this.queued.add(forBlock, logIndex, envelope)
-    return depositTransactionHash(envelope)
+    const build = (logIndex: bigint): Uint8Array =>
+      encodeDepositTransaction({
+        sourceHash: userDepositSourceHash(devDepositL1Hash(forBlock), logIndex),
+        from: request.from,
+        to: request.to,
+        mint: request.mint,
+        value: request.value,
+        gas: request.gas,
+        isSystemTx: false,
+        data: request.data,
+      })
+    let last: Uint8Array | undefined
+    try {
+      const kept = await this.queued.keep(forBlock, (logIndex) => (last = build(logIndex)))
+      return depositTransactionHash(kept.envelope)
+    } catch (err) {
+      if (last === undefined) throw err
+      throw new DepositNotKept(depositTransactionHash(last), { cause: err })
+    }
   }
 
   private forkAt(number: bigint, timestamp: bigint): OpForkName {

@@ -36,7 +36,9 @@
  * coinbase and extraData and runs the chain's leading deposits (the L1-attributes deposit, then user deposits
  * queued through `queueDeposit`) into the block: they are the opening flashblock's (index 0) transactions, in
  * every snapshot's list ahead of the rest, and journaled with the environment before the opening is announced.
- * Without one (an Ethereum chain) the opening has no transactions and nothing of this runs.
+ * Without one (an Ethereum chain) the opening has no transactions and nothing of this runs. A group leader's
+ * user deposits are kept on the group's brokers (`useDepositKeeping`), told once the opening that took them
+ * is acknowledged.
  */
 
 import { EventEmitter } from 'node:events'
@@ -59,6 +61,7 @@ import { failpoint } from '../primitives/failpoints.ts'
 import { decodeHeader } from '../execution/block-codec.ts'
 import { SequencerDeposed, type AnnouncementGate } from './announcement-gate.ts'
 import type { BlockOpening, DepositRequest } from './block-opening.ts'
+import type { DepositKeeping } from './deposit-keeping.ts'
 import { depositEntry } from '../execution/block-builder.ts'
 
 /**
@@ -183,6 +186,16 @@ export class Sequencer {
   useGate(gate: AnnouncementGate | undefined): void {
     if (this.current !== undefined) throw new Error('the announcement gate is set before the sequencer starts')
     this.gate = gate
+  }
+
+  /**
+   * Where an OP chain's user deposits are kept, set before `start()` (a group leader's replicated keeper,
+   * deposit-keeping.ts); without it the opening keeps them in the node's store.
+   */
+  useDepositKeeping(keeping: DepositKeeping): void {
+    if (this.current !== undefined) throw new Error('the deposit keeper is set before the sequencer starts')
+    if (this.opening === undefined) throw new Error('this chain has no deposit transactions (not an OP Stack chain)')
+    this.opening.useKeeping(keeping)
   }
 
   /** Why the gate refused, once the sequencer is deposed (undefined while it leads). */
@@ -334,6 +347,10 @@ export class Sequencer {
     else this.depositEntries = []
     const opening = this.opened(parent, open)
     if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(opening))
+    // The deposits it took are in the record now: their keeper may forget them (a refusal deposed us above,
+    // leaving them kept for the next leader to check against the stream).
+    if (this.depositEntries.length > 1) failpoint('open:user-deposits-acknowledged')
+    this.opening?.acknowledged()
     this.announce(opening)
   }
 

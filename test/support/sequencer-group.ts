@@ -79,10 +79,11 @@ export async function leaderOf(members: readonly Member[], exclude?: Member, wit
   }
 }
 
-export async function startMember(t: TestContext, stream: string): Promise<Member> {
+/** A candidate of group 'g' on `stream`; `extra` adds options (e.g. `--op-stack`), `env` its environment (a failpoint). */
+export async function startMember(t: TestContext, stream: string, extra: readonly string[] = [], env: Record<string, string> = {}): Promise<Member> {
   const port = await freePort()
-  const args = ['--datadir', tempDir(t), '--port', String(port), '--sequencer-group', 'g', '--stream', stream, '--log-level', process.env['FLASHNODE_GROUP_LOG'] ?? 'warn', ...LOAD_NODE_ARGS]
-  return { url: `http://127.0.0.1:${port}`, args, process: await spawnNode(t, args) }
+  const args = ['--datadir', tempDir(t), '--port', String(port), '--sequencer-group', 'g', '--stream', stream, '--log-level', process.env['FLASHNODE_GROUP_LOG'] ?? 'warn', ...LOAD_NODE_ARGS, ...extra]
+  return { url: `http://127.0.0.1:${port}`, args, process: await spawnNode(t, args, env) }
 }
 
 /**
