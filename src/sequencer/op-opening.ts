@@ -14,9 +14,14 @@
  * the write that journals the block opening with them, which deletes them from the queue: a deposit queued at
  * a crash is still queued after it, an included one is in the journal, so a restart resumes the same block.
  *
- * Refused, so no block differs from op-geth's silently: a block after a pre-Ecotone parent (the Bedrock
- * layout), and the activation block of a fork that carries network-upgrade deposits (Ecotone, Fjord, Isthmus,
- * Jovian) after genesis: those deposits are not built here.
+ * The first block of Ecotone and of Fjord after genesis carries the fork's network-upgrade deposits where
+ * op-node places them, after the user deposits (opstack/upgrade-deposits.ts); like every deposit they are part
+ * of the opening (flashblock index 0), and followers and import execute and check them as any deposit. Such a
+ * block takes no pool transaction (op-node's noTxPool) and no queued user deposit (they wait one block), so
+ * nothing can take the gas its upgrade needs.
+ *
+ * Refused, so no block differs from op-geth's silently: a block after a pre-Regolith parent, and the
+ * activation block of Isthmus or Jovian after genesis, whose upgrade deposits are not built yet.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -29,6 +34,7 @@ import type { OpForkName } from '../opstack/forks.ts'
 import { L1_BLOCK_ADDRESS, l1BlockValues } from '../opstack/l1-block-storage.ts'
 import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '../opstack/l1-info-deposit.ts'
 import { SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { unbuiltUpgradeAt, upgradeDepositsAt } from '../opstack/upgrade-deposits.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { readStorageWord } from '../state/state-reader.ts'
@@ -41,9 +47,6 @@ import { DepositQueue } from './deposit-queue.ts'
  * forward): the L1Block values of the L1-attributes deposit, and Jovian's minimum base fee (extraData).
  */
 export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'> & { readonly minBaseFee: bigint }>
-
-/** Forks whose activation block carries network-upgrade deposits (their specs' "Network upgrade automation transactions"). */
-const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus', 'jovian'] as const
 
 const EMPTY = new Uint8Array(0)
 
@@ -80,23 +83,26 @@ export class OpOpening implements BlockOpening {
   deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[] {
     const number = parent.number + 1n
     const parentFork = this.forkAt(parent.number, parent.timestamp)
-    for (const fork of UPGRADE_FORKS) {
-      const time = this.op.times[fork]
-      if (time !== undefined && time > parent.timestamp && time <= timestamp) {
-        throw new Error(`block ${number} activates ${fork}, whose network-upgrade deposits this sequencer does not build`)
-      }
-    }
+    const unbuilt = unbuiltUpgradeAt(this.op, parent.timestamp, timestamp)
+    if (unbuilt !== undefined) throw new Error(`block ${number} activates ${unbuilt}, whose network-upgrade deposits this sequencer does not build`)
     const state = new ArchiveReader(this.kv, parent.number)
     const stored = l1BlockValues((slot) => readStorageWord(state, L1_BLOCK_ADDRESS, slot))
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
     const { minBaseFee: _systemConfig, ...l1Values } = this.overrides
     const fees: L1FeeValues = { ...stored.fees, ...l1Values }
-    const waiting = this.queued.waiting.map((q) => q.envelope)
+    const upgrades = upgradeDepositsAt(this.op, parent.timestamp, timestamp)
+    // A fork's first block leaves the queued user deposits to the next one: none can crowd out its upgrade.
+    const waiting = upgrades.length > 0 ? [] : this.queued.waiting.map((q) => q.envelope)
     this.offered = waiting.length
-    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting]
+    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting, ...upgrades]
+  }
+
+  depositsOnly(parent: BlockHeader, timestamp: bigint): boolean {
+    return upgradeDepositsAt(this.op, parent.timestamp, timestamp).length > 0
   }
 
   included(batch: WriteBatch, count: number): void {
+    // The user deposits sit between the L1-attributes deposit and any upgrade deposits: at most `offered`.
     const users = Math.min(Math.max(0, count - 1), this.offered)
     this.queued.take(batch, users)
     this.offered = 0
