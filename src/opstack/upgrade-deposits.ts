@@ -1,24 +1,24 @@
 /**
  * The network-upgrade deposits an OP fork's activation block carries after its L1-attributes deposit and the
  * block's user deposits (specs protocol/<fork>/derivation.md, "Network upgrade automation transactions"; op-node
- * appends them in the same place): deploying the fork's new L1Block / GasPriceOracle implementations from fixed
- * deployer accounts, pointing the predeploy proxies at them (upgradeTo from the zero address, which the OP Proxy
- * lets act as its admin), the depositor's setEcotone()/setFjord() call on the oracle, and Ecotone's EIP-4788
- * beacon roots contract.
+ * appends them in the same place) for Ecotone, Fjord, Isthmus and Jovian: deploying the fork's new L1Block /
+ * GasPriceOracle (Isthmus: also OperatorFeeVault) implementations from fixed deployer accounts, pointing the
+ * predeploy proxies at them (upgradeTo from the zero address, which the OP Proxy lets act as its admin), the
+ * depositor's setEcotone()/setFjord()/setIsthmus()/setJovian() call on the oracle, and the system contracts
+ * the fork's Ethereum counterpart needs (Ecotone: EIP-4788's beacon roots, Isthmus: EIP-2935's block hashes).
  *
  * Owns: the fields of those deposits, which are data (upgrades/<fork>.json: the specs' fields and bytecode,
- * byte for byte op-node's; the file names its source and licence), their source hashes (domain 2 and the
- * specs' intent string) and the rule of which block carries them: the first block whose timestamp reaches the
- * fork's activation time (its parent's does not), the forks in activation order when one block starts several.
- * It never executes them (block execution does, like any deposit) and never decides where in the block they
- * go (the sequencer's opening does).
- *
- * Isthmus and Jovian also carry upgrade deposits; they are not built here yet: `unbuiltUpgradeAt` names a block
- * that would need them, so the sequencer refuses it rather than build a block op-node would not.
+ * byte for byte op-node's and Base's node's; each file names its sources, its licences, and where they
+ * disagree), their source hashes (domain 2 and the intent string) and the rule of which block carries them:
+ * the first block whose timestamp reaches the fork's activation time (its parent's does not), the forks in
+ * activation order when one block starts several. It never executes them (block execution does, like any
+ * deposit) and never decides where in the block they go (the sequencer's opening does).
  */
 
 import ecotone from './upgrades/ecotone.json' with { type: 'json' }
 import fjord from './upgrades/fjord.json' with { type: 'json' }
+import isthmus from './upgrades/isthmus.json' with { type: 'json' }
+import jovian from './upgrades/jovian.json' with { type: 'json' }
 import { hexToBytes } from '../primitives/hex.ts'
 import type { OpChainConfig } from './chain-config.ts'
 import { encodeDepositTransaction, upgradeDepositSourceHash, type DepositTransaction } from './deposit-tx.ts'
@@ -38,14 +38,11 @@ interface UpgradeFile {
   readonly transactions: readonly UpgradeTransactionData[]
 }
 
-/** The forks whose upgrade deposits this module builds, in activation order. */
-export const BUILT_UPGRADE_FORKS = ['ecotone', 'fjord'] as const
-export type UpgradeFork = (typeof BUILT_UPGRADE_FORKS)[number]
+/** The forks whose first block carries upgrade deposits, in activation order. */
+export const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus', 'jovian'] as const satisfies readonly OpForkName[]
+export type UpgradeFork = (typeof UPGRADE_FORKS)[number]
 
-/** Forks whose activation block carries upgrade deposits that are not built here. */
-const UNBUILT_UPGRADE_FORKS = ['isthmus', 'jovian'] as const satisfies readonly OpForkName[]
-
-const FILES: Readonly<Record<UpgradeFork, UpgradeFile>> = { ecotone, fjord }
+const FILES: Readonly<Record<UpgradeFork, UpgradeFile>> = { ecotone, fjord, isthmus, jovian }
 
 const bytes = (hex: string): Uint8Array => hexToBytes(hex.toLowerCase())
 
@@ -77,12 +74,7 @@ function activates(config: OpChainConfig, fork: Exclude<OpForkName, 'bedrock'>, 
 
 /** The upgrade deposits' envelopes of the block at `timestamp` after a parent at `parentTimestamp` (none mostly). */
 export function upgradeDepositsAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): Uint8Array[] {
-  return BUILT_UPGRADE_FORKS.filter((fork) => activates(config, fork, parentTimestamp, timestamp)).flatMap((fork) =>
+  return UPGRADE_FORKS.filter((fork) => activates(config, fork, parentTimestamp, timestamp)).flatMap((fork) =>
     upgradeDeposits(fork).map(encodeDepositTransaction),
   )
-}
-
-/** The first fork this block activates whose upgrade deposits are not built here, if any. */
-export function unbuiltUpgradeAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): OpForkName | undefined {
-  return UNBUILT_UPGRADE_FORKS.find((fork) => activates(config, fork, parentTimestamp, timestamp))
 }

@@ -14,14 +14,14 @@
  * the write that journals the block opening with them, which deletes them from the queue: a deposit queued at
  * a crash is still queued after it, an included one is in the journal, so a restart resumes the same block.
  *
- * The first block of Ecotone and of Fjord after genesis carries the fork's network-upgrade deposits where
+ * The first block of Ecotone, Fjord, Isthmus and Jovian after genesis carries the fork's network-upgrade deposits where
  * op-node places them, after the user deposits (opstack/upgrade-deposits.ts); like every deposit they are part
  * of the opening (flashblock index 0), and followers and import execute and check them as any deposit. Such a
  * block takes no pool transaction (op-node's noTxPool) and no queued user deposit (they wait one block), so
  * nothing can take the gas its upgrade needs.
  *
- * Refused, so no block differs from op-geth's silently: a block after a pre-Regolith parent, and the
- * activation block of Isthmus or Jovian after genesis, whose upgrade deposits are not built yet.
+ * Refused, so no block differs from op-geth's silently: a block after a pre-Regolith parent (its
+ * L1-attributes deposit is a system transaction, l1-info-deposit.ts).
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -34,7 +34,7 @@ import type { OpForkName } from '../opstack/forks.ts'
 import { L1_BLOCK_ADDRESS, l1BlockValues } from '../opstack/l1-block-storage.ts'
 import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '../opstack/l1-info-deposit.ts'
 import { SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
-import { unbuiltUpgradeAt, upgradeDepositsAt } from '../opstack/upgrade-deposits.ts'
+import { upgradeDepositsAt } from '../opstack/upgrade-deposits.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { readStorageWord } from '../state/state-reader.ts'
@@ -81,10 +81,7 @@ export class OpOpening implements BlockOpening {
   }
 
   deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[] {
-    const number = parent.number + 1n
     const parentFork = this.forkAt(parent.number, parent.timestamp)
-    const unbuilt = unbuiltUpgradeAt(this.op, parent.timestamp, timestamp)
-    if (unbuilt !== undefined) throw new Error(`block ${number} activates ${unbuilt}, whose network-upgrade deposits this sequencer does not build`)
     const state = new ArchiveReader(this.kv, parent.number)
     const stored = l1BlockValues((slot) => readStorageWord(state, L1_BLOCK_ADDRESS, slot))
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
