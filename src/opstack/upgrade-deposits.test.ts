@@ -17,7 +17,7 @@ import { bytesToHex } from '../primitives/hex.ts'
 import { parseOpChainConfig } from './chain-config.ts'
 import { encodeDepositTransaction } from './deposit-tx.ts'
 import { readVectors } from './test-kit.ts'
-import { upgradeDeposits, upgradeDepositsAt, type UpgradeFork } from './upgrade-deposits.ts'
+import { upgradeDepositEnvelopesAt, upgradeDeposits, upgradeDepositsAt, type UpgradeFork } from './upgrade-deposits.ts'
 
 const SOURCE_HASHES: Record<UpgradeFork, readonly string[]> = {
   ecotone: [
@@ -122,7 +122,7 @@ test('the first block at or after a fork\'s time carries its deposits, in fork o
   assert.equal(count(10n, 11n), 0, 'only its first block')
   assert.equal(count(8n, 12n), 6, 'a block past the time whose parent was before it')
   assert.equal(count(19n, 20n), 3 + 8, 'Fjord and Isthmus together')
-  assert.deepEqual(upgradeDepositsAt(config, 19n, 20n).slice(0, 3), upgradeDeposits('fjord').map(encodeDepositTransaction))
+  assert.deepEqual(upgradeDepositEnvelopesAt(config, 19n, 20n).slice(0, 3), upgradeDeposits('fjord').map(encodeDepositTransaction))
   assert.equal(count(29n, 31n), 5, 'Jovian')
   assert.equal(count(0n, 1n), 0)
   const genesisForks = parseOpChainConfig({ optimism: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 }, bedrockBlock: 0, regolithTime: 0, canyonTime: 0, ecotoneTime: 0, fjordTime: 0 })!

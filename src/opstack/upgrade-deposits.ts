@@ -72,9 +72,12 @@ function activates(config: OpChainConfig, fork: Exclude<OpForkName, 'bedrock'>, 
   return time !== undefined && time > parentTimestamp && time <= timestamp
 }
 
-/** The upgrade deposits' envelopes of the block at `timestamp` after a parent at `parentTimestamp` (none mostly). */
-export function upgradeDepositsAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): Uint8Array[] {
-  return UPGRADE_FORKS.filter((fork) => activates(config, fork, parentTimestamp, timestamp)).flatMap((fork) =>
-    upgradeDeposits(fork).map(encodeDepositTransaction),
-  )
+/** The upgrade deposits of the block at `timestamp` after a parent at `parentTimestamp` (none mostly), in block order. */
+export function upgradeDepositsAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): DepositTransaction[] {
+  return UPGRADE_FORKS.filter((fork) => activates(config, fork, parentTimestamp, timestamp)).flatMap(upgradeDeposits)
+}
+
+/** The same deposits' envelopes. */
+export function upgradeDepositEnvelopesAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): Uint8Array[] {
+  return upgradeDepositsAt(config, parentTimestamp, timestamp).map(encodeDepositTransaction)
 }

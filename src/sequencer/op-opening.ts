@@ -91,7 +91,12 @@ export class OpOpening implements BlockOpening {
     // A fork's first block leaves the queued user deposits to the next one: none can crowd out its upgrade.
     const waiting = upgrades.length > 0 ? [] : this.queued.waiting.map((q) => q.envelope)
     this.offered = waiting.length
-    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting, ...upgrades]
+    const upgradeGas = upgrades.reduce((sum, d) => sum + d.gas, 0n)
+    if (upgrades.length > 0 && L1_INFO_DEPOSIT_GAS + upgradeGas > parent.gasLimit) {
+      // Never a fork's first block without its whole upgrade: the chain would part from op-node's.
+      throw new Error(`block ${parent.number + 1n}'s network-upgrade deposits need ${upgradeGas} gas beside the L1-attributes deposit: more than the gas limit ${parent.gasLimit}`)
+    }
+    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting, ...upgrades.map(encodeDepositTransaction)]
   }
 
   depositsOnly(parent: BlockHeader, timestamp: bigint): boolean {

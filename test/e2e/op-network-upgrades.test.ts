@@ -205,6 +205,11 @@ async function signedBytes(client: PublicClient, hash: Hex): Promise<Hex> {
   return raw
 }
 
+/** The genesis with a block gas limit of `gasLimit`. */
+function withGasLimit(genesis: GethGenesis, gasLimit: bigint): GethGenesis {
+  return { ...genesis, gasLimit: toHex(gasLimit) } as GethGenesis
+}
+
 const codeHash = async (client: PublicClient, address: string) => keccak256((await client.getCode({ address: address as Hex }))!)
 
 test('Canyon, Ecotone, Fjord, Isthmus and Jovian activate after genesis: their upgrade deposits, the new oracle formulas, a follower and an importer agree', { timeout: 120_000 }, async (t) => {
@@ -276,6 +281,7 @@ test('Canyon, Ecotone, Fjord, Isthmus and Jovian activate after genesis: their u
   assert.equal(opening.timestamp, BigInt(ECOTONE))
   assert.equal(opening.transactions.length, 7)
   const waiting = await wallet.sendTransaction({ to: RECEIVER, value: 1n, gas: 21_000n })
+  const deposit = await client.request({ method: 'flashnode_sendDeposit' as never, params: [{ from: RECEIVER, to: RECEIVER, mint: '0x64', value: '0x0', gas: '0x30000' }] as never }) as Hex
   await node.sequencer!.flashblock()
   const block3 = await sealAt(ECOTONE)
   assert.equal(block3.transactions.length, 7, 'no pool transaction in the fork\'s first block')
@@ -298,7 +304,7 @@ test('Canyon, Ecotone, Fjord, Isthmus and Jovian activate after genesis: their u
   // Block 4: the Ecotone setL1BlockValuesEcotone call; the waiting transaction pays the Ecotone L1 fee.
   const block4 = await sealAt(ECOTONE + 1)
   assert.equal(block4.transactions[0]!.input.slice(0, 10), SET_L1_BLOCK_VALUES_ECOTONE)
-  assert.deepEqual(block4.transactions.slice(1).map((tx) => tx.hash), [waiting])
+  assert.deepEqual(block4.transactions.slice(1).map((tx) => tx.hash), [deposit, waiting], 'the user deposit queued for the fork\'s first block, then the pool transaction, one block later')
   const receipt4 = await client.getTransactionReceipt({ hash: waiting })
   assert.equal(receipt4.status, 'success')
   const l1Fee4 = BigInt((receipt4 as unknown as { l1Fee: Hex }).l1Fee)
@@ -383,4 +389,18 @@ test('Canyon, Ecotone, Fjord, Isthmus and Jovian activate after genesis: their u
     assert.equal((await importer.writer.importRlp(Buffer.from(raw.slice(2), 'hex'))).imported, 1, `import of block ${n}`)
   }
   assert.equal(importer.chain.head(), last)
+})
+
+test('a fork\'s first block whose gas limit cannot hold its upgrade deposits is refused, not built without them', async (t) => {
+  const clock = new ManualScheduler((G + 1) * 1000)
+  const node = await createNode({
+    ...DEFAULT_NODE_SETTINGS,
+    dataDir: tempDir(t),
+    genesis: withGasLimit(preEcotoneGenesis(), 2_500_000n),
+    sequencer: { ...DEFAULT_SEQUENCER, mode: 'manual', scheduler: clock },
+  })
+  t.after(() => node.close())
+  await node.start()
+  clock.advance((ECOTONE - G - 1) * 1000)
+  await assert.rejects(node.sequencer!.seal(), /network-upgrade deposits need 1805000 gas beside the L1-attributes deposit: more than the gas limit 2500000/)
 })
