@@ -1,5 +1,6 @@
 /**
- * --op-l1 FILE: the L1 values of an `--op-stack` dev chain, a small JSON object, e.g.
+ * --op-l1 FILE: the L1 values of an OP Stack chain's sequencer (the `--op-stack` dev chain, or a `--genesis` file with
+ * an `optimism` section), a small JSON object, e.g.
  * `{"l1BaseFee": "30000000000", "l1BlobBaseFee": 1, "baseFeeScalar": 2269, "blobBaseFeeScalar": 1055762,
  *   "operatorFeeScalar": 0, "operatorFeeConstant": 0, "daFootprintGasScalar": 400, "minBaseFee": 1000000}`:
  * every key optional, each a non-negative integer (a JSON number, or a decimal or 0x string for big values);

@@ -50,6 +50,22 @@ test('--op-l1 FILE: its values in the sequencer settings; unknown keys, bad valu
   assert.equal(BigInt('0x' + genesis.extraData.slice(2 + 18)), 1_000_000n)
 })
 
+test('--op-l1 with a --genesis file: taken for a genesis with an optimism section, refused for an Ethereum one', (t) => {
+  const l1 = l1File(t, { l1BaseFee: 7 })
+  const dir = tempDir(t)
+  const op = chooseGenesis(start('--op-stack')).genesis
+  writeFileSync(join(dir, 'op.json'), JSON.stringify(op, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+  writeFileSync(join(dir, 'eth.json'), JSON.stringify(chooseGenesis(start()).genesis, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+  const opFile = start('--genesis', join(dir, 'op.json'), '--op-l1', l1)
+  assert.deepEqual((chooseGenesis(opFile).genesis.config as unknown as Record<string, unknown>).optimism, { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 })
+  assert.deepEqual(sequencerSettingsOf(opFile).opL1, { l1BaseFee: 7n })
+  assert.throws(() => chooseGenesis(start('--genesis', join(dir, 'eth.json'), '--op-l1', l1)), /no optimism section/)
+  // op-geth's genesis setup check: Isthmus implies Prague at the same time.
+  const config = op.config as unknown as Record<string, unknown>
+  writeFileSync(join(dir, 'late-prague.json'), JSON.stringify({ ...op, config: { ...config, pragueTime: 10 } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+  assert.throws(() => chooseGenesis(start('--genesis', join(dir, 'late-prague.json'))), /pragueTime \(10\) must equal isthmusTime \(0\)/)
+})
+
 test('--op-stack refuses --genesis and a --coinbase (the SequencerFeeVault is the coinbase); --help describes it', () => {
   assert.throws(() => chooseGenesis(start('--op-stack', '--genesis', 'g.json')), /excludes --genesis/)
   assert.throws(() => sequencerSettingsOf(start('--op-stack', '--coinbase', '0x00000000000000000000000000000000000000aa')), /SequencerFeeVault/)

@@ -44,7 +44,7 @@ export const OPTIONS = {
   },
   'op-l1': {
     kind: 'string',
-    help: 'with --op-stack: JSON file of the L1 values every L1-attributes deposit sets (l1BaseFee, l1BlobBaseFee, baseFeeScalar, blobBaseFeeScalar, operatorFeeScalar, operatorFeeConstant, daFootprintGasScalar) and Jovian\'s minBaseFee (extraData); default: Base mainnet\'s of August 2024, no operator fee, DA footprint scalar 400, minimum base fee 0',
+    help: 'with --op-stack, or a --genesis with an optimism section: JSON file of the L1 values every L1-attributes deposit sets (l1BaseFee, l1BlobBaseFee, baseFeeScalar, blobBaseFeeScalar, operatorFeeScalar, operatorFeeConstant, daFootprintGasScalar) and Jovian\'s minBaseFee (extraData); default: Base mainnet\'s of August 2024, no operator fee, DA footprint scalar 400, minimum base fee 0',
     commands: ['start', 'init'],
     placeholder: 'FILE',
   },

@@ -7,6 +7,14 @@
  * hash and every block fork, then every timed fork after genesis up to that time), the active precompiles by
  * geth's names, and the system contracts by their EIP constant names.
  *
+ * On an OP Stack chain, as Base's node answers it (base/base crates/execution/rpc/src/config.rs, its
+ * BaseEthConfigHandler over reth's): the timed forks are the Ethereum and OP ones alike (every `…Time` key,
+ * as above), the precompiles the OP fork's set (P256VERIFY from Fjord), the blob schedule zeroed in every fork
+ * (target, max and update fraction 0: the chain takes no blob transactions), and the system contracts only
+ * those the OP chain has: the beacon roots contract from Ecotone and the history storage contract from
+ * Isthmus, never the deposit contract nor the EIP-7002/7251 request queues (the OP chain processes no
+ * requests).
+ *
  * A chain with no timed fork active has no `current` (geth's answer would be empty there too). Never: state
  * or chain reads (the caller gives the genesis hash and the head), JSON (rpc/ formats it).
  */
@@ -15,6 +23,7 @@ import type { ChainRules } from './chain-config.ts'
 import { rulesOf } from './evm-env.ts'
 import { precompileAddresses } from '../evm/precompiles/registry.ts'
 import { SYSTEM_CONTRACTS } from '../evm/system-contracts.ts'
+import { opForkActiveAt } from '../opstack/chain-config.ts'
 
 export interface BlobScheduleEntry {
   readonly target: number
@@ -65,6 +74,8 @@ const PRECOMPILE_NAMES: Readonly<Record<string, string>> = {
 const address = (n: bigint): string => `0x${n.toString(16).padStart(40, '0')}`
 const systemAddress = (eip: string): string => SYSTEM_CONTRACTS.find((c) => c.name.startsWith(`EIP-${eip} `))!.address
 const GAS_PER_BLOB = 131_072n
+/** Base's blob schedule on an OP chain: no blob capacity. */
+const NO_BLOBS: BlobScheduleEntry = { target: 0, max: 0, baseFeeUpdateFraction: 0 }
 
 /** The timed forks of a genesis config, in activation order (geth reads every `…Time` field). */
 function timedForks(config: Record<string, unknown>): { name: string; time: bigint }[] {
@@ -139,16 +150,20 @@ export function ethConfig(rules: ChainRules, at: ChainPoint): EthConfig {
     const precompiles: Record<string, string> = {}
     for (const a of precompileAddresses(evm)) precompiles[PRECOMPILE_NAMES[a.toString(10)]!] = address(a)
     const systemContracts: Record<string, string> = {}
-    if (evm.cancun) systemContracts.BEACON_ROOTS_ADDRESS = systemAddress('4788')
-    if (evm.prague) {
+    const op = rules.op
+    if (op !== undefined) {
+      if (opForkActiveAt(op, 'ecotone', time)) systemContracts.BEACON_ROOTS_ADDRESS = systemAddress('4788')
+      if (opForkActiveAt(op, 'isthmus', time)) systemContracts.HISTORY_STORAGE_ADDRESS = systemAddress('2935')
+    } else if (evm.cancun) systemContracts.BEACON_ROOTS_ADDRESS = systemAddress('4788')
+    if (op === undefined && evm.prague) {
       systemContracts.CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS = systemAddress('7251')
       const deposit = config.depositContractAddress
       systemContracts.DEPOSIT_CONTRACT_ADDRESS = typeof deposit === 'string' ? deposit.toLowerCase() : address(0n)
       systemContracts.HISTORY_STORAGE_ADDRESS = systemAddress('2935')
       systemContracts.WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS = systemAddress('7002')
     }
-    let blobSchedule: BlobScheduleEntry | null = null
-    if (evm.cancun) {
+    let blobSchedule: BlobScheduleEntry | null = op !== undefined ? NO_BLOBS : null
+    if (op === undefined && evm.cancun) {
       const s = common.getBlobGasSchedule()
       blobSchedule = {
         target: Number(s.targetBlobGasPerBlock / GAS_PER_BLOB),

@@ -127,3 +127,28 @@ test('eth_config on an OP chain lists the OP fork\'s precompiles: P256VERIFY fro
   const eth = ethConfig(new ChainRules(testGenesis()), point)
   assert.equal(eth.current!.precompiles.P256VERIFY, undefined, 'Ethereum Prague: none at 0x100')
 })
+
+// Base's node (base/base crates/execution/rpc/src/config.rs): a zero blob schedule in every fork; the beacon
+// roots contract from Ecotone, the history storage contract from Isthmus, no deposit or request contracts.
+test('eth_config on an OP chain answers as Base\'s node: no blob capacity, only the system contracts the OP forks bring', () => {
+  const point = { genesisHash: new Uint8Array(32).fill(7), genesisTime: 0n, headNumber: 5n, headTime: 10n }
+  const BEACON_ROOTS = '0x000f3df6d732807ef1319fb7b8bb8522d0beac02'
+  const HISTORY_STORAGE = '0x0000f90827f1c53a10cb7a02335b175320002935'
+  const NO_BLOBS = { target: 0, max: 0, baseFeeUpdateFraction: 0 }
+  const isthmus = ethConfig(new ChainRules(opGenesis(ISTHMUS_AT_GENESIS)), point)
+  assert.deepEqual(isthmus.current!.blobSchedule, NO_BLOBS)
+  assert.deepEqual(isthmus.current!.systemContracts, { BEACON_ROOTS_ADDRESS: BEACON_ROOTS, HISTORY_STORAGE_ADDRESS: HISTORY_STORAGE })
+  // Isthmus (with Prague, as op-geth requires) after the head: the current fork lacks the history contract, the next has it.
+  const later = opGenesis({ ...ISTHMUS_AT_GENESIS, isthmusTime: 1_000 }) as unknown as { config: Record<string, unknown> }
+  later.config.pragueTime = 1_000
+  const scheduled = ethConfig(new ChainRules(later as never), point)
+  assert.deepEqual(scheduled.current!.systemContracts, { BEACON_ROOTS_ADDRESS: BEACON_ROOTS })
+  assert.deepEqual(scheduled.current!.blobSchedule, NO_BLOBS)
+  assert.equal(scheduled.next!.activationTime, 1_000n)
+  assert.deepEqual(scheduled.next!.systemContracts, { BEACON_ROOTS_ADDRESS: BEACON_ROOTS, HISTORY_STORAGE_ADDRESS: HISTORY_STORAGE })
+  assert.deepEqual(scheduled.next!.blobSchedule, NO_BLOBS)
+  // Ethereum keeps geth's answer: Prague's blob schedule and its five system contracts.
+  const eth = ethConfig(new ChainRules(testGenesis()), point)
+  assert.deepEqual(Object.keys(eth.current!.systemContracts).sort(), ['BEACON_ROOTS_ADDRESS', 'CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS', 'DEPOSIT_CONTRACT_ADDRESS', 'HISTORY_STORAGE_ADDRESS', 'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS'])
+  assert.notDeepEqual(eth.current!.blobSchedule, NO_BLOBS)
+})

@@ -30,6 +30,7 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import { errorFields, type Logger, SILENT_LOGGER } from '../primitives/logger.ts'
 import { BrokerConnection } from '../stream/broker-connection.ts'
 import { HEADER, streamName } from '../stream/jetstream-layout.ts'
+import { storedJson } from '../stream/stored-payload.ts'
 import type { Follower } from './follower.ts'
 import { readStreamRange, type StreamRange } from './stream-range.ts'
 
@@ -147,10 +148,10 @@ export class JetStreamSource {
   private async take(msg: JsMsg): Promise<void> {
     let message: unknown
     try {
-      message = msg.json()
-    } catch {
-      // Not JSON: skipped; the next message shows the hole, filled from the sequencer's stream.
-      this.log.error({ seq: msg.seq }, 'flashblock stream (JetStream): a message that is not JSON; skipped')
+      message = JSON.parse(new TextDecoder().decode(storedJson(msg.data, msg.headers?.get(HEADER.encoding))))
+    } catch (err) {
+      // Not JSON (or in an encoding not read here): skipped; the next message shows the hole, filled from the sequencer's stream.
+      this.log.error({ seq: msg.seq, ...errorFields(err) }, 'flashblock stream (JetStream): a message that is not JSON; skipped')
       return
     }
     const outcome = await this.follower.receive(message)

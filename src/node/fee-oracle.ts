@@ -9,13 +9,15 @@
  * On an OP Stack chain, as op-geth's eth/gasprice/feehistory.go: the next block's base fee is the chain's own
  * EIP-1559 rule (open-header.ts nextBaseFee: its elasticity and denominator, Holocene's from the extraData) at
  * the newest block's time + 1, and a deposit's tip is zero (op-geth's EffectiveGasTip of a deposit), never
- * its 0 price less the base fee; the tip suggestion leaves deposits out.
+ * its 0 price less the base fee. The tip suggestion there is op-geth's OP rule (opstack/priority-fee.ts: a
+ * minimum, raised to the median tip + 10% when the head block was full), from the head block alone.
  */
 
 import { FlashnodeError } from '../errors/errors.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { nextBaseFee } from '../execution/open-header.ts'
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
+import { opSuggestedPriorityFee } from '../opstack/priority-fee.ts'
 import type { ReceiptView } from '../chain/types.ts'
 import type { FeeHistory } from './api.ts'
 import type { ChainReader } from './chain-reader.ts'
@@ -31,6 +33,7 @@ export class FeeOracle {
   ) {}
 
   suggestedTip(): bigint {
+    if (this.rules.op !== undefined) return this.opSuggestedTip()
     const head = this.chain.head()
     const tips: bigint[] = []
     for (let n = head; n >= 0n && n > head - SAMPLE_BLOCKS; n--) {
@@ -43,6 +46,14 @@ export class FeeOracle {
     if (tips.length === 0) return GWEI
     tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     return tips[Math.floor(((tips.length - 1) * 60) / 100)]!
+  }
+
+  /** op-geth's SuggestOptimismPriorityFee over the head block. */
+  private opSuggestedTip(): bigint {
+    const head = this.chain.header(this.chain.head())!
+    const base = head.baseFeePerGas ?? 0n
+    const receipts = this.chain.receipts(head.number) ?? []
+    return opSuggestedPriorityFee({ gasLimit: head.gasLimit, gasUsed: head.gasUsed, txGasUsed: receipts.map((r) => r.gasUsed), tips: receipts.map((r) => tipOf(r, base)) })
   }
 
   gasPrice(): bigint {

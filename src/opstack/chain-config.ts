@@ -104,3 +104,26 @@ export function opForkActiveAt(config: OpChainConfig, fork: Exclude<OpForkName, 
   const time = config.times[fork]
   return time !== undefined && time <= timestamp
 }
+
+/** The Ethereum fork each of these OP forks implies, by genesis key (op-geth activates them together). */
+const IMPLIED_ETHEREUM_FORKS: readonly (readonly [string, string])[] = [
+  ['shanghaiTime', 'canyonTime'],
+  ['cancunTime', 'ecotoneTime'],
+  ['pragueTime', 'isthmusTime'],
+]
+
+/**
+ * op-geth's check of a genesis file's OP chain config at genesis setup (op-geth PR #587, params
+ * CheckOptimismValidity): Canyon, Ecotone and Isthmus imply Shanghai, Cancun and Prague, so each pair is
+ * scheduled at the same time or both absent. Undefined when the config holds, else what is wrong. Chains this
+ * node builds itself satisfy it; it is asked of genesis files only (as op-geth asks it of custom genesis files).
+ */
+export function impliedForkTimesError(config: Record<string, unknown>): string | undefined {
+  if (config.optimism === undefined || config.optimism === null) return undefined
+  for (const [ethereum, op] of IMPLIED_ETHEREUM_FORKS) {
+    const e = optional(config, ethereum)
+    const o = optional(config, op)
+    if (e !== o) return `${ethereum} (${e ?? 'absent'}) must equal ${op} (${o ?? 'absent'})`
+  }
+  return undefined
+}

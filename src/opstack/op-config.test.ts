@@ -5,7 +5,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { opForkAt, parseOpChainConfig, OpChainConfigError } from './chain-config.ts'
+import { impliedForkTimesError, opForkAt, parseOpChainConfig, OpChainConfigError } from './chain-config.ts'
 import { decodeEip1559ExtraData, opNextBaseFee } from './base-fee.ts'
 import { L1_BLOCK_SLOTS, l1FeeParamsFromStorage, operatorFeeParamsFromStorage } from './l1-block-storage.ts'
 
@@ -23,6 +23,20 @@ test('an Ethereum genesis has no OP config; an OP genesis names its forks by op-
   assert.throws(() => parseOpChainConfig({ optimism: OPTIMISM, bedrockBlock: 0, regolithTime: 5, canyonTime: 4 }), OpChainConfigError)
   assert.throws(() => parseOpChainConfig({ optimism: OPTIMISM, bedrockBlock: 0, canyonTime: 4 }), OpChainConfigError)
   assert.throws(() => parseOpChainConfig({ optimism: { eip1559Elasticity: 6, eip1559Denominator: 50 }, bedrockBlock: 0, regolithTime: 0, canyonTime: 0 }), OpChainConfigError)
+})
+
+// op-geth params/config_test.go TestCheckOptimismValidity's implied-fork cases (LGPL-3.0; its inputs and verdicts
+// as data): Canyon, Ecotone and Isthmus at the times of Shanghai, Cancun and Prague, or both absent.
+test('a genesis file\'s OP forks activate the Ethereum forks they imply at the same time (op-geth\'s genesis check)', () => {
+  const op = { optimism: OPTIMISM }
+  assert.equal(impliedForkTimesError({ ...op, canyonTime: 100, shanghaiTime: 100, cancunTime: 200, ecotoneTime: 200, pragueTime: 300, isthmusTime: 300 }), undefined)
+  assert.equal(impliedForkTimesError({ ...op, shanghaiTime: 100, canyonTime: 200 }), 'shanghaiTime (100) must equal canyonTime (200)')
+  assert.equal(impliedForkTimesError({ ...op, cancunTime: 200, ecotoneTime: 300 }), 'cancunTime (200) must equal ecotoneTime (300)')
+  assert.equal(impliedForkTimesError({ ...op, pragueTime: 300, isthmusTime: 400 }), 'pragueTime (300) must equal isthmusTime (400)')
+  assert.equal(impliedForkTimesError({ ...op, canyonTime: 200 }), 'shanghaiTime (absent) must equal canyonTime (200)')
+  assert.equal(impliedForkTimesError({ ...op, ecotoneTime: 300 }), 'cancunTime (absent) must equal ecotoneTime (300)')
+  assert.equal(impliedForkTimesError({ ...op, isthmusTime: 400 }), 'pragueTime (absent) must equal isthmusTime (400)')
+  assert.equal(impliedForkTimesError({ shanghaiTime: 0, cancunTime: 0 }), undefined, 'an Ethereum chain is not asked')
 })
 
 test('the base fee with the chain\'s elasticity and denominator, Canyon\'s denominator, Holocene\'s and Jovian\'s extraData', () => {

@@ -4,7 +4,8 @@
  *
  * - One stream per chain, `FLASHNODE_<chainId>`, holding one subject, `flashnode.<chainId>.flashblocks`. Each
  *   stream message (docs/stream.md) is one JetStream message, its data the same UTF-8 JSON bytes the
- *   WebSocket stream sends.
+ *   WebSocket stream sends, Brotli-compressed on a sequencer group's stream (`Flashnode-Encoding: br`;
+ *   stored-payload.ts, which every reader goes through).
  * - Headers: `Nats-Msg-Id` = the message's `metadata.sequence` (JetStream drops a second copy within the
  *   duplicate window), `Flashnode-Sequence` and `Flashnode-Block` (the message's sequence and block number, so
  *   a reader finds a point in the stream from the headers, without parsing the JSON).
@@ -32,6 +33,8 @@ export const HEADER = {
   block: 'Flashnode-Block',
   /** The publishing leader's term (leader-lease.ts), on a sequencer group's stream. */
   term: 'Flashnode-Term',
+  /** How the data holds the JSON: absent, as it is; `br`, Brotli-compressed (stored-payload.ts). */
+  encoding: 'Flashnode-Encoding',
 } as const
 
 export function streamName(chainId: bigint): string {

@@ -24,7 +24,8 @@ import type { Account } from '@ethereumjs/util'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { SealedBlock } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
-import { BLOOM_BYTES, logsBloom, orBloom } from '../primitives/bloom.ts'
+import { ReceiptBlooms } from '../chain/receipt-blooms.ts'
+import { BLOOM_BYTES, orBloom } from '../primitives/bloom.ts'
 import { bytesToHex, leftPad, quantity, type Hex } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { changedSince, EMPTY_DIFF, type StateDiff } from '../state/state-diff.ts'
@@ -51,6 +52,8 @@ export class MessageBuilder {
   private previous: PreconfirmedSnapshot | undefined
   private payloadId: Hex = ZERO_HASH
   private bloom = new Uint8Array(BLOOM_BYTES)
+  /** The open block's logs items hashed so far (a token's address and event topics recur in every transfer). */
+  private blooms = new ReceiptBlooms()
   private lastSequence: number | null = null
 
   /** `nextSequence()` hands out the sequence numbers, one per message, increasing. */
@@ -62,11 +65,11 @@ export class MessageBuilder {
     const fresh = snapshot.index === 0 || this.previous === undefined || this.previous.header.number !== snapshot.header.number
     if (fresh) {
       this.payloadId = payloadIdOf(snapshot.header.parentHash, sequence)
-      this.bloom = new Uint8Array(BLOOM_BYTES)
+      this.newBloom()
     }
     const before = fresh ? EMPTY_DIFF : this.previous!.diff
     const added = snapshot.transactions.slice(snapshot.firstNew)
-    for (const t of added) orBloom(this.bloom, logsBloom(t.receipt.logs))
+    for (const t of added) orBloom(this.bloom, this.blooms.bloomOf(t.receipt.logs))
     const header = snapshot.header
     const payload: FlashblocksPayloadV1 = {
       payload_id: this.payloadId,
@@ -105,8 +108,8 @@ export class MessageBuilder {
    * as the one the next message follows, its logs in the block's bloom, no message built, no sequence taken.
    */
   adopt(snapshot: PreconfirmedSnapshot): void {
-    if (snapshot.index === 0) this.bloom = new Uint8Array(BLOOM_BYTES)
-    for (let i = snapshot.firstNew; i < snapshot.transactions.length; i++) orBloom(this.bloom, logsBloom(snapshot.transactions[i]!.receipt.logs))
+    if (snapshot.index === 0) this.newBloom()
+    for (let i = snapshot.firstNew; i < snapshot.transactions.length; i++) orBloom(this.bloom, this.blooms.bloomOf(snapshot.transactions[i]!.receipt.logs))
     this.previous = snapshot
   }
 
@@ -133,6 +136,11 @@ export class MessageBuilder {
     }
     this.previous = undefined
     return { payload, sequence, blockNumber: header.number, closing: true }
+  }
+
+  private newBloom(): void {
+    this.bloom = new Uint8Array(BLOOM_BYTES)
+    this.blooms = new ReceiptBlooms()
   }
 
   private take(): number {

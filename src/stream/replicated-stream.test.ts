@@ -102,7 +102,9 @@ test('an acknowledgement the cluster holds holds the announcement: nothing is se
   assert.deepEqual(a.announced, [0, 1])
   assert.notEqual(await balance(), before)
   assert.deepEqual(a.deposed, [])
-  const messages = (await storedMessages(nc, a.node.rules.chainId)).map((m) => m.message)
+  const stored = await storedMessages(nc, a.node.rules.chainId)
+  assert.deepEqual(stored.map((m) => m.encoding), ['br', 'br'], 'a group stores its messages Brotli-compressed')
+  const messages = stored.map((m) => m.message)
   assert.deepEqual(messages.map((m) => m.index), [0, 1], 'stored once, retries included')
 })
 

@@ -5,7 +5,7 @@
  * stored in the chain's replicated JetStream stream (`FLASHNODE_<chainId>`, created with `replicas` when the
  * broker has none) by a fenced publish (fenced-publisher.ts: the expected last sequence is the last one this
  * leader had acknowledged, the message id is `<term>:<metadata.sequence>`, headers Flashnode-Term,
- * Flashnode-Sequence, Flashnode-Block), and only once acknowledged does the gate resolve, after which the
+ * Flashnode-Sequence, Flashnode-Block; the JSON Brotli-compressed, stored-payload.ts), and only once acknowledged does the gate resolve, after which the
  * sequencer announces and the publisher delivers that very message to its subscribers.
  *
  * Refusals, all final for this gate (every later call rejects with the same error):
@@ -36,6 +36,7 @@ import { DEFAULT_FENCED_ACK_TIMEOUT_MS, ensureStream, FencedPublisher } from './
 import { HEADER, streamConfig, streamName, subjectOf } from './jetstream-layout.ts'
 import type { FlashblockPublisher, PublishedMessage, StreamContinuation } from './publisher.ts'
 import { connectToStreamLeader } from './stream-leader-route.ts'
+import { BROTLI_ENCODING, compressForStream } from './stored-payload.ts'
 
 export interface ReplicatedStreamOptions {
   readonly chainId: bigint
@@ -186,12 +187,13 @@ export class ReplicatedStream {
    * same expectation, so stored once whichever way it went) goes again at once on the caller's connection.
    */
   private async publish(m: PublishedMessage): Promise<number> {
-    const headers = { [HEADER.sequence]: String(m.sequence), [HEADER.block]: String(m.message.blockNumber) }
+    const headers = { [HEADER.sequence]: String(m.sequence), [HEADER.block]: String(m.message.blockNumber), [HEADER.encoding]: BROTLI_ENCODING }
+    const data = compressForStream(m.json)
     const until = performance.now() + this.unavailableAfterMs
     for (;;) {
       const direct = this.routedToLeader ? this.direct : undefined
       try {
-        return await (direct?.fenced ?? this.fenced).publish(m.json, { expectedLastSequence: this.last, id: String(m.sequence), headers })
+        return await (direct?.fenced ?? this.fenced).publish(data, { expectedLastSequence: this.last, id: String(m.sequence), headers })
       } catch (err) {
         if (!(err instanceof BrokerUnavailable)) throw err
         if (direct !== undefined) {

@@ -14,7 +14,8 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { BlockEnvironment } from '../execution/open-header.ts'
 import { hexToBytes, type Hex } from '../primitives/hex.ts'
 import { unavailableOr } from './coordination-errors.ts'
-import { streamName } from './jetstream-layout.ts'
+import { HEADER, streamName } from './jetstream-layout.ts'
+import { storedJson } from './stored-payload.ts'
 import type { FlashblocksPayloadV1 } from './payload.ts'
 import type { StreamContinuation } from './publisher.ts'
 
@@ -90,7 +91,8 @@ export async function readStreamTail(nc: NatsConnection, chainId: bigint, timeou
 async function read(jsm: JetStreamManager, name: string, seq: number): Promise<{ message: FlashblocksPayloadV1; raw: Uint8Array }> {
   const m = await jsm.streams.getMessage(name, { seq })
   if (m === null) throw new Error(`the stream ${name} lost message ${seq} while it was read`)
-  return { message: JSON.parse(new TextDecoder().decode(m.data)) as FlashblocksPayloadV1, raw: m.data }
+  const json = storedJson(m.data, m.header?.get(HEADER.encoding))
+  return { message: JSON.parse(new TextDecoder().decode(json)) as FlashblocksPayloadV1, raw: json }
 }
 
 /** What `continueFrom` takes, from a tail (undefined for an empty stream: nothing to continue). */

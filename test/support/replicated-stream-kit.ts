@@ -10,6 +10,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { HEADER, streamName } from '../../src/stream/jetstream-layout.ts'
 import type { FlashblocksPayloadV1 } from '../../src/stream/payload.ts'
+import { storedJson } from '../../src/stream/stored-payload.ts'
 import { continuationOf, journalOf, readStreamTail, type StreamTail } from '../../src/stream/stream-tail.ts'
 import { ReplicatedStream, type ReplicatedStreamOptions } from '../../src/stream/replicated-stream.ts'
 import { FlashblockJournal } from '../../src/sequencer/journal.ts'
@@ -23,15 +24,15 @@ export async function streamClient(t: TestContext, urls: readonly string[]): Pro
   return nc
 }
 
-/** Every message the chain's stream holds, in stream order, with its term. */
-export async function storedMessages(nc: NatsConnection, chainId: bigint): Promise<{ term: number; message: FlashblocksPayloadV1 }[]> {
+/** Every message the chain's stream holds, in stream order, with its term and its stored encoding ('' as it is). */
+export async function storedMessages(nc: NatsConnection, chainId: bigint): Promise<{ term: number; encoding: string; message: FlashblocksPayloadV1 }[]> {
   const jsm = await jetstreamManager(nc)
   const name = streamName(chainId)
   const { state } = await jsm.streams.info(name)
   const out = []
   for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
     const m = (await jsm.streams.getMessage(name, { seq }))!
-    out.push({ term: Number(m.header.get(HEADER.term)), message: JSON.parse(new TextDecoder().decode(m.data)) as FlashblocksPayloadV1 })
+    out.push({ term: Number(m.header.get(HEADER.term)), encoding: m.header.get(HEADER.encoding), message: JSON.parse(new TextDecoder().decode(storedJson(m.data, m.header.get(HEADER.encoding)))) as FlashblocksPayloadV1 })
   }
   return out
 }

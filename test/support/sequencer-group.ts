@@ -17,6 +17,8 @@ import { freePort } from './debian-tool.ts'
 import { tempDir } from './temp-dir.ts'
 import { LOAD_NODE_ARGS, LOAD_SENDERS } from './transfer-load.ts'
 import { DEV_CHAIN_ID } from './dev-chain.ts'
+import { HEADER } from '../../src/stream/jetstream-layout.ts'
+import { storedJson } from '../../src/stream/stored-payload.ts'
 
 /** A pre-confirmation as a client saw it. */
 export interface Seen {
@@ -327,7 +329,7 @@ async function forkedFlashblocks(natsUrls: readonly string[]): Promise<number> {
     for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
       const m = await jsm.streams.getMessage(name, { seq })
       if (m === null) continue
-      const payload = JSON.parse(new TextDecoder().decode(m.data)) as { index: number; diff: { transactions: string[] }; metadata: { block_number: number } }
+      const payload = JSON.parse(new TextDecoder().decode(storedJson(m.data, m.header.get(HEADER.encoding)))) as { index: number; diff: { transactions: string[] }; metadata: { block_number: number } }
       const place = `${payload.metadata.block_number}/${payload.index}`
       const content = payload.diff.transactions.join(',')
       const before = byPlace.get(place)
