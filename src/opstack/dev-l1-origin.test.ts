@@ -38,5 +38,23 @@ test('the L1-attributes deposit: depositor to L1Block, 1,000,000 gas, no mint or
   assert.ok(info.kind === 'isthmus')
   assert.deepEqual([info.number, info.timestamp, info.sequenceNumber, info.baseFee, info.blobBaseFee, info.baseFeeScalar, info.blobBaseFeeScalar, info.operatorFeeScalar, info.operatorFeeConstant], [100n, 1_200n, 2n, 9n, 8n, 7n, 6n, 5n, 4n])
   assert.deepEqual([l1InfoLayout('ecotone'), l1InfoLayout('holocene'), l1InfoLayout('isthmus'), l1InfoLayout('jovian')], ['ecotone', 'ecotone', 'isthmus', 'jovian'])
-  assert.throws(() => l1InfoLayout('delta'), /Bedrock layout/)
+  assert.deepEqual([l1InfoLayout('regolith'), l1InfoLayout('delta')], ['bedrock', 'bedrock'])
+  assert.throws(() => l1InfoLayout('bedrock'), /pre-Regolith/)
+})
+
+test('after a Bedrock-era parent: the Bedrock setL1BlockValues with the overhead and scalar; then Ecotone\'s with the scalar as base fee scalar (op-node\'s version-0 system config scalar)', () => {
+  const origin = { number: 100n, timestamp: 1_200n, hash: new Uint8Array(32).fill(0xab) }
+  const fees = { l1BaseFee: 9n, l1BlobBaseFee: 0n, baseFeeScalar: 0n, blobBaseFeeScalar: 0n, operatorFeeScalar: 0n, operatorFeeConstant: 0n, daFootprintGasScalar: 0n, batcherHash: new Uint8Array(32).fill(1), l1FeeOverhead: 188n, l1FeeScalar: 684_000n }
+  const bedrock = decodeL1Info(l1InfoDeposit('delta', origin, 3n, fees).data)
+  assert.ok(bedrock.kind === 'bedrock')
+  assert.deepEqual([bedrock.number, bedrock.sequenceNumber, bedrock.baseFee, bedrock.l1FeeOverhead, bedrock.l1FeeScalar], [100n, 3n, 9n, 188n, 684_000n])
+  const ecotone = decodeL1Info(l1InfoDeposit('ecotone', origin, 4n, fees).data)
+  assert.ok(ecotone.kind === 'ecotone')
+  assert.deepEqual([ecotone.baseFeeScalar, ecotone.blobBaseFeeScalar], [684_000n, 0n])
+  const tooBig = decodeL1Info(l1InfoDeposit('ecotone', origin, 4n, { ...fees, l1FeeScalar: 1n << 40n }).data)
+  assert.ok(tooBig.kind === 'ecotone')
+  assert.equal(tooBig.baseFeeScalar, 0xffff_ffffn, 'a scalar past uint32: the maximum')
+  const set = decodeL1Info(l1InfoDeposit('ecotone', origin, 4n, { ...fees, baseFeeScalar: 5n, blobBaseFeeScalar: 6n }).data)
+  assert.ok(set.kind === 'ecotone')
+  assert.deepEqual([set.baseFeeScalar, set.blobBaseFeeScalar], [5n, 6n], 'scalars once set are carried as they are')
 })

@@ -112,6 +112,8 @@ export function l1BlockValues(read: L1BlockSlotReader): L1BlockValues {
       operatorFeeScalar: packed('operatorFeeScalar'),
       daFootprintGasScalar: packed('daFootprintGasScalar'),
       batcherHash: bigIntToFixedBytes(read(L1_BLOCK_SLOTS.batcherHash), 32),
+      l1FeeOverhead: read(L1_BLOCK_SLOTS.overhead),
+      l1FeeScalar: read(L1_BLOCK_SLOTS.scalar),
     },
   }
 }

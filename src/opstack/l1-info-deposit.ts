@@ -6,7 +6,11 @@
  * transaction, no mint, no value, the source hash of domain 1 from the L1 origin's hash and the sequence
  * number) and which calldata layout a block uses: the layout of the fork active at the PARENT's time, so the
  * first block of a fork still carries the previous fork's call, as op-node builds it (its "activation block"
- * rule), and Jovian's default DA footprint gas scalar (400 where the configured one is 0). Pre-Ecotone layouts (Bedrock's overhead and scalar) are refused: nothing here models them.
+ * rule), and Jovian's default DA footprint gas scalar (400 where the configured one is 0). After a Regolith to
+ * Delta parent the Bedrock layout is used (its overhead and scalar are the L1Block's, carried forward); the
+ * Ecotone layout after a Bedrock-era parent takes its base fee scalar from the Bedrock scalar when the
+ * Ecotone scalars are still unset, as op-node reads a version-0 system-config scalar from Ecotone on.
+ * A parent before Regolith is refused (its L1-attributes deposit is a system transaction, not modelled here).
  * It never chooses the L1 origin (dev-l1-origin.ts) or the fee values (the caller's), and never executes.
  */
 
@@ -44,29 +48,49 @@ export interface L1FeeValues {
   readonly daFootprintGasScalar: bigint
   /** 32 bytes */
   readonly batcherHash: Uint8Array
+  /** Bedrock's fee overhead (L1Block slot 5): set by the Bedrock layout only; 0 when absent. */
+  readonly l1FeeOverhead?: bigint
+  /** Bedrock's fee scalar (L1Block slot 6): set by the Bedrock layout only; 0 when absent. */
+  readonly l1FeeScalar?: bigint
 }
 
+export type L1InfoLayout = 'bedrock' | 'ecotone' | 'isthmus' | 'jovian'
+
 /** The set-values layout of a block whose parent ran `parentFork`. */
-export function l1InfoLayout(parentFork: OpForkName): 'ecotone' | 'isthmus' | 'jovian' {
+export function l1InfoLayout(parentFork: OpForkName): L1InfoLayout {
   if (opForkActive(parentFork, 'jovian')) return 'jovian'
   if (opForkActive(parentFork, 'isthmus')) return 'isthmus'
   if (opForkActive(parentFork, 'ecotone')) return 'ecotone'
-  throw new Error(`the L1-attributes deposit after a ${parentFork} block needs the Bedrock layout, which is not built here`)
+  if (opForkActive(parentFork, 'regolith')) return 'bedrock'
+  throw new Error(`the L1-attributes deposit after a ${parentFork} block is a pre-Regolith system transaction, which is not built here`)
+}
+
+const UINT32_LIMIT = 1n << 32n
+
+/**
+ * The Ecotone scalars a block carries: the stored ones, or, while both are unset (the chain comes from the
+ * Bedrock layout), the Bedrock scalar as the base fee scalar (the uint32 maximum when it does not fit) and no
+ * blob scalar, as op-node's EcotoneScalars reads a version-0 system-config scalar.
+ */
+function ecotoneScalars(fees: L1FeeValues): { baseFeeScalar: bigint; blobBaseFeeScalar: bigint } {
+  const { baseFeeScalar, blobBaseFeeScalar } = fees
+  if (baseFeeScalar !== 0n || blobBaseFeeScalar !== 0n) return { baseFeeScalar, blobBaseFeeScalar }
+  const bedrock = fees.l1FeeScalar ?? 0n
+  return { baseFeeScalar: bedrock < UINT32_LIMIT ? bedrock : UINT32_LIMIT - 1n, blobBaseFeeScalar: 0n }
 }
 
 /** The L1 attributes of one block, in its layout. */
-export function l1InfoOf(layout: 'ecotone' | 'isthmus' | 'jovian', origin: L1Origin, sequenceNumber: bigint, fees: L1FeeValues): L1Info {
-  const ecotone = {
+export function l1InfoOf(layout: L1InfoLayout, origin: L1Origin, sequenceNumber: bigint, fees: L1FeeValues): L1Info {
+  const originFields = {
     number: origin.number,
     timestamp: origin.timestamp,
     blockHash: origin.hash,
     sequenceNumber,
     batcherHash: fees.batcherHash,
     baseFee: fees.l1BaseFee,
-    blobBaseFee: fees.l1BlobBaseFee,
-    baseFeeScalar: fees.baseFeeScalar,
-    blobBaseFeeScalar: fees.blobBaseFeeScalar,
   }
+  if (layout === 'bedrock') return { kind: 'bedrock', ...originFields, l1FeeOverhead: fees.l1FeeOverhead ?? 0n, l1FeeScalar: fees.l1FeeScalar ?? 0n }
+  const ecotone = { ...originFields, blobBaseFee: fees.l1BlobBaseFee, ...ecotoneScalars(fees) }
   if (layout === 'ecotone') return { kind: 'ecotone', ...ecotone }
   const isthmus = { ...ecotone, operatorFeeScalar: fees.operatorFeeScalar, operatorFeeConstant: fees.operatorFeeConstant }
   if (layout === 'isthmus') return { kind: 'isthmus', ...isthmus }

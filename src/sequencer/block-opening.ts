@@ -26,9 +26,12 @@ export interface BlockOpening {
   environment(parent: BlockHeader, timestamp: bigint): { readonly coinbase: Uint8Array; readonly extraData: Uint8Array }
   /**
    * The deposits (envelope bytes) that open the block after `parent` at `timestamp`, in order: the
-   * L1-attributes deposit, then the user deposits waiting, oldest first.
+   * L1-attributes deposit, then the user deposits waiting, oldest first, then a fork's network-upgrade
+   * deposits in its first block.
    */
   deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[]
+  /** True when the block after `parent` at `timestamp` takes no pool transaction (an OP fork's first block: op-node's noTxPool). */
+  depositsOnly(parent: BlockHeader, timestamp: bigint): boolean
   /**
    * The first `count` deposits `deposits` gave were included: the user deposits among them leave the queue,
    * deleted in `batch` (the write that journals the block's opening with them).

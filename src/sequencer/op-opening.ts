@@ -17,9 +17,14 @@
  * the hash is answered once a quorum holds the deposit, and the keeper forgets it once the opening that
  * includes it is acknowledged by the replicated stream.
  *
- * Refused, so no block differs from op-geth's silently: a block after a pre-Ecotone parent (the Bedrock
- * layout), and the activation block of a fork that carries network-upgrade deposits (Ecotone, Fjord, Isthmus,
- * Jovian) after genesis: those deposits are not built here.
+ * The first block of Ecotone, Fjord, Isthmus and Jovian after genesis carries the fork's network-upgrade deposits where
+ * op-node places them, after the user deposits (opstack/upgrade-deposits.ts); like every deposit they are part
+ * of the opening (flashblock index 0), and followers and import execute and check them as any deposit. Such a
+ * block takes no pool transaction (op-node's noTxPool) and no queued user deposit (they wait one block), so
+ * nothing can take the gas its upgrade needs.
+ *
+ * Refused, so no block differs from op-geth's silently: a block after a pre-Regolith parent (its
+ * L1-attributes deposit is a system transaction, l1-info-deposit.ts).
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
@@ -32,6 +37,7 @@ import type { OpForkName } from '../opstack/forks.ts'
 import { L1_BLOCK_ADDRESS, l1BlockValues } from '../opstack/l1-block-storage.ts'
 import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '../opstack/l1-info-deposit.ts'
 import { SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
+import { upgradeDepositsAt } from '../opstack/upgrade-deposits.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { readStorageWord } from '../state/state-reader.ts'
@@ -45,9 +51,6 @@ import { DepositNotKept, type DepositKeeping } from './deposit-keeping.ts'
  * forward): the L1Block values of the L1-attributes deposit, and Jovian's minimum base fee (extraData).
  */
 export type L1ValueOverrides = Partial<Omit<L1FeeValues, 'batcherHash'> & { readonly minBaseFee: bigint }>
-
-/** Forks whose activation block carries network-upgrade deposits (their specs' "Network upgrade automation transactions"). */
-const UPGRADE_FORKS = ['ecotone', 'fjord', 'isthmus', 'jovian'] as const
 
 const EMPTY = new Uint8Array(0)
 
@@ -90,25 +93,30 @@ export class OpOpening implements BlockOpening {
   }
 
   deposits(parent: BlockHeader, timestamp: bigint): Uint8Array[] {
-    const number = parent.number + 1n
     const parentFork = this.forkAt(parent.number, parent.timestamp)
-    for (const fork of UPGRADE_FORKS) {
-      const time = this.op.times[fork]
-      if (time !== undefined && time > parent.timestamp && time <= timestamp) {
-        throw new Error(`block ${number} activates ${fork}, whose network-upgrade deposits this sequencer does not build`)
-      }
-    }
     const state = new ArchiveReader(this.kv, parent.number)
     const stored = l1BlockValues((slot) => readStorageWord(state, L1_BLOCK_ADDRESS, slot))
     const { origin, sequenceNumber } = nextDevL1Origin(stored.origin, timestamp)
     const { minBaseFee: _systemConfig, ...l1Values } = this.overrides
     const fees: L1FeeValues = { ...stored.fees, ...l1Values }
-    const waiting = this.queued.waiting.map((q) => q.envelope)
+    const upgrades = upgradeDepositsAt(this.op, parent.timestamp, timestamp)
+    // A fork's first block leaves the queued user deposits to the next one: none can crowd out its upgrade.
+    const waiting = upgrades.length > 0 ? [] : this.queued.waiting.map((q) => q.envelope)
     this.offered = waiting.length
-    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting]
+    const upgradeGas = upgrades.reduce((sum, d) => sum + d.gas, 0n)
+    if (upgrades.length > 0 && L1_INFO_DEPOSIT_GAS + upgradeGas > parent.gasLimit) {
+      // Never a fork's first block without its whole upgrade: the chain would part from op-node's.
+      throw new Error(`block ${parent.number + 1n}'s network-upgrade deposits need ${upgradeGas} gas beside the L1-attributes deposit: more than the gas limit ${parent.gasLimit}`)
+    }
+    return [l1InfoDepositEnvelope(parentFork, origin, sequenceNumber, fees), ...waiting, ...upgrades.map(encodeDepositTransaction)]
+  }
+
+  depositsOnly(parent: BlockHeader, timestamp: bigint): boolean {
+    return upgradeDepositsAt(this.op, parent.timestamp, timestamp).length > 0
   }
 
   included(batch: WriteBatch, count: number): void {
+    // The user deposits sit between the L1-attributes deposit and any upgrade deposits: at most `offered`.
     const users = Math.min(Math.max(0, count - 1), this.offered)
     this.queued.taken(batch, users)
     this.offered = 0

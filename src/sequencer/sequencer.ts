@@ -157,6 +157,8 @@ export class Sequencer {
   private unjournaledEnv: BlockEnvironment | undefined
   private readonly observer: SequencerObserver | undefined
   private readonly opening: BlockOpening | undefined
+  /** The open block takes no pool transaction (an OP fork's first block, whose deposits upgrade the chain). */
+  private depositsOnly = false
   /** The open block's deposits as snapshot entries (empty on an Ethereum chain). */
   private depositEntries: readonly IncludedTransaction[] = []
 
@@ -383,6 +385,7 @@ export class Sequencer {
   /** `open` is the open block; its opening snapshot (index 0, its deposits if any), not yet announced. */
   private opened(parent: BlockHeader, open: OpenBlock): PreconfirmedSnapshot {
     this.open = open
+    this.depositsOnly = this.opening?.depositsOnly(parent, open.header.timestamp) ?? false
     this.index = 0
     return makeSnapshot(parent, open.header, 0, this.depositEntries, 0, open.diff(), open.gasUsed, open.blobGasUsed)
   }
@@ -456,7 +459,7 @@ export class Sequencer {
     const gasBefore = open.gasUsed
     const candidates = this.pool.candidates(open.header.baseFeePerGas ?? 0n)
     const added: IncludedTransaction[] = []
-    while (added.length < this.settings.maxTransactionsPerFlashblock) {
+    while (!this.depositsOnly && added.length < this.settings.maxTransactionsPerFlashblock) {
       if (open.header.gasLimit - open.gasUsed < 21_000n) break
       const c = candidates.next()
       if (c === undefined) break
