@@ -11,8 +11,18 @@
  *     (swapExactTokensForTokens through the swap fixture's router and pair, swap-txs.ts; the chain is built
  *     with `swap: true`): pool N, time flashnode_flashblock, check the pending block grew by N (and, for
  *     swaps, that the pair's reserve of token A grew by N inputs: every swap succeeded), seal (evm_mine,
- *     untimed) so every sample starts in a fresh block. Build time = round trip − the empty round trip's p50
+ *     untimed) so every sample starts in a fresh block. The 100-transaction rows build and seal 3 such blocks
+ *     untimed first (--quick: 1), so a row on a fresh start (the OP Stack one) is not timed while its code
+ *     is still being compiled. Build time = round trip − the empty round trip's p50
  *     (measured on the same start, just before): p50 and p99 of that difference.
+ *   - the same flashblock of 100 ERC-20 transfers on the scenario's chain made an OP Stack chain (`chain: 'op'`:
+ *     Base's EIP-1559 parameters, Bedrock to Jovian at genesis, the predeploys; bench/genesis.ts opStackGenesis):
+ *     each timed flashblock opens a block, so it holds the L1-attributes deposit, and every transfer pays its L1
+ *     data fee (FastLZ over its signed bytes), its DA footprint is metered and the fees go to the vaults. The
+ *     pending block must grow by N transactions besides deposits, and every transfer's sealed receipt must carry
+ *     an l1Fee > 0. The scenario's derived lines give OP / Ethereum of the two rows' p50 (issue 41's goal:
+ *     at most 1.3×), from the medians and per repetition, and of the peer's CPU per build (its /proc ticks
+ *     across each timed call: the figure a busy machine disturbs least).
  *   - evm_mine with N ETH transfers pooled (both): Anvil's closest equivalent of a flashblock build (it
  *     executes and seals in one step); for Flashnode the same call pre-confirms the N and seals the block.
  *     Raw round trips, nothing subtracted; the empty evm_mine p50 is in the notes. The same with 100 token
@@ -25,7 +35,7 @@
 
 import type { RunningNode } from './nodes.ts'
 import { rpcCall } from './rpc.ts'
-import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
+import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext, ScenarioResult } from './scenario.ts'
 import { reserveA, SWAP_AMOUNT_IN, SwapTxFactory } from './swap-txs.ts'
 import { NonceBook, quantile, sendAll, TimedClient, TxFactory, type TxKind } from './txs.ts'
 
@@ -44,6 +54,26 @@ interface Block {
 const txCount = async (url: string, tag: string): Promise<number> =>
   (await rpcCall<Block>(url, 'eth_getBlockByNumber', [tag, false])).transactions.length
 
+/** Transactions at `tag` that are not deposits (type 0x7e): on an OP chain, what was pooled. */
+const userTxCount = async (url: string, tag: string): Promise<number> =>
+  (await rpcCall<{ transactions: { type: string }[] }>(url, 'eth_getBlockByNumber', [tag, true])).transactions.filter((t) => t.type !== '0x7e').length
+
+/** Throws unless every non-deposit receipt of the latest block carries an L1 fee above 0 (the OP chain charged it). */
+async function l1FeesCharged(url: string): Promise<void> {
+  const receipts = await rpcCall<{ type: string; l1Fee?: string }[]>(url, 'eth_getBlockReceipts', ['latest'])
+  const unpaid = receipts.filter((r) => r.type !== '0x7e' && !(BigInt(r.l1Fee ?? '0x0') > 0n))
+  if (unpaid.length > 0) throw new Error(`${unpaid.length} of ${receipts.length} receipts of the OP chain's latest block carry no L1 fee`)
+}
+
+/** The OP Stack row's chain, and what it is called in the table and the derived ratio. */
+const OP_CHAIN = 'OP Stack chain (L1-attributes deposit, L1 data fee with FastLZ, fee vaults)'
+const OP_GOAL = 1.3
+/**
+ * The peer's CPU (all its threads, /proc ticks of 10 ms) across each timed flashnode_flashblock call, mean per
+ * build: unlike the round trip it does not grow while other processes hold the cores.
+ */
+const CPU_PER_BUILD = 'peer CPU ms per build (mean, 10 ms ticks)'
+
 function figures(times: number[], extras: Record<string, number>, rate?: number): Measured {
   return {
     ...(rate === undefined ? {} : { rate }),
@@ -56,6 +86,27 @@ function figures(times: number[], extras: Record<string, number>, rate?: number)
   }
 }
 
+const buildName = (kind: PooledKind, n: number, op: boolean): string =>
+  `flashblock build, ${n.toLocaleString('en-US')} ${KIND_NAMES[kind]}${op ? `, ${OP_CHAIN}` : ''} (round trip − empty p50)`
+
+/** OP / Ethereum of the 100 ERC-20 transfer rows' build p50 on Flashnode: of the medians, and per repetition. */
+function opRatio(r: ScenarioResult): string[] {
+  const eth = r.peers.flashnode?.cases[buildName('erc20', 100, false)]
+  const op = r.peers.flashnode?.cases[buildName('erc20', 100, true)]
+  if (eth?.median === undefined || op?.median === undefined) return ['OP / Ethereum flashblock build: not measured (a row is missing or invalid; see the notes)']
+  const ratio = op.median.p50Ms / eth.median.p50Ms
+  const perRep = op.samples.map((s, i) => (eth.samples[i] === undefined ? Number.NaN : s.p50Ms / eth.samples[i]!.p50Ms))
+  const cpu = (x: { extras?: Record<string, number> } | undefined): number => x?.extras?.[CPU_PER_BUILD] ?? Number.NaN
+  const cpuRatio = cpu(op.median) / cpu(eth.median)
+  const cpuPerRep = op.samples.map((s, i) => cpu(s) / cpu(eth.samples[i]))
+  const times = (xs: number[]): string => xs.map((x) => `${x.toFixed(2)}×`).join(', ')
+  return [
+    `OP / Ethereum flashblock build, 100 ERC-20 transfers (p50, round trip − empty p50): ${op.median.p50Ms.toFixed(2)} ms / ${eth.median.p50Ms.toFixed(2)} ms = ` +
+      `${ratio.toFixed(2)}× (goal ≤ ${OP_GOAL}×: ${ratio <= OP_GOAL ? 'met' : 'NOT met'}); per repetition ${times(perRep)}`,
+    `OP / Ethereum, the peer's CPU per build (mean): ${cpu(op.median).toFixed(1)} ms / ${cpu(eth.median).toFixed(1)} ms = ${cpuRatio.toFixed(2)}×; per repetition ${times(cpuPerRep)}`,
+  ]
+}
+
 function cases({ chain, quick }: ScenarioContext): BenchCase[] {
   const swap = chain.swap
   if (swap === undefined) throw new Error('the flashblock-build scenario needs a chain built with swap: true')
@@ -63,6 +114,8 @@ function cases({ chain, quick }: ScenarioContext): BenchCase[] {
   const swaps = new SwapTxFactory(chain.chainId, swap, SENDERS)
   const nonces = new NonceBook()
   const samplesFor = (n: number): number => (n <= 100 ? (quick ? 4 : 12) : quick ? 2 : 5)
+  /** Untimed builds first (100-transaction rows): the OP row runs on a start of its own, its code not yet compiled. */
+  const warmupsFor = (n: number): number => (n <= 100 ? (quick ? 1 : 3) : 0)
   const fill = (node: RunningNode, kind: PooledKind, n: number): Promise<void> =>
     sendAll(node.url, kind === 'swap' ? swaps.batch(n, nonces, node) : factory.batch(kind, n, nonces, node))
 
@@ -97,27 +150,38 @@ function cases({ chain, quick }: ScenarioContext): BenchCase[] {
     },
   }
 
-  const build = (kind: PooledKind, n: number): BenchCase => ({
-    name: `flashblock build, ${n.toLocaleString('en-US')} ${KIND_NAMES[kind]} (round trip − empty p50)`,
+  const build = (kind: PooledKind, n: number, op = false): BenchCase => ({
+    name: buildName(kind, n, op),
     unit: '',
     peers: ['flashnode'],
+    ...(op ? { chain: 'op' as const } : {}),
     measure: async ({ node }: CaseRun) => {
       const c = new TimedClient(node.url)
       try {
         await c.call('evm_mine', []) // a fresh block: every sample starts the same way
+        for (let i = 0; i < warmupsFor(n); i++) {
+          await fill(node, kind, n)
+          await c.call('flashnode_flashblock', [])
+          await c.call('evm_mine', [])
+        }
         const empty = quantile(await emptyRoundTrips(c, 'flashnode_flashblock'), 0.5)
         const trips: number[] = []
+        let cpuMs = 0
         for (let i = 0; i < samplesFor(n); i++) {
           await fill(node, kind, n)
-          const before = await txCount(node.url, 'pending')
+          const count = op ? userTxCount : txCount
+          const before = await count(node.url, 'pending')
           const succeeded = await swapsSucceeded(node, kind, 'pending')
+          const cpu0 = node.cpuSeconds()
           trips.push((await c.call('flashnode_flashblock', [])).ms)
-          const added = (await txCount(node.url, 'pending')) - before
+          cpuMs += (node.cpuSeconds() - cpu0) * 1000
+          const added = (await count(node.url, 'pending')) - before
           if (added !== n) throw new Error(`flashnode_flashblock with ${n} transactions pooled pre-confirmed ${added}`)
           await succeeded(n)
           await c.call('evm_mine', [])
+          if (op) await l1FeesCharged(node.url)
         }
-        return figures(trips.map((t) => t - empty), { 'round trip p50': quantile(trips, 0.5), 'empty round trip p50': empty })
+        return figures(trips.map((t) => t - empty), { 'round trip p50': quantile(trips, 0.5), 'empty round trip p50': empty, [CPU_PER_BUILD]: cpuMs / trips.length })
       } finally {
         c.close()
       }
@@ -182,6 +246,7 @@ function cases({ chain, quick }: ScenarioContext): BenchCase[] {
     build('eth', 100),
     build('eth', 1000),
     build('erc20', 100),
+    build('erc20', 100, true),
     build('erc20', 1000),
     build('swap', 100),
     mine(100),
@@ -204,5 +269,6 @@ export const flashblockBuildBench: Scenario = {
     'sealed tx/s: pooled transactions ÷ time inside evm_mine calls (filling the pool is not timed); p50/p99 are per pool-full of 4,096',
     'token swaps: swapExactTokensForTokens of 1 token A for token B through the swap fixture\'s router and pair (test/fixtures/swap, bench/swap-txs.ts), 100 senders, ~85,000 gas each; every sample checks that the pair\'s reserve of A grew by all 100 inputs (no swap failed)',
   ],
+  derived: opRatio,
   cases,
 }

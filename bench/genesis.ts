@@ -21,6 +21,10 @@
  * Keys are derived once from the seed (viem's mnemonicToAccount re-runs PBKDF2 per index, ~15 ms each;
  * hdKeyToAccount on the shared HD root gives the same accounts at ~2 ms each) and cached per process, and so
  * is a built genesis (per options: the token's storage for 100,000 holders takes seconds to compute).
+ * - `opStackGenesis` turns a built genesis into the same chain as an OP Stack chain (what `flashnode start
+ *   --op-stack` makes of its dev genesis, node/op-dev-genesis.ts): Base's EIP-1559 parameters, Bedrock to Jovian
+ *   at genesis, Jovian's extraData, the predeploys with the Base-like dev L1 values. Same accounts, token and
+ *   fixtures, so one transaction runs on both chains.
  * CLI: `npx tsx bench/genesis.ts --accounts 64 [--holders 100000] [--swap] --out genesis.json`.
  */
 
@@ -33,6 +37,9 @@ import { BALANCES_SLOT, balanceSlot, genesisAllocFor, TOTAL_SUPPLY_SLOT } from '
 import { placeSwapFixture, type SwapAddresses } from '../test/fixtures/swap/index.ts'
 import { SYSTEM_CONTRACTS } from './system-contracts.ts'
 import { devChainConfig } from '../src/node/dev-genesis.ts'
+import { BASE_EIP1559, FORKS_AT_GENESIS, OP_DEV_FORK } from '../src/node/op-dev-genesis.ts'
+import { encodeJovianExtraData } from '../src/opstack/base-fee.ts'
+import { withOpPredeploys } from '../src/opstack/dev-genesis.ts'
 import { keccak256 } from '../src/primitives/keccak.ts'
 import { bytesToHex } from '../src/primitives/hex.ts'
 
@@ -213,6 +220,24 @@ function build(opts: BenchGenesisOptions): BenchChain {
     alloc,
   }
   return { genesis, chainId, token: TOKEN_ADDRESS, accounts, holders, tokenBalance, ...(swap === undefined ? {} : { swap }) }
+}
+
+/** `genesis` as an OP Stack chain (see the top comment); the input is not modified. */
+export function opStackGenesis(genesis: GethGenesisJson): GethGenesisJson {
+  const op: GethGenesisJson = {
+    ...genesis,
+    config: {
+      ...genesis.config,
+      ...FORKS_AT_GENESIS,
+      optimism: {
+        eip1559Elasticity: Number(BASE_EIP1559.elasticity),
+        eip1559Denominator: Number(BASE_EIP1559.denominator),
+        eip1559DenominatorCanyon: Number(BASE_EIP1559.denominatorCanyon),
+      },
+    },
+    extraData: bytesToHex(encodeJovianExtraData(BASE_EIP1559.denominatorCanyon, BASE_EIP1559.elasticity, 0n)),
+  }
+  return withOpPredeploys(op, OP_DEV_FORK) as GethGenesisJson
 }
 
 export function writeBenchGenesis(path: string, opts: BenchGenesisOptions = {}): BenchChain {

@@ -10,14 +10,16 @@
  * new empty Flashnode datadir), after the scenario's genesis start of the same repetition or before it, in
  * the order the cases first name their chain; the peak RSS footer counts the genesis starts only. Cases with
  * `anvilArgs` of their own run on another start of Anvil with those flags added (Flashnode's start is shared).
+ * Cases marked `chain: 'op'` (Flashnode only) run on another start of Flashnode on the scenario's genesis made
+ * an OP Stack chain (genesis.ts opStackGenesis; a datadir initialized from it per start), the same way.
  * A peer that fails to start is reported unavailable with the reason (no crash); Anvil failing to start is
  * still reported the same way, since the run is then meaningless but the reason must be visible.
  */
 
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeBenchGenesis } from './genesis.ts'
+import { opStackGenesis, writeBenchGenesis } from './genesis.ts'
 import { runLoad } from './load.ts'
 import { machineBusyPct, machineBusySeconds } from './proc.ts'
 import { FLASHNODE_PEERS, freePort, initFlashnode, startAnvil, startFlashnode, type PeerName, type RunningNode } from './nodes.ts'
@@ -54,7 +56,7 @@ function failureText(e: unknown): string {
   return [e.message, ...frames.map((f) => `  ${f}`), ...causes.map((c) => `  cause: ${c}`)].join('\n    ')
 }
 
-type Chain = 'genesis' | 'dev'
+type Chain = 'genesis' | 'dev' | 'op'
 const chainOf = (c: BenchCase): Chain => c.chain ?? 'genesis'
 
 export type Progress = (line: string) => void
@@ -67,6 +69,8 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     const chain = writeBenchGenesis(genesisPath, s.genesis)
     const ctx = { chain, quick: settings.quick }
     const cases = s.cases(ctx)
+    const opGenesisPath = join(dir, 'genesis-op.json')
+    if (cases.some((c) => chainOf(c) === 'op')) writeFileSync(opGenesisPath, `${JSON.stringify(opStackGenesis(chain.genesis), null, 2)}\n`)
     const concurrencyOf = (c: BenchCase): number => settings.concurrency ?? c.concurrency ?? DEFAULT_CONCURRENCY
     const infoOf = (c: BenchCase): CaseInfo => ({
       ...(c.peers === undefined ? {} : { peers: c.peers }),
@@ -111,11 +115,14 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     const timeout = readyTimeoutMs === undefined ? {} : { readyTimeoutMs }
     const start = async (peer: PeerName, rep: number, chain: Chain, caseAnvilArgs: readonly string[]): Promise<RunningNode> => {
       const port = await freePort()
-      const onGenesis = chain === 'genesis' ? { genesisPath } : {}
+      const onGenesis = chain === 'genesis' ? { genesisPath } : chain === 'op' ? { genesisPath: opGenesisPath } : {}
+      if (peer === 'anvil' && chain === 'op') throw new Error('an OP Stack chain case is for Flashnode only (peers: [\'flashnode\'])')
       if (peer === 'anvil') return startAnvil({ ...onGenesis, port, extraArgs: [...(s.anvilArgs ?? []), ...caseAnvilArgs], ...timeout })
       let datadir = pristine
       if (chain === 'dev') {
         datadir = join(dir, `flashnode-dev-${peer}-${rep}`) // new and empty: `start` creates the dev chain
+      } else if (chain === 'op') {
+        datadir = join(dir, `flashnode-op-${peer}-${rep}`) // new and empty: startFlashnode initializes it from the OP genesis
       } else if (s.mutatesState === true) {
         datadir = join(dir, `flashnode-${rep}`)
         cpSync(pristine, datadir, { recursive: true })
@@ -139,7 +146,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
           const mine = applies.filter((c) => startKey(c, peer) === key)
           const chain = chainOf(mine[0]!)
           const caseAnvilArgs = peer === 'anvil' ? (mine[0]!.anvilArgs ?? []) : []
-          const on = `${chain === 'dev' ? ', its dev chain' : ''}${caseAnvilArgs.length > 0 ? `, with ${caseAnvilArgs.join(' ')}` : ''}`
+          const on = `${chain === 'dev' ? ', its dev chain' : chain === 'op' ? ', the OP Stack chain' : ''}${caseAnvilArgs.length > 0 ? `, with ${caseAnvilArgs.join(' ')}` : ''}`
           progress(`${s.name}: repetition ${rep + 1}/${repetitions}, ${peer}${on}`)
           pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
           let node: RunningNode
@@ -171,6 +178,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
         if (keys.length > 0) cr.median.extras = Object.fromEntries(keys.map((k) => [k, of((x) => x.extras?.[k] ?? Number.NaN)]))
       }
     }
+    result.notes.push(...(s.derived?.(result) ?? []))
     return result
   } finally {
     await prepared?.teardown()

@@ -70,8 +70,11 @@ export interface BenchCase {
    * 'lower': on the rate column where less is better, e.g. MB (Anvil / Flashnode: > 1 means Flashnode uses less).
    */
   readonly compare?: 'rate' | 'p50' | 'lower'
-  /** 'dev': the peer's own dev chain (Anvil's defaults, Flashnode `start` on an empty datadir), not the scenario's genesis. */
-  readonly chain?: 'genesis' | 'dev'
+  /**
+   * 'dev': the peer's own dev chain (Anvil's defaults, Flashnode `start` on an empty datadir), not the scenario's
+   * genesis. 'op': the scenario's genesis made an OP Stack chain (genesis.ts opStackGenesis; Flashnode only).
+   */
+  readonly chain?: 'genesis' | 'dev' | 'op'
   /**
    * Anvil flags this case alone needs, after the scenario's (e.g. `--steps-tracing`, which would slow Anvil's
    * other rows): the case runs on a start of Anvil of its own, with the cases naming the same flags.
@@ -108,6 +111,8 @@ export interface Scenario {
   durationMs?(settings: RunSettings): number
   /** Printed under the table (method, caveats, floors). */
   notes?(ctx: ScenarioContext): string[]
+  /** Lines computed from the run's medians (a ratio between two rows, say), printed after the notes. */
+  derived?(result: ScenarioResult): string[]
   /** Extras (see Measured) shown as columns of the table, per peer, after p99. */
   readonly extraColumns?: readonly string[]
   /** The peers it compares unless --peers names others (default: the run's, Anvil and Flashnode). */

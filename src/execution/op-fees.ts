@@ -18,14 +18,16 @@
  *   to its vault and the difference to the gas limit's operator fee to the sender, though neither was
  *   charged. That is followed here as op-geth does it. A call that names no fee settles nothing (op-geth's
  *   NoBaseFee path): the caller passes no hook then.
+ * - A transaction's bytes are counted (zeroes, FastLZ length) once: its DA footprint and its L1 data fee read
+ *   the same count (the last transaction's is kept).
  */
 
-import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
+import { daFootprintGasScalarFromStorage, daFootprintOf } from '../opstack/da-footprint.ts'
 import { feeSettlement, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/fee-vaults.ts'
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.ts'
 import { opForkActive, type OpForkName } from '../opstack/forks.ts'
 import { L1_BLOCK_ADDRESS, l1FeeParamsFromStorage, operatorFeeParamsFromStorage } from '../opstack/l1-block-storage.ts'
-import { l1DataFee, operatorFeeOf, rollupCostData, type L1FeeParams, type OperatorFeeParams } from '../opstack/l1-cost.ts'
+import { l1DataFee, operatorFeeOf, rollupCostData, type L1FeeParams, type OperatorFeeParams, type RollupCostData } from '../opstack/l1-cost.ts'
 import type { TxOptions } from '../evm/types.ts'
 import type { WorldState } from '../evm/world-state.ts'
 
@@ -44,6 +46,8 @@ export class OpFees {
   private l1Params: L1FeeParams | undefined
   private operatorParams: OperatorFeeParams | undefined | null = null
   private daScalar: bigint | undefined
+  /** The last transaction's bytes and their count: the DA footprint and the L1 fee of one transaction share it. */
+  private counted: { readonly bytes: Uint8Array; readonly data: RollupCostData } | undefined
 
   constructor(
     readonly fork: OpForkName,
@@ -71,7 +75,15 @@ export class OpFees {
    */
   daFootprint(transactionBytes: Uint8Array): bigint {
     if (this.daScalar === undefined) this.daScalar = daFootprintGasScalarFromStorage(this.slotReader)
-    return transactionDAFootprint(transactionBytes, this.daScalar)
+    return daFootprintOf(this.costData(transactionBytes), this.daScalar)
+  }
+
+  private costData(transactionBytes: Uint8Array): RollupCostData {
+    const counted = this.counted
+    if (counted !== undefined && counted.bytes === transactionBytes) return counted.data
+    const data = rollupCostData(transactionBytes)
+    this.counted = { bytes: transactionBytes, data }
+    return data
   }
 
   /**
@@ -80,7 +92,7 @@ export class OpFees {
    */
   forTransaction(sender: bigint, gasLimit: bigint, transactionBytes: Uint8Array, charged: (costs: ChargedRollupCosts) => void): OpFeeHooks {
     if (transactionBytes.length === 0 || transactionBytes[0] === DEPOSIT_TX_TYPE) throw new Error('a deposit pays no L1 fee: it runs through op-deposit.ts')
-    const { fee, gasUsed: l1GasUsed } = l1DataFee(this.fork, this.l1FeeParams(), rollupCostData(transactionBytes))
+    const { fee, gasUsed: l1GasUsed } = l1DataFee(this.fork, this.l1FeeParams(), this.costData(transactionBytes))
     const forLimit = this.operatorFee(gasLimit)
     return {
       extraUpfrontFee: fee + forLimit,

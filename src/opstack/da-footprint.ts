@@ -11,7 +11,7 @@
  * or refuses a transaction (execution/block-execution.ts does), and never looks at deposits (they have none).
  */
 
-import { estimatedDASize, rollupCostData } from './l1-cost.ts'
+import { estimatedDASize, rollupCostData, type RollupCostData } from './l1-cost.ts'
 import { L1_BLOCK_PACKED, readPacked, type L1BlockSlotReader } from './l1-block-storage.ts'
 
 /** The scalar the L1-attributes deposit sets when the system config's is 0 (jovian/l1-attributes.md). */
@@ -29,5 +29,10 @@ export function effectiveDAFootprintGasScalar(configured: bigint): bigint {
 
 /** The DA footprint of a non-deposit transaction with these canonical bytes under `scalar`. */
 export function transactionDAFootprint(transactionBytes: Uint8Array, scalar: bigint): bigint {
-  return estimatedDASize(rollupCostData(transactionBytes)) * scalar
+  return daFootprintOf(rollupCostData(transactionBytes), scalar)
+}
+
+/** The same from the transaction's counted bytes (l1-cost.ts rollupCostData), when the caller has them. */
+export function daFootprintOf(costData: RollupCostData, scalar: bigint): bigint {
+  return estimatedDASize(costData) * scalar
 }

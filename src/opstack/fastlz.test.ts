@@ -28,3 +28,18 @@ test("FastLZ compressed length agrees with op-geth's TestFlzCompressLen vectors"
   assert.equal(vectors.fastLz.cases.length, 5)
   for (const c of vectors.fastLz.cases) assert.equal(fastLzCompressedLength(inputOf(c)), c.length, c.name)
 })
+
+test('FastLZ: a count does not depend on the inputs counted before it (the hash table is shared between calls)', () => {
+  const cases = vectors.fastLz.cases
+  const alone = cases.map((c) => fastLzCompressedLength(inputOf(c)))
+  // Every input after every other (a long one's entries sit in the table when a short one is counted), twice over.
+  for (let round = 0; round < 2; round++) {
+    for (const before of cases) {
+      for (const [i, c] of cases.entries()) {
+        fastLzCompressedLength(inputOf(before))
+        assert.equal(fastLzCompressedLength(inputOf(c)), alone[i], `${c.name} after ${before.name}`)
+      }
+    }
+  }
+  assert.deepEqual(alone, cases.map((c) => c.length))
+})

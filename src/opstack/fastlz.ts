@@ -14,6 +14,10 @@
  * are never searched (they end as literals), nor is a match kept whose next position is the last searched one;
  * and a match's length counts the first differing byte too (the reference encoder's compare loop steps past
  * it), bounded by the search limit plus 9.
+ *
+ * The hash table is one for the module, not one per call (a fresh 32 KiB table per transaction was most of a
+ * call's cost): a call's entries are stored offset by a base above every earlier call's, so an entry below the
+ * base reads as the zero a fresh table holds. Calls never interleave (the count is synchronous).
  */
 
 const HASH_BITS = 13
@@ -50,9 +54,19 @@ function matchLength(bytes: Uint8Array, reference: number, from: number, bound: 
   return bound
 }
 
+const table = new Int32Array(HASH_SIZE)
+/** What this call's entries are stored above: every entry written by an earlier call is below it. */
+let base = 1
+const MAX_STORED = 0x7fff_ffff
+
 /** The FastLZ-compressed length of `input`, in bytes. */
 export function fastLzCompressedLength(input: Uint8Array): number {
-  const table = new Uint32Array(HASH_SIZE)
+  if (base + input.length >= MAX_STORED) {
+    table.fill(0)
+    base = 1
+  }
+  const offset = base
+  base += input.length + 1
   const limit = Math.max(input.length - TAIL_NOT_SEARCHED, 0)
   let size = 0
   let anchor = 0
@@ -63,8 +77,9 @@ export function fastLzCompressedLength(input: Uint8Array): number {
     while (position < limit) {
       const sequence = read24(input, position)
       const slot = hash24(sequence)
-      reference = table[slot]!
-      table[slot] = position
+      const stored = table[slot]!
+      reference = stored >= offset ? stored - offset : 0
+      table[slot] = position + offset
       if (position - reference <= MAX_DISTANCE && sequence === read24(input, reference)) {
         found = true
         break
@@ -78,7 +93,7 @@ export function fastLzCompressedLength(input: Uint8Array): number {
     size += matchCost(length)
     position += length
     for (let k = 0; k < 2; k++) {
-      table[hash24(read24(input, position))] = position
+      table[hash24(read24(input, position))] = position + offset
       position++
     }
     anchor = position

@@ -87,7 +87,7 @@ const JOVIAN_OPERATOR_SCALAR_MULTIPLIER = 100n
 /** Counts a transaction's bytes (its canonical encoding, typed envelope included). */
 export function rollupCostData(transactionBytes: Uint8Array): RollupCostData {
   let zeroes = 0
-  for (const byte of transactionBytes) if (byte === 0) zeroes++
+  for (let i = 0; i < transactionBytes.length; i++) if (transactionBytes[i] === 0) zeroes++
   return { zeroes, nonZeroes: transactionBytes.length - zeroes, fastLzLength: fastLzCompressedLength(transactionBytes) }
 }
 

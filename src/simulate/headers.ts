@@ -11,10 +11,20 @@
  * (with validation) the EIP-1559 successor of the parent's, else 0; from Cancun the excess blob gas follows
  * from the parent when the parent is a Cancun block, else 0. On an OP Stack chain the excess blob gas is
  * always 0 (op-geth's eip4844.CalcExcessBlobGas answers 0 for an OP chain; Base's block assembler sets 0).
+ *
+ * On an OP Stack chain the base fee with validation is the OP chain's successor of the parent's
+ * (opstack/base-fee.ts: the config's EIP-1559 parameters, from Holocene the parent's extraData's, from Jovian
+ * its minimum base fee and max(gasUsed, blobGasUsed) metered), as op-geth's eip1559.CalcBaseFee and Base's
+ * node (reth's simulate: the OP chain spec's next block base fee) compute it; and a simulated block's
+ * extraData is its parent's, as Base's node builds it (the next block's attributes carry the parent's
+ * extraData, which its OP block assembler writes), so the EIP-1559 parameters and the minimum base fee carry
+ * through every simulated block.
  */
 
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import { opNextBaseFee } from '../opstack/base-fee.ts'
+import type { OpChainConfig } from '../opstack/chain-config.ts'
 import type { WithdrawalView } from '../chain/types.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import type { BlockEnvFields } from '../execution/evm-env.ts'
@@ -78,12 +88,23 @@ function nextBaseFee(parent: BlockHeader, common: Common): bigint {
   return parent.calcNextBaseFee()
 }
 
-/** The header data of a simulated block whose parent is final (roots and gas used come from building it). */
-export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean, opChain = false): SimHeaderData {
+/** The OP chain's base fee after `parent` (an OP chain starts on London: the parent has a base fee). */
+function opBaseFee(op: OpChainConfig, parent: BlockHeader, timestamp: bigint): bigint {
+  const { gasLimit, gasUsed, blobGasUsed, baseFeePerGas, extraData } = parent
+  if (baseFeePerGas === undefined) throw new Error('an OP Stack block whose parent has no base fee')
+  return opNextBaseFee(op, { timestamp: parent.timestamp, gasLimit, gasUsed, ...(blobGasUsed !== undefined ? { blobGasUsed } : {}), baseFee: baseFeePerGas, extraData }, timestamp)
+}
+
+/**
+ * The header data of a simulated block whose parent is final (roots and gas used come from building it);
+ * `op`: the chain's OP config on an OP Stack chain.
+ */
+export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash: Uint8Array, common: Common, validation: boolean, op?: OpChainConfig): SimHeaderData {
   const london = common.isActivatedEIP(1559)
   const cancun = common.isActivatedEIP(4844)
-  const baseFee = london ? (t.baseFeeOverride ?? (validation ? nextBaseFee(parent, common) : 0n)) : undefined
-  const excessBlobGas = cancun ? (!opChain && parent.common.isActivatedEIP(4844) ? parent.calcNextExcessBlobGas(common) : 0n) : undefined
+  const successor = (): bigint => (op !== undefined ? opBaseFee(op, parent, t.timestamp) : nextBaseFee(parent, common))
+  const baseFee = london ? (t.baseFeeOverride ?? (validation ? successor() : 0n)) : undefined
+  const excessBlobGas = cancun ? (op === undefined && parent.common.isActivatedEIP(4844) ? parent.calcNextExcessBlobGas(common) : 0n) : undefined
   return {
     number: t.number,
     parentHash,
@@ -92,7 +113,7 @@ export function headerFields(t: HeaderTemplate, parent: BlockHeader, parentHash:
     coinbase: t.coinbase,
     difficulty: t.difficulty,
     mixHash: t.mixHash,
-    extraData: new Uint8Array(0),
+    extraData: op !== undefined ? parent.extraData : new Uint8Array(0),
     nonce: new Uint8Array(8),
     ...(baseFee !== undefined ? { baseFeePerGas: baseFee } : {}),
     ...(excessBlobGas !== undefined ? { excessBlobGas } : {}),

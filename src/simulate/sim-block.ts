@@ -23,7 +23,8 @@
  * The header's blobGasUsed: the calls' blob gas on Ethereum; on an OP Stack chain 0 before Jovian and from
  * Jovian the block's DA footprint, each call's transaction (the bytes the transactions root holds) times the
  * scalar L1Block holds in the block's state, as Base's block executor and assembler make it for any block
- * they build (base/base: the OP block executor's DA footprint, BaseBlockAssembler's blob_gas_used).
+ * they build (base/base: the OP block executor's DA footprint, BaseBlockAssembler's blob_gas_used). A call
+ * whose footprint would take the block's over its gas limit is refused (-38015), as that executor refuses it.
  *
  * Every frame, log and value move of a call is seen by the block's TransferTracer (our EVM's observer), so
  * a call's logs come out in execution order with the transfer logs interleaved when traced.
@@ -33,6 +34,7 @@ import type { Common } from '@ethereumjs/common'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { blockEnvFrom, rulesOf } from '../execution/evm-env.ts'
 import { OpFees } from '../execution/op-fees.ts'
+import { DA_FOOTPRINT_LIMIT_REACHED } from '../execution/block-execution.ts'
 import type { EvmMeter } from '../execution/evm-meter.ts'
 import { orderedTrieRoot } from '../execution/ordered-trie.ts'
 import { encodeReceiptFast } from '../execution/receipt-records.ts'
@@ -175,6 +177,7 @@ export class SimBlock {
     const opFork = this.opts.opFork
     const opFees = opFork === undefined ? undefined : new OpFees(opFork, world, this.env.baseFee)
     const headerBlobGas = this.headerBlobGas(blobGas, built.serialized, opFees)
+    if (opFees !== undefined) this.checkDAFootprint(headerBlobGas)
 
     // A call that gives no fee (geth's NoBaseFee) or a zero gas price pays no gas fee.
     const noGasFee = resolved.msgGasPrice === 0n
@@ -215,6 +218,16 @@ export class SimBlock {
   private headerBlobGas(blobGas: bigint, serialized: Uint8Array, opFees: OpFees | undefined): bigint {
     if (opFees === undefined) return blobGas
     return opForkActive(opFees.fork, 'jovian') ? opFees.daFootprint(serialized) : 0n
+  }
+
+  /**
+   * Jovian: a call whose DA footprint does not fit what the block's gas limit leaves of it is refused before it
+   * runs, validation or not, as Base's block executor refuses the transaction (its simulation runs the calls
+   * through it); with the block gas limit's simulate code, the limit being the block's gas limit.
+   */
+  private checkDAFootprint(footprint: bigint): void {
+    const available = this.opts.template.gasLimit - this.blobGasUsed
+    if (footprint > available) throw simError(SIM_CODES.blockGasLimitReached, `${DA_FOOTPRINT_LIMIT_REACHED}: have ${available}, want ${footprint}`)
   }
 
   private append(type: number, result: TxResult, blobGas: bigint): void {

@@ -103,7 +103,7 @@ export class Simulator {
                   return root.root
                 },
               }),
-          header: headerFields(templates[i]!, parent, parentHash, common, payload.validation, this.deps.rules.op !== undefined),
+          header: headerFields(templates[i]!, parent, parentHash, common, payload.validation, this.deps.rules.op),
           template: templates[i]!,
           stateOverrides: p.stateOverrides,
           traceTransfers: payload.traceTransfers,
