@@ -1,8 +1,9 @@
 /**
  * The sequencer's announcement gate with a test double (no broker; the real gate is tested against a
  * cluster in src/stream/replicated-stream.test.ts): nothing of a flashblock, an opening or a seal is
- * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, the journal write runs
- * beside the gate's acknowledgement and the announcement waits for both, a seal is gated before its commit;
+ * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, the journal is committed
+ * once the gate has the message, while it is acknowledged, and the announcement waits for both; a seal is
+ * gated before its commit;
  * a refusal (or a journal write that failed) deposes the sequencer (no further work, nothing of the refused
  * flashblock announced, the open block's journal gone, `deposed` told once).
  */
@@ -22,20 +23,25 @@ import { FlashblockJournal } from './journal.ts'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { KvStore, WriteBatch } from '../storage/db.ts'
 
-/** The node's store, but every asynchronous commit waits until the test lets it go (or fails it). */
-class HeldCommits implements KvStore {
-  readonly held: { resolve: () => void; reject: (e: unknown) => void }[] = []
+/** The node's store, with one commit made to fail on demand (a journal write that cannot be written). */
+class FailingCommit implements KvStore {
+  private failure: unknown
   constructor(private readonly kv: KvStore) {}
   get = (key: Uint8Array) => this.kv.get(key)
   floor = (low: Uint8Array, high: Uint8Array) => this.kv.floor(low, high)
   range = (start: Uint8Array, end: Uint8Array, limit?: number) => this.kv.range(start, end, limit)
   batch = () => this.kv.batch()
-  commit = (batch: WriteBatch) => this.kv.commit(batch)
+  commitAsync = (batch: WriteBatch) => this.kv.commitAsync(batch)
   close = () => this.kv.close()
-  commitAsync(batch: WriteBatch): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.held.push({ resolve: () => resolve(this.kv.commitAsync(batch)), reject })
-    })
+  /** The next commit throws `e` (once). */
+  failNext(e: unknown): void {
+    this.failure = e
+  }
+  commit(batch: WriteBatch): void {
+    const failure = this.failure
+    this.failure = undefined
+    if (failure !== undefined) throw failure
+    this.kv.commit(batch)
   }
 }
 
@@ -96,9 +102,8 @@ async function gated(t: Parameters<typeof devNode>[0], held?: (kv: KvStore) => K
   return { node, pool, gate, seq, announced }
 }
 
-test('with a gate, a flashblock is journaled while it is acknowledged, and announced only once both are done', async (t) => {
-  let store: HeldCommits | undefined
-  const { node, pool, gate, seq, announced } = await gated(t, (kv) => (store = new HeldCommits(kv)))
+test('with a gate, a flashblock is journaled once its message is with the gate, and announced only once acknowledged', async (t) => {
+  const { node, pool, gate, seq, announced } = await gated(t)
   const journal = new FlashblockJournal(node.chain.store.kv)
   const tx = transfer(node, 0n)
   pool.txs.push(tx)
@@ -106,46 +111,29 @@ test('with a gate, a flashblock is journaled while it is acknowledged, and annou
   const built = seq.flashblock()
   await gate.asks(2)
   assert.equal(gate.asked[1]!.index, 1)
-  assert.equal(store!.held.length, 1, 'the journal write is under way while the gate is asked')
-  assert.equal(journal.read(1n), undefined, 'not journaled yet')
-  gate.asked[1]!.resolve()
   await new Promise((resolve) => setImmediate(resolve))
-  assert.equal(seq.snapshot().index, 0, 'acknowledged but not journaled: the newest snapshot is still the opening')
+  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'journaled while the gate is asked')
+  assert.equal(seq.snapshot().index, 0, 'journaled but not acknowledged: the newest snapshot is still the opening')
   assert.equal(pool.stateChanges, changesBefore, 'the pool has not heard of it')
   assert.deepEqual(announced, [0])
-  store!.held[0]!.resolve()
+  gate.asked[1]!.resolve()
   const snap = await built
-  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'journaled when announced')
   assert.equal(snap.index, 1)
   assert.equal(bytesToHex(snap.transactions[0]!.hash), bytesToHex(tx.hash()))
   assert.deepEqual(announced, [0, 1])
 })
 
-test('with a gate, a flashblock journaled before its acknowledgement still waits for the acknowledgement', async (t) => {
-  const { node, pool, gate, seq, announced } = await gated(t)
-  pool.txs.push(transfer(node, 0n))
-  const built = seq.flashblock()
-  await gate.asks(2)
-  const journal = new FlashblockJournal(node.chain.store.kv)
-  for (let i = 0; i < 100 && journal.read(1n) === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'the journal write is done')
-  assert.deepEqual(announced, [0], 'not announced before the acknowledgement')
-  gate.asked[1]!.resolve()
-  await built
-  assert.deepEqual(announced, [0, 1])
-})
-
 test('a journal write that fails deposes a gated sequencer, acknowledged or not: nothing announced', async (t) => {
-  let store: HeldCommits | undefined
-  const { node, pool, gate, seq, announced } = await gated(t, (kv) => (store = new HeldCommits(kv)))
+  let store: FailingCommit | undefined
+  const { node, pool, gate, seq, announced } = await gated(t, (kv) => (store = new FailingCommit(kv)))
   const deposed: unknown[] = []
   seq.on('deposed', (e) => deposed.push(e))
   pool.txs.push(transfer(node, 0n))
+  const why = new Error('disk full')
+  store!.failNext(why)
   const built = seq.flashblock()
   await gate.asks(2)
   gate.asked[1]!.resolve()
-  const why = new Error('disk full')
-  store!.held[0]!.reject(why)
   await assert.rejects(built, (e) => e === why)
   assert.deepEqual(deposed, [why])
   assert.deepEqual(announced, [0])

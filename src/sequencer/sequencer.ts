@@ -18,8 +18,8 @@
  * `error` (a tick that failed) and `deposed` are its own.
  *
  * With an announcement gate (a sequencer group's leader, announcement-gate.ts), every flashblock (the opening
- * included) and every seal is acknowledged through the gate before it is announced: the journal write
- * (committed off the main thread) and the gate's acknowledgement run together, and only once both are done
+ * included) and every seal is acknowledged through the gate before it is announced: the journal write is
+ * committed while the brokers store the message (once the gate has sent it), and only once both are done
  * does the feed (and the pool's stateChanged) hear of it; a seal's gate comes before its commit. A group
  * leader's journal may thus trail the stream by the flashblock in flight: the stream is the group's record
  * (a takeover rebuilds the journal from it), the journal only this node's. The opening of the next block
@@ -63,6 +63,9 @@ import { SequencerDeposed, type AnnouncementGate } from './announcement-gate.ts'
 import type { BlockOpening, DepositRequest } from './block-opening.ts'
 import type { DepositKeeping } from './deposit-keeping.ts'
 import { depositEntry } from '../execution/block-builder.ts'
+
+/** A flashblock's journal write, prepared; `started` timed for the observer. */
+type JournalWrite = { readonly batch: WriteBatch; readonly started: number }
 
 /**
  * A transaction the pool offers. `tx` may be built on first access; a plain transfer that comes with its
@@ -471,9 +474,12 @@ export class Sequencer {
         if (!e.retryable) this.pool.drop(c.hash, e.message)
       }
     }
-    const journaled = added.length > 0 ? this.journalFlashblock(open, added) : undefined
+    const journal = added.length > 0 ? this.journalBatch(open, added) : undefined
     const snapshot = this.next(first)
-    if (this.gate !== undefined) await this.acknowledged(this.gate.flashblock(snapshot), journaled)
+    if (this.gate !== undefined) {
+      const acknowledgement = this.gate.flashblock(snapshot)
+      await this.acknowledged(acknowledgement, journal === undefined ? undefined : this.commitWhileAcknowledged(journal))
+    } else if (journal !== undefined) this.commitJournal(journal)
     failpoint('flashblock:after-journal')
     this.announce(snapshot)
     this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
@@ -481,24 +487,36 @@ export class Sequencer {
   }
 
   /**
-   * Journals the flashblock's transactions (and the open block's environment, the first time) and takes them
-   * out of the pool, in one write. Without a gate the write is durable when this returns (undefined); with
-   * one it is committed off the main thread and the promise resolves once it is durable, so the caller
-   * overlaps it with the gate's acknowledgement and announces only after both.
+   * The write that journals the flashblock's transactions (and the open block's environment, the first
+   * time) and takes them out of the pool, one write.
    */
-  private journalFlashblock(open: OpenBlock, added: readonly IncludedTransaction[]): Promise<void> | undefined {
-    const journalStarted = this.observer === undefined ? 0 : performance.now()
+  private journalBatch(open: OpenBlock, added: readonly IncludedTransaction[]): JournalWrite {
+    const started = this.observer === undefined ? 0 : performance.now()
     const batch = this.kv.batch()
     const env = this.unjournaledEnv
     if (env !== undefined) this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env)
     this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
     this.pool.included(batch, added.map((a) => a.hash))
     this.unjournaledEnv = undefined
-    const written = (): void => this.observer?.journalWritten((performance.now() - journalStarted) / 1000)
-    if (this.gate !== undefined) return this.kv.commitAsync(batch).then(written)
-    this.kv.commit(batch)
-    written()
-    return undefined
+    return { batch, started }
+  }
+
+  /** Commits the journal write on this thread: durable when this returns. */
+  private commitJournal(journal: JournalWrite): void {
+    this.kv.commit(journal.batch)
+    this.observer?.journalWritten((performance.now() - journal.started) / 1000)
+  }
+
+  /**
+   * With a gate: the gate sent the message before it returned its promise (the publish waits in the
+   * microtask queue for its socket write), so after one microtask turn the journal is committed here while
+   * the brokers store the message. A commit on this thread, not LMDB's asynchronous one: that one waits for
+   * the write thread, behind every pool admission's write of the moment (measured several times slower under
+   * the load of docs/performance.md's replication row).
+   */
+  private async commitWhileAcknowledged(journal: JournalWrite): Promise<void> {
+    await Promise.resolve()
+    this.commitJournal(journal)
   }
 
   private async sealOpen(): Promise<ExecutedBlock> {
