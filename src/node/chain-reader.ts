@@ -22,6 +22,7 @@ import type { ChainRules } from '../execution/chain-config.ts'
 import { decodeBlock, decodeHeader, decodeOpBlock } from '../execution/block-codec.ts'
 import { blockView, depositView } from '../execution/views.ts'
 import { Lru, SizedLru } from '../primitives/lru.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 import { withOpReceiptFields } from './op-receipts.ts'
 
 const BLOCK_CACHE = { maxEntries: 256, maxBytes: 16 * 1024 * 1024 }
@@ -49,7 +50,12 @@ export class ChainReader {
   constructor(
     readonly store: ChainStore,
     private readonly rules: ChainRules,
-  ) {}
+  ) {
+    registerGauge('chain-reader headers', this.headers, (c) => c.gauge())
+    registerGauge('chain-reader block views', this.blocks, (c) => c.gauge())
+    registerGauge('chain-reader receipt lists', this.receiptCache, (c) => c.gauge())
+    if (rules.op !== undefined) registerGauge('chain-reader OP receipt lists', this.opReceiptCache, (c) => c.gauge())
+  }
 
   head(): bigint {
     const head = this.store.pointer('head')

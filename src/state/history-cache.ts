@@ -14,6 +14,7 @@
 
 import { bytesKey } from '../primitives/bytes-key.ts'
 import { Lru, SizedLru } from '../primitives/lru.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 import type { KvStore } from '../storage/db.ts'
 
 /** ~430 bytes of heap an entry (key, RLP, arrays): ~14 MB per thread when full. */
@@ -50,6 +51,10 @@ export function historyCacheOf(store: KvStore): HistoryCache {
       codes: new SizedLru({ maxEntries: CODES, maxBytes: CODE_BYTES }, (code) => code.length + 128),
     }
     perStore.set(store, cache)
+    registerGauge('history accounts', cache.accounts, (c) => c.gauge())
+    registerGauge('history slots', cache.slots, (c) => c.gauge())
+    registerGauge('history wipes', cache.wipes, (c) => c.gauge())
+    registerGauge('history codes', cache.codes, (c) => c.gauge())
   }
   return cache
 }
