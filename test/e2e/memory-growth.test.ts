@@ -176,6 +176,14 @@ test('what a node keeps does not grow with the requests and blocks it serves', {
     const grown = (th.heapUsed - prior.heapUsed) / MB
     assert.ok(grown < GROWTH_MB, `${name}: live heap grew ${grown.toFixed(2)} MB over the last round (${BLOCKS_PER_ROUND} blocks, ${BLOCKS_PER_ROUND * READS_PER_BLOCK} reads)`)
   }
+  const grew: string[] = []
+  for (const [name, th] of byThread(last)) {
+    for (const g of th.caches) {
+      const was = entriesOf(before.get(name), g.name) ?? 0
+      if (g.entries > was) grew.push(`${name} ${g.name} +${g.entries - was}`)
+    }
+  }
+  t.diagnostic(`grew over the last round: ${grew.join(', ')}`)
   t.diagnostic(
     reports
       .map((r, i) => `round ${i + 1}: ` + r.threads.map((th) => `${th.thread} ${(th.heapUsed / MB).toFixed(1)} MB`).join(', '))
