@@ -82,7 +82,7 @@ export class InsideSampler {
     }
     for (const [t, r] of this.samples) {
       for (const th of r.threads) {
-        const name = th.thread.replace(/#\d+$/, '')
+        const name = th.thread
         add(`${name} heap used`, 'MB', null, t, th.heapUsed / MB)
         add(`${name} heap total`, 'MB', null, t, th.heapTotal / MB)
         add(`${name} external`, 'MB', null, t, th.external / MB)
@@ -117,7 +117,7 @@ export class InsideSampler {
       const bound = s.bound === null ? '-' : fmt(s.bound, s.unit)
       if (s.bound !== null && peak > s.bound) over.push(name)
       lines.push(`  ${name} | ${fmt(values[0]!, s.unit)} | ${fmt(values.at(-1)!, s.unit)} | ${fmt(peak, s.unit)} | ${bound} | ${perMin.toFixed(s.unit === 'MB' ? 3 : 1)} ± ${twoSe.toFixed(s.unit === 'MB' ? 3 : 1)}`)
-      if (/^main heap used$|^execution heap used$/.test(name)) {
+      if (/^(main|execution#\d+) heap used$/.test(name)) {
         extras[`${name} slope MB/min (${tail})`] = perMin
         extras[`${name} peak MB`] = peak
       }
