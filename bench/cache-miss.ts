@@ -9,9 +9,9 @@
  */
 
 import { Lru, SizedLru } from '../src/primitives/lru.ts'
-import { blockPrefix, itemKey } from '../src/state/history-cache.ts'
+import { itemKey } from '../src/state/history-cache.ts'
 
-const CAPACITY = 65_536 // the slots cache's count
+const CAPACITY = 65_536 // the slots caches' count over their blocks
 const READS = 300_000
 const address = new Uint8Array(20)
 const slot = new Uint8Array(32)
@@ -20,7 +20,7 @@ function keyOf(i: number): string {
   const view = new DataView(slot.buffer)
   view.setUint32(28, i)
   address[0] = i & 0xff
-  return itemKey(blockPrefix(123_456n), address, slot)
+  return itemKey(address, slot)
 }
 
 const keys = Array.from({ length: CAPACITY + READS }, (_, i) => keyOf(i))

@@ -23,7 +23,9 @@
  * the resident pages of Flashnode's memory-mapped database (the LMDB file, which grows with the chain, and
  * whose pages the kernel may drop at will). Least-squares slopes in MB/min over the whole window and over
  * its last half, each with ± twice its standard error (samples are not independent, so read it as a
- * rough noise band), for RSS and RssAnon.
+ * rough noise band), for RSS and RssAnon. Beside them, from the inside (soak-memory.ts: `flashnode_memory`),
+ * every thread's V8 heap and every bounded structure against its bound, printed at the end with their
+ * slopes over the last half (the last hour of a window of two hours or more).
  */
 
 import { readFileSync } from 'node:fs'
@@ -35,6 +37,7 @@ import { LatencyHistogram } from './histogram.ts'
 import { rpcBody } from './rpc.ts'
 import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
 import { TxFactory, type TxKind } from './txs.ts'
+import { InsideSampler } from './soak-memory.ts'
 
 const READS_PER_S = 200
 const SENDS_PER_S = 50
@@ -174,6 +177,7 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
   const nonces = new Array<number>(factory.senders).fill(0)
   let sends = 0
   const memory: [number, Memory][] = []
+  const inside = new InsideSampler(run.node.url)
 
   const nextBody = (i: number): string => {
     if (i % sendEvery === sendEvery - 1) {
@@ -196,6 +200,7 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
     const t = performance.now() - started - run.warmupMs
     const m = memoryOf(run.node.serverPid)
     if (m !== undefined && t >= 0) memory.push([t, m])
+    if (t >= 0) void inside.sample(t)
   }
   let sampler: NodeJS.Timeout | undefined
   try {
@@ -230,6 +235,9 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
     agent.destroy()
   }
   sample()
+  await inside.sample(performance.now() - started - run.warmupMs)
+  const insideSummary = inside.summary(windowMs, slopeMbPerMin)
+  console.log(insideSummary.lines.join('\n') + (insideSummary.file === undefined ? '' : `\n  samples: ${insideSummary.file}`))
   const series = (pick: (m: Memory) => number, from: number): [number, number][] =>
     memory.filter(([t]) => t >= from).map(([t, m]) => [t, pick(m)])
   const first = memory[0]?.[1]
@@ -238,6 +246,8 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
   const rssHalf = slopeMbPerMin(series((m) => m.rss, windowMs / 2))
   const anonWhole = slopeMbPerMin(series((m) => m.anon, 0))
   const anonHalf = slopeMbPerMin(series((m) => m.anon, windowMs / 2))
+  const anonHour = windowMs >= 2 * 3_600_000 ? slopeMbPerMin(series((m) => m.anon, windowMs - 3_600_000)) : undefined
+  const anonPeak = Math.max(...memory.map(([, m]) => m.anon))
   const mb = (x: number | undefined): number => (x ?? Number.NaN) / MB
   return {
     rate: counted / (windowMs / 1000),
@@ -260,10 +270,13 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
       'anon slope MB/min (whole)': anonWhole.slope,
       'anon slope MB/min (last half)': anonHalf.slope,
       'anon slope ±2SE (last half)': anonHalf.twoSe,
+      ...(anonHour === undefined ? {} : { 'anon slope MB/min (last hour)': anonHour.slope, 'anon slope ±2SE (last hour)': anonHour.twoSe }),
+      'anon peak MB': mb(anonPeak),
       'file (mapped db) end MB': mb(last?.file),
       'file slope MB/min (last half)': slopeMbPerMin(series((m) => m.file, windowMs / 2)).slope,
       'sockets used (count)': sockets.size,
       'window s': windowMs / 1000,
+      ...insideSummary.extras,
     },
   }
 }

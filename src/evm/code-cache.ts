@@ -12,11 +12,13 @@
 import { bytesToBigInt } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
 import { SizedLru } from '../primitives/lru.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 /** Bytes kept alive per byte of cached code, its analysis included (an estimate). */
 const BYTES_PER_CODE_BYTE = 24
 
 const cache = new SizedLru<bigint, Uint8Array>({ maxEntries: 4096, maxBytes: 48 * 1024 * 1024 }, (code) => 64 + code.length * BYTES_PER_CODE_BYTE)
+registerGauge('EVM code analyses', cache, (c) => c.gauge())
 
 /**
  * The cached code of `hash`, or what `load` reads. What is read is kept only when it is that hash's code (its

@@ -46,6 +46,7 @@ import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
 import { EMPTY_POOL, poolApi } from './pool-api.ts'
 import type { NodePorts } from './ports.ts'
+import { PROCESS_MEMORY } from './thread-memory.ts'
 import { nodeInfo } from './node-info.ts'
 import { ethConfig } from '../execution/fork-config.ts'
 import { NodeEvents } from './node-events.ts'
@@ -313,6 +314,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
       const head = chain.header(chain.head())!
       return ethConfig(rules, { genesisHash: genesisHeader.hash(), genesisTime: genesisHeader.timestamp, headNumber: head.number, headTime: head.timestamp })
     }),
+    memory: PROCESS_MEMORY,
   }
   return {
     api,

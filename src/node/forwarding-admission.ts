@@ -24,6 +24,7 @@ import { SequencerRefused, SequencerUnreachable, type SequencerClient } from '..
 import { decodeTx, type TxStatus } from '../txpool/index.ts'
 import type { TransactionAdmission } from './admission.ts'
 import type { DepositRequest } from '../sequencer/block-opening.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 interface Forwarded {
   /** The next nonce after the sender's forwarded transactions. */
@@ -43,7 +44,11 @@ export class ForwardingAdmission implements TransactionAdmission {
     /** Told of every forwarded transaction's result. */
     private readonly onResult?: (result: 'accepted' | 'refused' | 'unreachable') => void,
     private readonly rememberMs = 60_000,
-  ) {}
+  ) {
+    // bounded by time (rememberMs), not by count
+    registerGauge('forwarded senders', this.forwarded, (m) => ({ entries: m.size }))
+    registerGauge('forwarded hashes', this.hashes, (m) => ({ entries: m.size }))
+  }
 
   readonly remote = {
     transactionStatus: async (hash: Uint8Array): Promise<'Known' | 'Unknown'> => {

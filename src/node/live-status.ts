@@ -19,6 +19,7 @@ import type { PreconfirmedFeed, SealedBlock } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import type { SequencerObserver } from '../sequencer/sequencer.ts'
 import type { TxPool } from '../txpool/pool.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 export const RECENT_FLASHBLOCKS = 60
 export const RECENT_SEALED = 12
@@ -87,6 +88,7 @@ export class LiveStatus implements SequencerObserver {
     pool: TxPool | undefined,
     private readonly now: () => number,
   ) {
+    registerGauge('live-view admissions waiting', this.waiting, (w) => ({ entries: w.size, maxEntries: MAX_WAITING }))
     feed.on('flashblock', (snapshot) => this.flashblock(snapshot))
     feed.on('sealed', (block) => this.sealedBlock(block))
     pool?.events.on('added', (tx) => this.admitted(tx.hashHex))

@@ -19,6 +19,7 @@ import type { BlockContext, ReceiptView, TransactionView } from '../chain/types.
 import type { PooledTx, TxPool } from '../txpool/index.ts'
 import { appendLogs } from '../chain/logs.ts'
 import { headerView, transactionView } from '../execution/views.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 function logsOf(receipts: readonly ReceiptView[], context: BlockContext): LocatedLog[] {
   const out: LocatedLog[] = []
@@ -66,6 +67,7 @@ export class NodeEvents {
     /** Absent on a follower (no pool): pending-transaction listeners hear nothing. */
     private readonly pool?: TxPool,
   ) {
+    registerGauge('subscription listeners', this.listeners, (l) => ({ entries: l.size }))
     feed.on('flashblock', (s) => {
       if (this.listeners.size === 0) return
       const event = flashblockEvent(s)

@@ -4,10 +4,12 @@
  * (a pool refs it while it holds work); loaded once its first message, the string 'ready', arrives; failed
  * once it errs or exits, reported once, after which the pool falls back (the main thread does the work, or a
  * fresh worker replaces it). `terminate` ends it without a failure report: the pool that ends a worker
- * already knows.
+ * already knows. Each lane also opens the worker's memory channel (thread-memory.ts: `flashnode_memory`), closed
+ * when the worker ends.
  */
 
 import { Worker } from 'node:worker_threads'
+import { WorkerMemoryLink } from './thread-memory.ts'
 
 /** What a worker posts once it has loaded; every other message is a reply. */
 export const READY = 'ready'
@@ -29,8 +31,10 @@ export class WorkerLane<Reply> {
   private readonly rejectLoad: (e: unknown) => void
 
   constructor(entry: URL, workerData: unknown, handlers: LaneHandlers<Reply>) {
-    this.worker = new Worker(entry, { workerData })
+    const memory = new WorkerMemoryLink()
+    this.worker = new Worker(entry, { workerData: memory.workerData(workerData), transferList: [memory.workerPort] })
     this.worker.unref()
+    this.worker.once('exit', () => memory.close())
     let resolve!: () => void
     let reject!: (e: unknown) => void
     this.whenLoaded = new Promise<void>((res, rej) => {

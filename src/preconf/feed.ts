@@ -22,6 +22,7 @@ import type { KvStore } from '../storage/db.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import type { PreconfirmedSnapshot } from './snapshot.ts'
 import { snapshotReader } from './state.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 /** A block the producer sealed and committed (the head has moved to it). */
 export interface SealedBlock {
@@ -69,6 +70,8 @@ export class PreconfirmedStore extends EventEmitter<FeedEvents> implements Preco
 
   constructor(private readonly kv: KvStore) {
     super()
+    // a listener added per request and never removed would show here first
+    registerGauge('feed listeners', this, (f) => ({ entries: f.listenerCount('flashblock') + f.listenerCount('sealed') }))
   }
 
   snapshot(): PreconfirmedSnapshot | undefined {

@@ -22,7 +22,7 @@ export class Lru<K, V> {
   private old = new Map<K, V>()
   private readonly half: number
 
-  constructor(capacity: number) {
+  constructor(readonly capacity: number) {
     this.half = Math.max(1, Math.floor(capacity / 2))
   }
 
@@ -58,6 +58,17 @@ export class Lru<K, V> {
 
   get size(): number {
     return this.young.size + this.old.size
+  }
+
+  /** Every value held (young generation first), for reports; no recency change. */
+  *values(): IterableIterator<V> {
+    yield* this.young.values()
+    yield* this.old.values()
+  }
+
+  /** Its figures for primitives/memory-gauges.ts. */
+  gauge(): { entries: number; maxEntries: number } {
+    return { entries: this.size, maxEntries: this.capacity }
   }
 }
 
@@ -129,6 +140,11 @@ export class SizedLru<K, V> {
   /** The weight of the entries kept, in bytes. */
   get bytes(): number {
     return this.young.bytes + this.old.bytes
+  }
+
+  /** Its figures for primitives/memory-gauges.ts. */
+  gauge(): { entries: number; maxEntries: number; bytes: number; maxBytes: number } {
+    return { entries: this.size, maxEntries: this.limits.maxEntries, bytes: this.bytes, maxBytes: this.limits.maxBytes }
   }
 }
 

@@ -33,6 +33,7 @@ import { formatTransaction } from '../format/transaction.ts'
 import { optional, parseArgs, parseBool, required } from './params/args.ts'
 import { parseLogFilter } from './params/log-filter.ts'
 import { typeError, jsonKind } from './params/json.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 export const FILTER_TIMEOUT_MS = 5 * 60_000
 export const MAX_FILTERS = 256
@@ -97,6 +98,12 @@ export function filterMethods(node: NodeApi, opts: FilterOptions = {}): Record<s
   const maxFilters = opts.maxFilters ?? MAX_FILTERS
   const maxBuffered = opts.maxBuffered ?? MAX_BUFFERED
   const filters = new Map<string, Filter>()
+  registerGauge('filters', filters, (fs) => ({ entries: fs.size, maxEntries: maxFilters }))
+  registerGauge('filter entries', filters, (fs) => {
+    let entries = 0
+    for (const f of fs.values()) entries += f.entries.length
+    return { entries, maxEntries: maxFilters * maxBuffered }
+  })
 
   const remove = (id: string): boolean => {
     const f = filters.get(id)

@@ -13,6 +13,7 @@
 import type { Account } from '@ethereumjs/util'
 import { bytesKey } from '../primitives/bytes-key.ts'
 import { Lru } from '../primitives/lru.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 import { copyAccount } from '../state/overlay-reader.ts'
 import { accountWordFromBytes, storageWordFromBytes, type AccountWord, type StateReader } from '../state/state-reader.ts'
 
@@ -23,6 +24,11 @@ export class CachedReader implements StateReader {
   /** Address -> slot -> value (keys: primitives/bytes-key.ts). */
   private readonly slots = new Map<string, Map<string, Uint8Array>>()
   private items = 0
+
+  /** Accounts and slots remembered. */
+  get size(): number {
+    return this.items
+  }
 
   constructor(
     private readonly base: StateReader,
@@ -94,6 +100,12 @@ export class BaseReaders {
 
   constructor(bases: number) {
     this.readers = new Lru(bases)
+    registerGauge('simulation base reads', this, (b) => {
+      let entries = 0
+      for (const reader of b.readers.values()) entries += reader.size
+      return { entries, maxEntries: b.readers.capacity * MAX_ITEMS }
+    })
+    registerGauge('simulation codes', this.codes, (c) => c.gauge())
   }
 
   of(identity: unknown, base: StateReader): CachedReader {

@@ -13,7 +13,7 @@ import type { KvStore } from '../storage/db.ts'
 import { bytesKey } from '../primitives/bytes-key.ts'
 import { historyKeyBlock, keys } from '../storage/keys.ts'
 import { decodeAccount } from './account-rlp.ts'
-import { blockPrefix, historyCacheOf, itemKey, type HistoryCache } from './history-cache.ts'
+import { codesOf, historyAt, itemKey, type BlockHistory } from './history-cache.ts'
 import { hasLatestState, latestBlock, latestValue } from './latest-state.ts'
 import { accountWordFromBytes, storageWordFromBytes, type AccountWord, type StateReader } from './state-reader.ts'
 import { wordsAt, type BlockWords } from './word-cache.ts'
@@ -24,8 +24,8 @@ const ABSENT = new Uint8Array(0)
 const NEVER_WRITTEN = { block: 0n, value: ABSENT }
 
 export class ArchiveReader implements StateReader {
-  private readonly cache: HistoryCache
-  private readonly prefix: string
+  /** This block's remembered answers on this thread (history-cache.ts). */
+  private readonly cache: BlockHistory
   /** The latest-state tables are complete here (latest-state.ts). */
   private readonly latest: boolean
   /** This block's words on this thread, found on the first word read. */
@@ -35,13 +35,12 @@ export class ArchiveReader implements StateReader {
     private readonly store: KvStore,
     readonly blockNumber: bigint,
   ) {
-    this.cache = historyCacheOf(store)
-    this.prefix = blockPrefix(blockNumber)
+    this.cache = historyAt(store, blockNumber)
     this.latest = hasLatestState(store)
   }
 
   getAccount(address: Uint8Array): Account | undefined {
-    const key = itemKey(this.prefix, address)
+    const key = itemKey(address)
     let rlp = this.cache.accounts.get(key)
     if (rlp === undefined) {
       const value = this.newest(keys.latestAccount, address, undefined)?.value ?? this.store.floor(keys.account(address, 0n), keys.account(address, this.blockNumber))?.value
@@ -69,7 +68,7 @@ export class ArchiveReader implements StateReader {
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    const key = itemKey(this.prefix, address, slot)
+    const key = itemKey(address, slot)
     let value = this.cache.slots.get(key)
     if (value === undefined) {
       value = this.readSlot(address, slot)
@@ -113,7 +112,7 @@ export class ArchiveReader implements StateReader {
   /** The block of `address`'s newest storage wipe at or below this block (null: none), looked up once per
    * account and block rather than once per slot. */
   private wipedAt(address: Uint8Array): bigint | null {
-    const key = itemKey(this.prefix, address)
+    const key = itemKey(address)
     let at = this.cache.wipes.get(key)
     if (at === undefined) {
       const newest = this.newest(keys.latestWipe, address, undefined)
@@ -130,12 +129,13 @@ export class ArchiveReader implements StateReader {
   getCode(codeHash: Uint8Array): Uint8Array {
     if (equalsNullHash(codeHash)) return EMPTY
     const key = bytesKey(codeHash)
-    let code = this.cache.codes.get(key)
+    const codes = codesOf(this.store)
+    let code = codes.get(key)
     if (code === undefined) {
       const stored = this.store.get(keys.code(codeHash))
       if (stored === undefined) return EMPTY
       code = new Uint8Array(stored)
-      this.cache.codes.set(key, code)
+      codes.set(key, code)
     }
     return new Uint8Array(code)
   }

@@ -18,6 +18,7 @@ import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../primitives/keccak.ts'
 import { Lru } from '../primitives/lru.ts'
 import { encodeRlp } from '../primitives/rlp-encode.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 /** Where nodes live: by unprefixed-hex hash (trie-db.ts). */
 export interface NodeStore {
@@ -111,6 +112,7 @@ function childFromRaw(raw: Raw): Ref | undefined {
  */
 const DECODED_MAX = 8_192
 const decoded = new Lru<string, Raw>(DECODED_MAX)
+registerGauge('batch-trie decoded nodes', decoded, (c) => c.gauge())
 
 class BatchTrie {
   constructor(private readonly store: NodeStore) {}

@@ -75,3 +75,23 @@ test('code is read once by hash while it fits the code budget, and a code beyond
   assert.equal(new ArchiveReader(store, 0n).getCode(KECCAK256_NULL).length, 0)
   assert.equal(codeReads(), 3, 'the empty code is known without a lookup')
 })
+
+test("a block's answers are kept while it is among the four blocks most recently asked, code across blocks", async (t) => {
+  const kv = new LmdbStore(tempDir(t))
+  t.after(() => kv.close())
+  const batch = kv.batch()
+  batch.put(keys.account(alice, 1n), new Account(1n, 5n).serialize())
+  kv.commit(batch)
+  const { store, reads } = counted(kv)
+  const account = (block: bigint): bigint | undefined => new ArchiveReader(store, block).getAccount(alice)?.balance
+  for (const block of [1n, 2n, 3n, 4n]) assert.equal(account(block), 5n)
+  assert.equal(reads.floor, 4, 'one lookup per block')
+  for (const block of [4n, 3n, 2n, 1n]) account(block)
+  assert.equal(reads.floor, 4, 'four blocks kept: no lookup again')
+  account(5n) // block 4, now the least recently asked, goes
+  assert.equal(reads.floor, 5)
+  account(1n)
+  assert.equal(reads.floor, 5, 'block 1 was asked recently: kept')
+  account(4n)
+  assert.equal(reads.floor, 6, "block 4's answers went with it: looked up again")
+})

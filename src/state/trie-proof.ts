@@ -15,6 +15,7 @@ import { KECCAK256_RLP } from '@ethereumjs/util'
 import { equalBytes } from '../primitives/hex.ts'
 import { MissingTrieNode, type NodeStore } from './batch-trie.ts'
 import { Lru } from '../primitives/lru.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 export interface TrieProof {
   /** RLP-encoded nodes from the root down, each one referenced by hash in the one before it. */
@@ -34,6 +35,7 @@ const ABSENT_EMPTY: TrieProof = { nodes: [], value: undefined }
  * the encoding nor the decoded form is ever written (the encodings go out as the proof, read only).
  */
 const decodedNodes = new Lru<string, { readonly encoded: Uint8Array; readonly decoded: Raw }>(8192)
+registerGauge('proof decoded nodes', decodedNodes, (c) => c.gauge())
 
 export async function proveKey(store: NodeStore, root: Uint8Array, key: Uint8Array): Promise<TrieProof> {
   if (key.length !== 32) throw new Error('trie keys must be 32 bytes')

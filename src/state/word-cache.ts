@@ -13,6 +13,7 @@
  */
 
 import { Lru } from '../primitives/lru.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 import type { KvStore } from '../storage/db.ts'
 import type { AccountWord } from './state-reader.ts'
 
@@ -31,8 +32,19 @@ export class WordCache {
   private young: Words = new Map()
   private old: Words = new Map()
   private youngCount = 0
+  private oldCount = 0
 
   constructor(private readonly half = ENTRIES / 2) {}
+
+  /** Words held (both generations; a word moved up from the old one counts twice until that is dropped). */
+  get size(): number {
+    return this.youngCount + this.oldCount
+  }
+
+  /** The most words it holds. */
+  get capacity(): number {
+    return 2 * this.half
+  }
 
   get(address: bigint, slot: bigint): bigint | undefined {
     const v = this.young.get(address)?.get(slot)
@@ -50,6 +62,7 @@ export class WordCache {
     slots.set(slot, value)
     if (++this.youngCount >= this.half) {
       this.old = this.young
+      this.oldCount = this.youngCount
       this.young = new Map()
       this.youngCount = 0
     }
@@ -71,7 +84,17 @@ const perStore = new WeakMap<KvStore, { block: bigint; words: BlockWords }[]>()
 /** The words of `block` in `store` on this thread (most recently asked blocks first). */
 export function wordsAt(store: KvStore, block: bigint): BlockWords {
   let list = perStore.get(store)
-  if (list === undefined) perStore.set(store, (list = []))
+  if (list === undefined) {
+    perStore.set(store, (list = []))
+    registerGauge('word-cache slots', list, (blocks) => ({
+      entries: blocks.reduce((n, e) => n + e.words.slots.size, 0),
+      maxEntries: BLOCKS * ENTRIES,
+    }))
+    registerGauge('word-cache accounts', list, (blocks) => ({
+      entries: blocks.reduce((n, e) => n + e.words.accounts.size, 0),
+      maxEntries: BLOCKS * ACCOUNTS,
+    }))
+  }
   const first = list[0]
   if (first !== undefined && first.block === block) return first.words
   const i = list.findIndex((e) => e.block === block)

@@ -39,6 +39,7 @@ import type { Hex } from '../primitives/hex.ts'
 import { MessageBuilder, type StreamMessage } from './message-builder.ts'
 import type { FlashblocksPayloadV1 } from './payload.ts'
 import { SequenceNumbers } from './sequence.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 const brotliCompress = promisify(brotliCompressCb)
 
@@ -185,6 +186,9 @@ export class FlashblockPublisher {
     this.onSealed = (block) => this.enqueue({ kind: 'sealed', block })
     feed.on('flashblock', this.onFlashblock)
     feed.on('sealed', this.onSealed)
+    // bounded by blocks (the open one and `historyBlocks` sealed ones), not by a count of messages
+    registerGauge('stream kept messages', this, (p) => ({ entries: p.kept.length }))
+    registerGauge('stream subscribers', this, (p) => ({ entries: p.subscribers.size }))
   }
 
   /**

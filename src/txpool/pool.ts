@@ -27,6 +27,7 @@ import { comparePrice, evictsBefore } from './pricing.ts'
 import { SenderTxs, type EvictHeap } from './sender-list.ts'
 import { BestTxs } from './best.ts'
 import { checkSigned, checkState, checkStateless, checkSubmission, isPricedReplacement, type PendingEnv } from './validate.ts'
+import { registerGauge } from '../primitives/memory-gauges.ts'
 
 export type TxStatus = 'pending' | 'queued'
 export type DropReason =
@@ -88,6 +89,11 @@ export class TxPool {
     const cheaper = (a: SenderTxs, b: SenderTxs) => evictsBefore(a.tail()!, b.tail()!, this.baseFee)
     this.queuedTails = new IndexedHeap(cheaper)
     this.pendingTails = new IndexedHeap(cheaper)
+    registerGauge('pool transactions', this, (p) => ({ entries: p.byHash.size, maxEntries: p.config.globalSlots + p.config.globalQueue }))
+    registerGauge('pool event listeners', this, (p) => ({
+      entries: p.events.listenerCount('added') + p.events.listenerCount('dropped') + p.events.listenerCount('promoted'),
+    }))
+    registerGauge('pool senders', this, (p) => ({ entries: p.senders.size, maxEntries: p.config.globalSlots + p.config.globalQueue }))
   }
 
   /**

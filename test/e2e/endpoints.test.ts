@@ -82,7 +82,7 @@ test('public: eth_getBlockReceipts answers HTTP 403 alone, its own error inside 
 test('public: development methods are not served; dedicated serves them', async (t) => {
   const { endpoints } = await startEndpoints(t, twoEndpoints)
   const pub = endpoints.get('public')!
-  for (const method of ['evm_mine', 'flashnode_flashblock']) {
+  for (const method of ['evm_mine', 'flashnode_flashblock', 'flashnode_memory']) {
     const res = await post(pub.url, call(1, method))
     assert.equal(res.status, 200)
     assert.deepEqual(res.json(), {
@@ -98,6 +98,8 @@ test('public: development methods are not served; dedicated serves them', async 
   }
   assert.equal(((await post(pub.url, call(1, 'eth_blockNumber'))).json() as Json).result, '0x0', 'nothing was sealed')
   assert.deepEqual((await post(endpoints.get('dedicated')!.url, call(1, 'flashnode_flashblock'))).json(), { jsonrpc: '2.0', id: 1, result: null })
+  const memory = (await post(endpoints.get('dedicated')!.url, call(1, 'flashnode_memory'))).json() as { result: { threads: { thread: string }[] } }
+  assert.equal(memory.result.threads[0]!.thread, 'main', 'the node reads its memory on a dedicated endpoint')
 })
 
 test('public: over the rate limit a client gets HTTP 429 with its id and a JSON-RPC body on the same connection; batch items count', async (t) => {

@@ -13,6 +13,7 @@
 import { bytesKey } from '../../primitives/bytes-key.ts'
 import { Lru } from '../../primitives/lru.ts'
 import type { ExecutionJob } from './jobs.ts'
+import { registerGauge } from '../../primitives/memory-gauges.ts'
 
 /** EVM seconds from which a call counts as long. */
 export const LONG_CALL_SECONDS = 250e-6
@@ -22,7 +23,9 @@ export class LongCalls {
   private readonly lastSeconds = new Lru<string, number>(MAX_REMEMBERED)
 
   /** `mark`: the EVM seconds from which a call counts as long (Infinity: none does). */
-  constructor(private readonly mark: number = LONG_CALL_SECONDS) {}
+  constructor(private readonly mark: number = LONG_CALL_SECONDS) {
+    registerGauge('long-call functions', this.lastSeconds, (c) => c.gauge())
+  }
 
   /** Whether `job` is a call whose function ran long the last time. */
   isLong(job: ExecutionJob): boolean {

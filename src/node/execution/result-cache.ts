@@ -21,6 +21,7 @@ import { bytesToHex } from '../../primitives/hex.ts'
 import type { PreconfirmedSnapshot } from '../../preconf/snapshot.ts'
 import { SizedLru } from '../../primitives/lru.ts'
 import type { ExecutionJob, ExecutionTarget, Executor, JobResult } from './jobs.ts'
+import { registerGauge } from '../../primitives/memory-gauges.ts'
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: FlashnodeError }
 
@@ -79,6 +80,7 @@ export class ResultCache {
 
   constructor(capacity: number) {
     this.entries = new SizedLru({ maxEntries: capacity, maxBytes: MAX_BYTES }, weight)
+    registerGauge('eth_call results', this.entries, (c) => c.gauge())
   }
 
   snapshotKey(s: PreconfirmedSnapshot): string {

@@ -32,6 +32,7 @@ import type { SpareCoreGate } from './spare-core-gate.ts'
 import { performance } from 'node:perf_hooks'
 import { threadEntry } from '../thread-entry.ts'
 import { LongCalls } from './long-calls.ts'
+import { registerGauge } from '../../primitives/memory-gauges.ts'
 
 interface Queued {
   readonly job: ExecutionJob
@@ -112,6 +113,11 @@ export class WorkerExecutor implements Executor {
     private readonly observer?: ExecutionObserver,
   ) {
     this.longCalls = opts.extra === undefined ? undefined : new LongCalls(opts.longCallSeconds)
+    registerGauge('execution queue', this, (e) => ({ entries: e.queue.length, maxEntries: e.opts.maxQueued }))
+    registerGauge('execution jobs running', this, (e) => ({
+      entries: e.slots.reduce((n, s) => n + s.running.size, 0),
+      maxEntries: e.slots.length * e.opts.maxInFlight,
+    }))
     for (let i = 0; i < opts.workers; i++) this.addSlot()
     const extra = opts.extra
     if (extra !== undefined && extra.workers > 0 && extra.sampleEveryMs !== undefined) {

@@ -28,6 +28,7 @@ import { pendingTarget, sealedTarget } from './targets.ts'
 import { errorToWire } from './wire.ts'
 import { EvmMeter } from '../../execution/evm-meter.ts'
 import { READY } from '../worker-lane.ts'
+import { answerMemoryRequests } from '../thread-memory.ts'
 import { failpointStall } from '../../primitives/failpoints.ts'
 
 export interface WorkerInit {
@@ -97,4 +98,5 @@ parentPort!.on('message', (msg: WorkerRequest) => {
     (e: unknown) => parentPort!.postMessage({ id: msg.id, ok: false, error: errorToWire(e), gas: meter.gas, seconds: meter.seconds }),
   )
 })
+answerMemoryRequests(workerData, 'execution')
 parentPort!.postMessage(READY)

@@ -4,10 +4,11 @@
  * another core while the main thread goes on answering requests and admitting transactions.
  */
 
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { orderedTrieRoot } from '../../execution/ordered-trie.ts'
 import { unpackLists } from './lists-wire.ts'
 import { READY } from '../worker-lane.ts'
+import { answerMemoryRequests } from '../thread-memory.ts'
 import type { HashReply, HashRequest } from './seal-hashing.ts'
 
 const port = parentPort!
@@ -18,4 +19,5 @@ port.on('message', ({ id, lists }: HashRequest) => {
 })
 
 // Loaded: until this arrives the main thread computes roots itself.
+answerMemoryRequests(workerData, 'seal-hashing')
 port.postMessage(READY)

@@ -15,6 +15,7 @@ import { ChainRules } from '../../execution/chain-config.ts'
 import { isPreparable, prepareTx, type PreparedTx } from '../../txpool/prepared.ts'
 import { packBatch, type WorkerInit, type WorkRequest } from './wire.ts'
 import { READY } from '../worker-lane.ts'
+import { answerMemoryRequests } from '../thread-memory.ts'
 
 const rules = new ChainRules((workerData as WorkerInit).genesis)
 const port = parentPort!
@@ -33,4 +34,5 @@ port.on('message', (request: WorkRequest) => {
 })
 
 // Loaded (tsx, the libraries, the rules): until this arrives the main thread decodes inline.
+answerMemoryRequests(workerData, 'recovery')
 port.postMessage(READY)

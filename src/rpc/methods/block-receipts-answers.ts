@@ -16,6 +16,7 @@ import type { LocatedReceipt } from '../../node/api.ts'
 import { bytesToHex } from '../../primitives/hex.ts'
 import { blockReceiptsJson } from '../format/receipt-json.ts'
 import { RawJson } from '../transport/messages.ts'
+import { registerGauge } from '../../primitives/memory-gauges.ts'
 
 export interface AnswerCacheLimits {
   /** Total characters of the sealed answers kept. */
@@ -34,7 +35,9 @@ export class BlockReceiptsAnswers {
   private sealedBytes = 0
   private readonly pending = new WeakMap<readonly LocatedReceipt[], RawJson>()
 
-  constructor(private readonly limits: AnswerCacheLimits = DEFAULT_ANSWER_CACHE_LIMITS) {}
+  constructor(private readonly limits: AnswerCacheLimits = DEFAULT_ANSWER_CACHE_LIMITS) {
+    registerGauge('eth_getBlockReceipts answers', this, (a) => ({ entries: a.sealed.size, maxEntries: a.limits.maxEntries, bytes: a.sealedBytes, maxBytes: a.limits.maxBytes }))
+  }
 
   /** The answer for one block's receipts, all of one block context, as the node listed them. */
   answer(receipts: readonly LocatedReceipt[]): RawJson {

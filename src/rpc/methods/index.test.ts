@@ -14,7 +14,7 @@ const EXPECTED = [
   'eth_getTransactionByHash', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'eth_getUncleCountByBlockHash',
   'eth_getUncleCountByBlockNumber', 'eth_maxPriorityFeePerGas', 'eth_newBlockFilter', 'eth_newFilter',
   'eth_newPendingTransactionFilter', 'eth_sendRawTransaction', 'eth_sendRawTransactionSync',
-  'eth_simulateV1', 'eth_subscribe', 'eth_syncing', 'eth_uninstallFilter', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'flashnode_sendDeposit', 'net_listening', 'net_peerCount', 'net_version',
+  'eth_simulateV1', 'eth_subscribe', 'eth_syncing', 'eth_uninstallFilter', 'eth_unsubscribe', 'evm_mine', 'flashnode_flashblock', 'flashnode_memory', 'flashnode_sendDeposit', 'net_listening', 'net_peerCount', 'net_version',
   'trace_block', 'trace_transaction', 'txpool_content', 'txpool_contentFrom', 'txpool_inspect', 'txpool_status', 'web3_clientVersion', 'web3_sha3',
 ]
 

@@ -27,6 +27,8 @@ import { subscriptionMethods, type SubscriptionOptions } from '../subscriptions.
 import { filterMethods } from '../filters.ts'
 import { txpoolMethods } from './txpool.ts'
 import { debugMethods } from './debug.ts'
+import { memoryMethods } from './memory.ts'
+import { PROCESS_MEMORY } from '../../node/thread-memory.ts'
 
 export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}, subscriptions: SubscriptionOptions = {}): MethodTable {
   const groups: Record<string, MethodHandler>[] = [
@@ -47,6 +49,7 @@ export function createEthMethods(node: NodeApi, ports: Partial<NodePorts> = {}, 
     devMethods(node),
     txpoolMethods(ports.txpool ?? EMPTY_POOL),
     debugMethods(node),
+    memoryMethods(ports.memory ?? PROCESS_MEMORY),
   ]
   const table = new Map<string, MethodHandler>()
   for (const group of groups) {

@@ -16,6 +16,8 @@
  * active within the last `maxClients` clients.
  */
 
+import { registerGauge } from '../../primitives/memory-gauges.ts'
+
 export interface RateLimit {
   /** Sustained requests per second per client. */
   readonly requestsPerSecond: number
@@ -54,6 +56,7 @@ export class RateLimiter {
     this.now = now
     this.maxClients = maxClients
     this.perMs = limit.requestsPerSecond / 1000
+    registerGauge('rate-limit buckets', this, (r) => ({ entries: r.buckets.size, maxEntries: r.maxClients }))
   }
 
   /** Tokens `client` holds now (a client never seen holds a full bucket). */

@@ -40,6 +40,7 @@ import { errorMessage } from './messages.ts'
 import { FLASHBLOCKS_PATH, upgradeToStream, type FlashblockSource } from './flashblocks-ws.ts'
 import { RPC_CODES } from '../error-codes.ts'
 import type { PayloadObserver } from './observer.ts'
+import { registerGauge } from '../../primitives/memory-gauges.ts'
 
 /** Payloads of one connection handled at the same time before its socket is paused. */
 export const MAX_PENDING_MESSAGES = 64
@@ -75,6 +76,8 @@ export interface WebSocketAttachment {
 export function attachWebSocketServer(server: Server, opts: WebSocketOptions): WebSocketAttachment {
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.limits.maxWsMessageBytes })
   const streamWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  registerGauge('WebSocket connections', wss, (w) => ({ entries: w.clients.size, maxEntries: opts.connectionLimit?.max ?? opts.limits.maxConnections }))
+  registerGauge('flashblock stream connections', streamWss, (w) => ({ entries: w.clients.size, maxEntries: opts.connectionLimit?.max ?? opts.limits.maxConnections }))
   let closed = false
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
