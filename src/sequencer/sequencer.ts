@@ -474,12 +474,11 @@ export class Sequencer {
         if (!e.retryable) this.pool.drop(c.hash, e.message)
       }
     }
-    const journal = added.length > 0 ? this.journalBatch(open, added) : undefined
     const snapshot = this.next(first)
     if (this.gate !== undefined) {
       const acknowledgement = this.gate.flashblock(snapshot)
-      await this.acknowledged(acknowledgement, journal === undefined ? undefined : this.commitWhileAcknowledged(journal))
-    } else if (journal !== undefined) this.commitJournal(journal)
+      await this.acknowledged(acknowledgement, added.length > 0 ? this.journalWhileAcknowledged(open, added, snapshot.index) : undefined)
+    } else if (added.length > 0) this.commitJournal(this.journalBatch(open, added, snapshot.index))
     failpoint('flashblock:after-journal')
     this.announce(snapshot)
     this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
@@ -487,15 +486,15 @@ export class Sequencer {
   }
 
   /**
-   * The write that journals the flashblock's transactions (and the open block's environment, the first
+   * The write that journals flashblock `index`'s transactions (and the open block's environment, the first
    * time) and takes them out of the pool, one write.
    */
-  private journalBatch(open: OpenBlock, added: readonly IncludedTransaction[]): JournalWrite {
+  private journalBatch(open: OpenBlock, added: readonly IncludedTransaction[], index: number): JournalWrite {
     const started = this.observer === undefined ? 0 : performance.now()
     const batch = this.kv.batch()
     const env = this.unjournaledEnv
     if (env !== undefined) this.journal.writeOpen(batch, open.header.number, open.header.parentHash, env)
-    this.journal.writeFlashblock(batch, open.header.number, this.index + 1, added.map((a) => a.raw))
+    this.journal.writeFlashblock(batch, open.header.number, index, added.map((a) => a.raw))
     this.pool.included(batch, added.map((a) => a.hash))
     this.unjournaledEnv = undefined
     return { batch, started }
@@ -508,15 +507,15 @@ export class Sequencer {
   }
 
   /**
-   * With a gate: the gate sent the message before it returned its promise (the publish waits in the
-   * microtask queue for its socket write), so after one microtask turn the journal is committed here while
-   * the brokers store the message. A commit on this thread, not LMDB's asynchronous one: that one waits for
-   * the write thread, behind every pool admission's write of the moment (measured several times slower under
-   * the load of docs/performance.md's replication row).
+   * With a gate: the gate built the message and queued its publish before it returned its promise (the
+   * publish waits in the microtask queue for its socket write), so after one microtask turn the journal
+   * write is prepared and committed here while the brokers store the message. A commit on this thread, not
+   * LMDB's asynchronous one: that one waits for the write thread, behind every pool admission's write of the
+   * moment (several times slower under the load of docs/performance.md's replication row).
    */
-  private async commitWhileAcknowledged(journal: JournalWrite): Promise<void> {
+  private async journalWhileAcknowledged(open: OpenBlock, added: readonly IncludedTransaction[], index: number): Promise<void> {
     await Promise.resolve()
-    this.commitJournal(journal)
+    this.commitJournal(this.journalBatch(open, added, index))
   }
 
   private async sealOpen(): Promise<ExecutedBlock> {
