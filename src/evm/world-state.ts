@@ -112,6 +112,14 @@ export class WorldState {
   /** Code by hash: from the base (cached) and set here. */
   private readonly codeByHash = new Map<bigint, Uint8Array>()
   private readonly newCodes = new Set<bigint>()
+  /**
+   * What earlier `diff()`s reported, reused while the value is the same: each diff is a new set of maps, but an
+   * account or slot unchanged since the last one is the same object with the same key string, so a caller
+   * comparing two diffs (state-diff.ts changedSince, once per flashblock) finds it by identity, and nothing is
+   * allocated again for it. Readers of a diff never mutate what it holds (state-diff.ts).
+   */
+  private readonly reported = new Map<bigint, ReportedAccount>()
+  private readonly reportedSlots = new Map<bigint, Map<bigint, ReportedSlot>>()
 
   private journal: JournalEntry[] = []
 
@@ -639,7 +647,7 @@ export class WorldState {
     for (const address of this.dirtyAccounts) {
       const now = this.accounts.get(address)!
       const from = this.baseAccounts.get(address)
-      const key = addressKey(address)
+      const key = this.reportedKey(address)
       if (now === null) {
         if (from !== undefined) accounts.set(key, null)
         continue
@@ -652,18 +660,26 @@ export class WorldState {
         !this.storage.get(address)?.wiped
       if (unchanged) continue
       const storageRoot = from === undefined || this.storage.get(address)?.wiped ? KECCAK256_RLP : from.storageRoot
-      accounts.set(key, new Account(now.nonce, now.balance, storageRoot, bigIntToFixedBytes(now.codeHash, 32)))
+      accounts.set(key, this.reportedAccount(address, now, storageRoot))
       if (this.newCodes.has(now.codeHash)) codes.set(bytesToHex(bigIntToFixedBytes(now.codeHash, 32)), this.codeByHash.get(now.codeHash)!)
     }
     for (const [address, s] of this.storage) {
-      const key = addressKey(address)
+      const key = this.reportedKey(address)
       const account = this.accounts.get(address)
       const bases = this.baseSlots.get(address)
       const slots = new Map<string, Uint8Array>()
+      let reported = this.reportedSlots.get(address)
       for (const slot of s.written) {
         const value = s.values.get(slot)!
         if (s.wiped ? value === 0n : value === bases?.get(slot)) continue
-        slots.set(slotKey(slot), bigIntToMinimalBytes(value))
+        if (reported === undefined) this.reportedSlots.set(address, (reported = new Map()))
+        let r = reported.get(slot)
+        if (r === undefined) reported.set(slot, (r = { key: slotKey(slot), value, bytes: bigIntToMinimalBytes(value) }))
+        else if (r.value !== value) {
+          r.value = value
+          r.bytes = bigIntToMinimalBytes(value)
+        }
+        slots.set(r.key, r.bytes)
       }
       if (s.wiped) {
         // A wipe of an account the base never had, now absent again, changes nothing.
@@ -674,6 +690,37 @@ export class WorldState {
     }
     return { accounts, storage, wiped, codes }
   }
+
+  /** `address`'s key in diffs, made once. */
+  private reportedKey(address: bigint): string {
+    let r = this.reported.get(address)
+    if (r === undefined) this.reported.set(address, (r = { key: addressKey(address), account: undefined, codeHash: 0n }))
+    return r.key
+  }
+
+  /** The diff's Account for `now`: the one reported last time when nothing of it changed since. */
+  private reportedAccount(address: bigint, now: AccountRecord, storageRoot: Uint8Array): Account {
+    const r = this.reported.get(address)!
+    const last = r.account
+    if (last !== undefined && last.nonce === now.nonce && last.balance === now.balance && r.codeHash === now.codeHash && last.storageRoot === storageRoot) return last
+    r.account = new Account(now.nonce, now.balance, storageRoot, bigIntToFixedBytes(now.codeHash, 32))
+    r.codeHash = now.codeHash
+    return r.account
+  }
+}
+
+/** An account as diffs reported it: its key, and the last Account object with its code hash as a bigint. */
+interface ReportedAccount {
+  readonly key: string
+  account: Account | undefined
+  codeHash: bigint
+}
+
+/** A slot as diffs reported it: its key, and its last value with that value's bytes. */
+interface ReportedSlot {
+  readonly key: string
+  value: bigint
+  bytes: Uint8Array
 }
 
 function addressKey(address: bigint): string {

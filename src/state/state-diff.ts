@@ -3,7 +3,9 @@
  *
  * Invariants: an address in `wiped` had its whole storage cleared, and `storage` holds only the slots
  * written after the (last) wipe; `accounts` maps to null for a deleted account; `codes` is keyed by code
- * hash. Keys are lower-case 0x-hex (primitives/hex.ts). A diff is immutable once published.
+ * hash. Keys are lower-case 0x-hex (primitives/hex.ts). A diff is immutable once published, and so is what it
+ * holds: its Account objects and value bytes may be shared with later diffs of the same block (evm/world-state.ts
+ * reports an unchanged account or slot as the same object, which `changedSince` then finds by identity).
  */
 
 import type { Account } from '@ethereumjs/util'
