@@ -12,30 +12,15 @@
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { MemoryReport, ThreadMemory } from '../src/node/thread-memory.ts'
+import type { GaugeFigures } from '../src/primitives/memory-gauges.ts'
 
 const MB = 1024 * 1024
 const HOUR_MS = 3_600_000
 
-interface Gauge {
-  readonly name: string
-  readonly entries: number
-  readonly maxEntries: number | null
-  readonly bytes: number | null
-  readonly maxBytes: number | null
-}
-
-interface Thread {
-  readonly thread: string
-  readonly heapUsed: number
-  readonly heapTotal: number
-  readonly external: number
-  readonly arrayBuffers: number
-  readonly caches: readonly Gauge[]
-}
-
-interface Report {
-  readonly threads: readonly Thread[]
-}
+type Gauge = GaugeFigures
+type Thread = ThreadMemory
+type Report = Pick<MemoryReport, 'threads'>
 
 /** One series: its points (t ms into the window, value) and its bound (null: none stated). */
 interface Series {

@@ -17,40 +17,8 @@ import { bytesToHex } from '../primitives/hex.ts'
 import { parseOpChainConfig } from './chain-config.ts'
 import { encodeDepositTransaction } from './deposit-tx.ts'
 import { readVectors } from './test-kit.ts'
+import { SOURCE_HASHES } from '../../test/fixtures/op-upgrades/source-hashes.ts'
 import { upgradeDepositEnvelopesAt, upgradeDeposits, upgradeDepositsAt, type UpgradeFork } from './upgrade-deposits.ts'
-
-const SOURCE_HASHES: Record<UpgradeFork, readonly string[]> = {
-  ecotone: [
-    '0x877a6077205782ea15a6dc8699fa5ebcec5e0f4389f09cb8eda09488231346f8',
-    '0xa312b4510adf943510f05fcc8f15f86995a5066bd83ce11384688ae20e6ecf42',
-    '0x18acb38c5ff1c238a7460ebc1b421fa49ec4874bdf1e0a530d234104e5e67dbc',
-    '0xee4f9385eceef498af0be7ec5862229f426dec41c8d42397c7257a5117d9230a',
-    '0x0c1cb38e99dbc9cbfab3bb80863380b0905290b37eb3d6ab18dc01c1f3e75f93',
-    '0x69b763c48478b9dc2f65ada09b3d92133ec592ea715ec65ad6e7f3dc519dc00c',
-  ],
-  fjord: [
-    '0x86122c533fdcb89b16d8713174625e44578a89751d96c098ec19ab40a51a8ea3',
-    '0x1e6bb0c28bfab3dc9b36ffb0f721f00d6937f33577606325692db0965a7d58c6',
-    '0xbac7bb0d5961cad209a345408b0280a0d4686b1b20665e1b0f9cdafd73b19b6b',
-  ],
-  isthmus: [
-    '0x3b2d0821ca2411ad5cd3595804d1213d15737188ae4cbd58aa19c821a6c211bf',
-    '0xfc70b48424763fa3fab9844253b4f8d508f91eb1f7cb11a247c9baec0afb8035',
-    '0x107a570d3db75e6110817eb024f09f3172657e920634111ce9875d08a16daa96',
-    '0xebe8b5cb10ca47e0d8bda8f5355f2d66711a54ddeb0ef1d30e29418c9bf17a0e',
-    '0xecf2d9161d26c54eda6b7bfdd9142719b1e1199a6e5641468d1bf705bc531ab0',
-    '0xad74e1adb877ccbe176b8fa1cc559388a16e090ddbe8b512f5b37d07d887a927',
-    '0x3ddf4b1302548dd92939826e970f260ba36167f4c25f18390a5e8b194b295319',
-    '0xbfb734dae514c5974ddf803e54c1bc43d5cdb4a48ae27e1d9b875a5a150b553a',
-  ],
-  jovian: [
-    '0xbb1a656f65401240fac3db12e7a79ebb954b11e62f7626eb11691539b798d3bf',
-    '0xf3275f829340521028f9ad5bce4ecb1c64a45d448794effa2a77674627338e76',
-    '0x239b7021a6c2cf3a918481242bbb5a9499057f24501539467536c691bb133962',
-    '0xa70c60aa53b8c1c0d52b39b1e901e7d7c09f7819595cb24048a6bb1983b401ff',
-    '0xe836db6a959371756f8941be3e962d000f7e12a32e49e2c9ca42ba177a92716c',
-  ],
-}
 
 /** Each deployment's address as the specs state it (Jovian: op-node's test of its proxy updates' calldata). */
 const DEPLOYED: Record<UpgradeFork, Readonly<Record<number, string>>> = {

@@ -22,6 +22,8 @@ import { devAccounts } from '../../src/node/dev-genesis.ts'
 import { FROM_SOURCES, rpc, spawnNode } from '../support/node-process.ts'
 import { until } from '../support/follower-kit.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import type { MemoryReport, ThreadMemory } from '../../src/node/thread-memory.ts'
+import type { GaugeFigures } from '../../src/primitives/memory-gauges.ts'
 
 const ROUNDS = 3
 const BLOCKS_PER_ROUND = 50
@@ -54,23 +56,9 @@ const TRANSIENT = [
   'WebSocket connections',
 ]
 
-interface Gauge {
-  readonly name: string
-  readonly entries: number
-  readonly maxEntries: number | null
-  readonly bytes: number | null
-  readonly maxBytes: number | null
-}
-interface Thread {
-  readonly thread: string
-  readonly heapUsed: number
-  readonly collected: boolean
-  readonly caches: readonly Gauge[]
-}
-interface Report {
-  readonly threads: readonly Thread[]
-  readonly unanswered: number
-}
+type Gauge = GaugeFigures
+type Thread = ThreadMemory
+type Report = Pick<MemoryReport, 'threads' | 'unanswered'>
 
 const hex = (n: number): string => `0x${randomBytes(n).toString('hex')}`
 const ACCOUNTS = devAccounts(4).map((a) => privateKeyToAccount(a.privateKey as `0x${string}`))

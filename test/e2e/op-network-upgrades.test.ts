@@ -36,6 +36,7 @@ import type { GethGenesis } from '../../src/execution/chain-config.ts'
 import { ACCOUNTS, testGenesis } from '../support/dev-chain.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { until } from '../support/follower-kit.ts'
+import { SOURCE_HASHES } from '../fixtures/op-upgrades/source-hashes.ts'
 
 const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/op-upgrades/bedrock-predeploys.json'), 'utf8')) as Record<
   'proxy' | 'l1Block' | 'gasPriceOracle',
@@ -69,36 +70,16 @@ const RECEIVER = '0x00000000000000000000000000000000000000bb'
 /** What specs/protocol/ecotone/derivation.md and fjord/derivation.md (ethereum-optimism/specs, CC0) state. */
 const SPECS = {
   ecotone: {
-    sourceHashes: [
-      '0x877a6077205782ea15a6dc8699fa5ebcec5e0f4389f09cb8eda09488231346f8',
-      '0xa312b4510adf943510f05fcc8f15f86995a5066bd83ce11384688ae20e6ecf42',
-      '0x18acb38c5ff1c238a7460ebc1b421fa49ec4874bdf1e0a530d234104e5e67dbc',
-      '0xee4f9385eceef498af0be7ec5862229f426dec41c8d42397c7257a5117d9230a',
-      '0x0c1cb38e99dbc9cbfab3bb80863380b0905290b37eb3d6ab18dc01c1f3e75f93',
-      '0x69b763c48478b9dc2f65ada09b3d92133ec592ea715ec65ad6e7f3dc519dc00c',
-    ],
+    sourceHashes: SOURCE_HASHES.ecotone,
     l1Block: { address: '0x07dbe8500fc591d1852B76feE44d5a05e13097Ff', codeHash: '0xc88a313aa75dc4fbf0b6850d9f9ae41e04243b7008cf3eadb29256d4a71c1dfd' },
     gasPriceOracle: { address: '0xb528D11cC114E026F138fE568744c6D45ce6Da7A', codeHash: '0x8b71360ea773b4cfaf1ae6d2bd15464a4e1e2e360f786e475f63aeaed8da0ae5' },
   },
   fjord: {
-    sourceHashes: [
-      '0x86122c533fdcb89b16d8713174625e44578a89751d96c098ec19ab40a51a8ea3',
-      '0x1e6bb0c28bfab3dc9b36ffb0f721f00d6937f33577606325692db0965a7d58c6',
-      '0xbac7bb0d5961cad209a345408b0280a0d4686b1b20665e1b0f9cdafd73b19b6b',
-    ],
+    sourceHashes: SOURCE_HASHES.fjord,
     gasPriceOracle: { address: '0xa919894851548179A0750865e7974DA599C0Fac7', codeHash: '0xa88fa50a2745b15e6794247614b5298483070661adacb8d32d716434ed24c6b2' },
   },
   isthmus: {
-    sourceHashes: [
-      '0x3b2d0821ca2411ad5cd3595804d1213d15737188ae4cbd58aa19c821a6c211bf',
-      '0xfc70b48424763fa3fab9844253b4f8d508f91eb1f7cb11a247c9baec0afb8035',
-      '0x107a570d3db75e6110817eb024f09f3172657e920634111ce9875d08a16daa96',
-      '0xebe8b5cb10ca47e0d8bda8f5355f2d66711a54ddeb0ef1d30e29418c9bf17a0e',
-      '0xecf2d9161d26c54eda6b7bfdd9142719b1e1199a6e5641468d1bf705bc531ab0',
-      '0xad74e1adb877ccbe176b8fa1cc559388a16e090ddbe8b512f5b37d07d887a927',
-      '0x3ddf4b1302548dd92939826e970f260ba36167f4c25f18390a5e8b194b295319',
-      '0xbfb734dae514c5974ddf803e54c1bc43d5cdb4a48ae27e1d9b875a5a150b553a',
-    ],
+    sourceHashes: SOURCE_HASHES.isthmus,
     l1Block: { address: '0xFf256497D61dcd71a9e9Ff43967C13fdE1F72D12', codeHash: '0x8e3fe7a416d3e5f3b7be74ddd4e7e58e516fa3f80b67c6d930e3cd7297da4a4b' },
     gasPriceOracle: { address: '0x93e57A196454CB919193fa9946f14943cf733845', codeHash: '0x4d195a9d7caf9fb6d4beaf80de252c626c853afd5868c4f4f8d19c9d301c2679' },
     operatorFeeVault: { address: '0x4fa2Be8cd41504037F1838BcE3bCC93bC68Ff537', codeHash: '0x57dc55c9c09ca456fa728f253fe7b895d3e6aae0706104935fe87c7721001971' },
@@ -106,13 +87,7 @@ const SPECS = {
   },
   /** Jovian: the source hashes of op-node's and Base's node's intents (base/base jovian.rs tests); the code hashes of specs/protocol/jovian/derivation.md. */
   jovian: {
-    sourceHashes: [
-      '0xbb1a656f65401240fac3db12e7a79ebb954b11e62f7626eb11691539b798d3bf',
-      '0xf3275f829340521028f9ad5bce4ecb1c64a45d448794effa2a77674627338e76',
-      '0x239b7021a6c2cf3a918481242bbb5a9499057f24501539467536c691bb133962',
-      '0xa70c60aa53b8c1c0d52b39b1e901e7d7c09f7819595cb24048a6bb1983b401ff',
-      '0xe836db6a959371756f8941be3e962d000f7e12a32e49e2c9ca42ba177a92716c',
-    ],
+    sourceHashes: SOURCE_HASHES.jovian,
     l1Block: { address: '0x3Ba4007f5C922FBb33C454B41ea7a1f11E83df2C', codeHash: '0x5f885ca815d2cf27a203123e50b8ae204fdca910b6995d90b2d7700cbb9240d1' },
     gasPriceOracle: { address: '0x4f1db3c6AbD250ba86E0928471A8F7DB3AFd88F1', codeHash: '0xe9fc7c96c4db0d6078e3d359d7e8c982c350a513cb2c31121adf5e1e8a446614' },
   },
