@@ -5,8 +5,9 @@
  * stored in the chain's replicated JetStream stream (`FLASHNODE_<chainId>`, created with `replicas` when the
  * broker has none) by a fenced publish (fenced-publisher.ts: the expected last sequence is the last one this
  * leader had acknowledged, the message id is `<term>:<metadata.sequence>`, headers Flashnode-Term,
- * Flashnode-Sequence, Flashnode-Block; the JSON Brotli-compressed, stored-payload.ts), and only once acknowledged does the gate resolve, after which the
- * sequencer announces and the publisher delivers that very message to its subscribers.
+ * Flashnode-Sequence, Flashnode-Block; the JSON Brotli-compressed, stored-payload.ts), and only once
+ * acknowledged does the gate resolve, after which the sequencer announces and the publisher delivers that very
+ * message to its subscribers.
  *
  * Refusals, all final for this gate (every later call rejects with the same error):
  * - `FencedOut`: the stream moved on without this leader (another leader wrote): step down.
