@@ -72,6 +72,11 @@ function activates(config: OpChainConfig, fork: Exclude<OpForkName, 'bedrock'>, 
   return time !== undefined && time > parentTimestamp && time <= timestamp
 }
 
+/** Whether the block at `timestamp` after a parent at `parentTimestamp` is a fork's first block that carries upgrade deposits. */
+export function upgradesAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): boolean {
+  return UPGRADE_FORKS.some((fork) => activates(config, fork, parentTimestamp, timestamp))
+}
+
 /** The upgrade deposits of the block at `timestamp` after a parent at `parentTimestamp` (none mostly), in block order. */
 export function upgradeDepositsAt(config: OpChainConfig, parentTimestamp: bigint, timestamp: bigint): DepositTransaction[] {
   return UPGRADE_FORKS.filter((fork) => activates(config, fork, parentTimestamp, timestamp)).flatMap(upgradeDeposits)

@@ -37,7 +37,7 @@ import type { OpForkName } from '../opstack/forks.ts'
 import { L1_BLOCK_ADDRESS, l1BlockValues } from '../opstack/l1-block-storage.ts'
 import { L1_INFO_DEPOSIT_GAS, l1InfoDepositEnvelope, type L1FeeValues } from '../opstack/l1-info-deposit.ts'
 import { SEQUENCER_FEE_VAULT_ADDRESS } from '../opstack/predeploy-addresses.ts'
-import { upgradeDepositsAt } from '../opstack/upgrade-deposits.ts'
+import { upgradeDepositsAt, upgradesAt } from '../opstack/upgrade-deposits.ts'
 import { hexToBytes } from '../primitives/hex.ts'
 import { ArchiveReader } from '../state/archive-reader.ts'
 import { readStorageWord } from '../state/state-reader.ts'
@@ -112,7 +112,7 @@ export class OpOpening implements BlockOpening {
   }
 
   depositsOnly(parent: BlockHeader, timestamp: bigint): boolean {
-    return upgradeDepositsAt(this.op, parent.timestamp, timestamp).length > 0
+    return upgradesAt(this.op, parent.timestamp, timestamp)
   }
 
   included(batch: WriteBatch, count: number): void {

@@ -27,7 +27,7 @@
 import { jetstream } from '@nats-io/jetstream'
 import { Kvm, KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv'
 import type { NatsConnection } from '@nats-io/transport-node'
-import { keccak256 } from '../primitives/keccak.ts'
+import { depositTransactionHash } from '../opstack/deposit-tx.ts'
 import { whilePlacing } from './placement.ts'
 import { isWrongLastSequence, unavailableOr } from './coordination-errors.ts'
 
@@ -188,7 +188,7 @@ export class ReplicatedDeposits {
     this.known.add(entry.key)
     if ((this.highest.get(place.forBlock) ?? -1n) < place.logIndex) this.highest.set(place.forBlock, place.logIndex)
     const envelope = entry.value.slice()
-    if (this.included(keccak256(envelope))) {
+    if (this.included(depositTransactionHash(envelope))) {
       this.forget(entry.key)
       return
     }
