@@ -16,20 +16,17 @@
  *     follower and, in the same run, on the sequencer (in the notes), neither under transaction load.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { balanceSlot } from '../test/fixtures/erc20/index.ts'
 import { until } from '../test/support/follower-kit.ts'
 import { runLoad } from './load.ts'
-import { freePort, startFlashnode, type RunningNode } from './nodes.ts'
+import { followerReady, startFollower } from './follower-node.ts'
 import { startProbe } from './probe-process.ts'
 import { rpcBody, rpcCall } from './rpc.ts'
 import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
 import type { FollowerProbeConfig, FollowerProbeResult } from './follower-probe.ts'
 import { NonceBook, quantile, sendAll, TxFactory } from './txs.ts'
-import type { BenchChain } from './genesis.ts'
 import { startBroker, type Broker } from './nats.ts'
 import { streamName } from '../src/stream/jetstream-layout.ts'
 
@@ -51,25 +48,6 @@ const blockNumber = async (url: string): Promise<number> => Number(await rpcCall
 /** The broker the scenario started (undefined: nats-server is not installed). */
 let broker: Broker | undefined
 
-/** A follower of `sequencer` in a fresh data directory (same genesis); stopped and removed by the caller. */
-async function startFollower(chain: BenchChain, sequencer: RunningNode, extraArgs: string[] = []): Promise<{ node: RunningNode; cleanup: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'flashnode-follower-'))
-  const genesisPath = join(dir, 'genesis.json')
-  writeFileSync(genesisPath, JSON.stringify(chain.genesis))
-  const node = await startFlashnode({ genesisPath, port: await freePort(), datadir: join(dir, 'data'), extraArgs: ['--follow', sequencer.url.replace(/\/$/, ''), '--log-level', 'warn', ...extraArgs] })
-  return {
-    node,
-    cleanup: async () => {
-      await node.stop()
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-}
-
-async function ready(url: string): Promise<void> {
-  await until('the follower to be ready', async () => ((await fetch(`${url.replace(/\/$/, '')}/readyz`)).status === 200 ? true : undefined), 120_000)
-}
-
 function cases({ chain }: ScenarioContext): BenchCase[] {
   const factory = new TxFactory(chain.chainId, chain.token, SENDERS)
   const nonces = new NonceBook()
@@ -85,7 +63,7 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
         const args = followerArgs()
         const follower = await startFollower(chain, node, args)
         try {
-          await ready(follower.node.url)
+          await followerReady(follower.node.url)
           const perBatch = Math.round((TX_PER_S * BATCH_EVERY_MS) / 1000)
           const loadMs = WARMUP_MS + runMs
           const txs = factory.batch('erc20', perBatch * Math.ceil(loadMs / BATCH_EVERY_MS), nonces, node)
@@ -166,7 +144,7 @@ function cases({ chain }: ScenarioContext): BenchCase[] {
         const bodies = holders.map((h, i) => rpcBody(i + 1, 'eth_getStorageAt', [chain.token, balanceSlot(h), 'pending']))
         const follower = await startFollower(chain, node)
         try {
-          await ready(follower.node.url)
+          await followerReady(follower.node.url)
           const load = (url: string) => runLoad({ url, bodies, concurrency: 32, durationMs, warmupMs, once: false, client: 'raw' })
           const onFollower = await load(follower.node.url)
           const onSequencer = await load(node.url)

@@ -17,7 +17,7 @@ import { readBench } from './read-bench.ts'
 import { receiptsBench } from './receipts-bench.ts'
 import { sendBench } from './send-bench.ts'
 import { simulateBench } from './simulate-bench.ts'
-import { SOAK_DEFAULT_MS, soakBench } from './soak-bench.ts'
+import { SOAK_DEFAULT_MS, soakBench, soakFollowerBench } from './soak-bench.ts'
 import { visibilityBench } from './visibility-bench.ts'
 import { streamBench } from './stream-bench.ts'
 import { followerBench } from './follower-bench.ts'
@@ -49,6 +49,7 @@ export const SCENARIOS: readonly Scenario[] = [
   throughputBench,
   throughput1gBench,
   soakBench,
+  soakFollowerBench,
 ]
 
 /** Named sets of scenarios for --scenarios (a scenario's own name works there too). */

@@ -38,6 +38,8 @@ import { rpcBody } from './rpc.ts'
 import type { BenchCase, CaseRun, Measured, Scenario, ScenarioContext } from './scenario.ts'
 import { TxFactory, type TxKind } from './txs.ts'
 import { InsideSampler } from './soak-memory.ts'
+import { followerReady, startFollower } from './follower-node.ts'
+import type { RunningNode } from './nodes.ts'
 
 const READS_PER_S = 200
 const SENDS_PER_S = 50
@@ -160,12 +162,78 @@ function post(agent: Agent, url: URL, body: string): Promise<Reply> {
   })
 }
 
-async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Promise<Measured> {
+/** The memory figures of one watched process (names prefixed with its `prefix`); prints its inside summary. */
+async function memoryFigures(w: Watched, now: number, windowMs: number): Promise<Record<string, number>> {
+  await w.inside.sample(now)
+  const insideSummary = w.inside.summary(windowMs, slopeMbPerMin)
+  if (w.prefix !== '') console.log(`${w.prefix.trim()}:`)
+  console.log(insideSummary.lines.join('\n') + (insideSummary.file === undefined ? '' : `\n  samples: ${insideSummary.file}`))
+  const memory = w.memory
+  const series = (pick: (m: Memory) => number, from: number): [number, number][] =>
+    memory.filter(([t]) => t >= from).map(([t, m]) => [t, pick(m)])
+  const first = memory[0]?.[1]
+  const last = memory.at(-1)?.[1]
+  const rssWhole = slopeMbPerMin(series((m) => m.rss, 0))
+  const rssHalf = slopeMbPerMin(series((m) => m.rss, windowMs / 2))
+  const anonWhole = slopeMbPerMin(series((m) => m.anon, 0))
+  const anonHalf = slopeMbPerMin(series((m) => m.anon, windowMs / 2))
+  const anonHour = windowMs >= 2 * 3_600_000 ? slopeMbPerMin(series((m) => m.anon, windowMs - 3_600_000)) : undefined
+  const anonPeak = Math.max(...memory.map(([, m]) => m.anon))
+  const mb = (x: number | undefined): number => (x ?? Number.NaN) / MB
+  const figures: Record<string, number> = {
+    'rss start MB': mb(first?.rss),
+    'rss end MB': mb(last?.rss),
+    'rss slope MB/min (whole)': rssWhole.slope,
+    'rss slope ±2SE (whole)': rssWhole.twoSe,
+    'rss slope MB/min (last half)': rssHalf.slope,
+    'rss slope ±2SE (last half)': rssHalf.twoSe,
+    'anon start MB': mb(first?.anon),
+    'anon end MB': mb(last?.anon),
+    'anon slope MB/min (whole)': anonWhole.slope,
+    'anon slope MB/min (last half)': anonHalf.slope,
+    'anon slope ±2SE (last half)': anonHalf.twoSe,
+    ...(anonHour === undefined ? {} : { 'anon slope MB/min (last hour)': anonHour.slope, 'anon slope ±2SE (last hour)': anonHour.twoSe }),
+    'anon peak MB': mb(anonPeak),
+    'file (mapped db) end MB': mb(last?.file),
+    'file slope MB/min (last half)': slopeMbPerMin(series((m) => m.file, windowMs / 2)).slope,
+    ...insideSummary.extras,
+  }
+  return Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${w.prefix}${k}`, v]))
+}
+
+/** One process whose memory the soak samples: /proc from outside, flashnode_memory from inside. */
+interface Watched {
+  /** '' for the process the load goes to; 'sequencer ' for the sequencer behind a follower. */
+  readonly prefix: string
+  readonly pid: number
+  readonly inside: InsideSampler
+  readonly memory: [number, Memory][]
+}
+
+const watch = (prefix: string, node: RunningNode): Watched => ({ prefix, pid: node.serverPid, inside: new InsideSampler(node.url), memory: [] })
+
+/**
+ * The soak on `run.node`, or with `follow`, on a follower of it started here: the whole load (reads, and
+ * sends the follower forwards) goes to the follower, and both processes' memory is sampled.
+ */
+async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory, follow: boolean): Promise<Measured> {
+  const follower = follow ? await startFollower(ctx.chain, run.node) : undefined
+  try {
+    if (follower !== undefined) await followerReady(follower.node.url)
+    const target = follower?.node ?? run.node
+    const watched = [watch('', target), ...(follower === undefined ? [] : [watch('sequencer ', run.node)])]
+    return await soakOn(run, ctx, factory, target, watched)
+  } finally {
+    await follower?.cleanup()
+  }
+}
+
+async function soakOn(run: CaseRun, ctx: ScenarioContext, factory: TxFactory, target: RunningNode, watched: readonly Watched[]): Promise<Measured> {
   const windowMs = run.quick ? QUICK_WINDOW_MS : run.durationMs
   const totalMs = run.warmupMs + windowMs
   const perSecond = READS_PER_S + SENDS_PER_S
   const sendEvery = perSecond / SENDS_PER_S // every 5th request is a send
-  const url = new URL(run.node.url)
+  const url = new URL(target.url)
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS })
   const sockets = new Set<unknown>()
   agent.on('free', (socket) => sockets.add(socket))
@@ -176,8 +244,6 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
   let reads = 0
   const nonces = new Array<number>(factory.senders).fill(0)
   let sends = 0
-  const memory: [number, Memory][] = []
-  const inside = new InsideSampler(run.node.url)
 
   const nextBody = (i: number): string => {
     if (i % sendEvery === sendEvery - 1) {
@@ -198,9 +264,12 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
   const inFlight = new Set<Promise<void>>()
   const sample = (): void => {
     const t = performance.now() - started - run.warmupMs
-    const m = memoryOf(run.node.serverPid)
-    if (m !== undefined && t >= 0) memory.push([t, m])
-    if (t >= 0) void inside.sample(t)
+    if (t < 0) return
+    for (const w of watched) {
+      const m = memoryOf(w.pid)
+      if (m !== undefined) w.memory.push([t, m])
+      void w.inside.sample(t)
+    }
   }
   let sampler: NodeJS.Timeout | undefined
   try {
@@ -235,20 +304,8 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
     agent.destroy()
   }
   sample()
-  await inside.sample(performance.now() - started - run.warmupMs)
-  const insideSummary = inside.summary(windowMs, slopeMbPerMin)
-  console.log(insideSummary.lines.join('\n') + (insideSummary.file === undefined ? '' : `\n  samples: ${insideSummary.file}`))
-  const series = (pick: (m: Memory) => number, from: number): [number, number][] =>
-    memory.filter(([t]) => t >= from).map(([t, m]) => [t, pick(m)])
-  const first = memory[0]?.[1]
-  const last = memory.at(-1)?.[1]
-  const rssWhole = slopeMbPerMin(series((m) => m.rss, 0))
-  const rssHalf = slopeMbPerMin(series((m) => m.rss, windowMs / 2))
-  const anonWhole = slopeMbPerMin(series((m) => m.anon, 0))
-  const anonHalf = slopeMbPerMin(series((m) => m.anon, windowMs / 2))
-  const anonHour = windowMs >= 2 * 3_600_000 ? slopeMbPerMin(series((m) => m.anon, windowMs - 3_600_000)) : undefined
-  const anonPeak = Math.max(...memory.map(([, m]) => m.anon))
-  const mb = (x: number | undefined): number => (x ?? Number.NaN) / MB
+  const figures: Record<string, number> = {}
+  for (const w of watched) Object.assign(figures, await memoryFigures(w, performance.now() - started - run.warmupMs, windowMs))
   return {
     rate: counted / (windowMs / 1000),
     p50Ms: histogram.quantileMs(0.5),
@@ -259,40 +316,31 @@ async function soak(run: CaseRun, ctx: ScenarioContext, factory: TxFactory): Pro
     extras: {
       'transport errors (count)': failures.transport,
       'HTTP and JSON-RPC errors (count)': failures.http + failures.rpc,
-      'rss start MB': mb(first?.rss),
-      'rss end MB': mb(last?.rss),
-      'rss slope MB/min (whole)': rssWhole.slope,
-      'rss slope ±2SE (whole)': rssWhole.twoSe,
-      'rss slope MB/min (last half)': rssHalf.slope,
-      'rss slope ±2SE (last half)': rssHalf.twoSe,
-      'anon start MB': mb(first?.anon),
-      'anon end MB': mb(last?.anon),
-      'anon slope MB/min (whole)': anonWhole.slope,
-      'anon slope MB/min (last half)': anonHalf.slope,
-      'anon slope ±2SE (last half)': anonHalf.twoSe,
-      ...(anonHour === undefined ? {} : { 'anon slope MB/min (last hour)': anonHour.slope, 'anon slope ±2SE (last hour)': anonHour.twoSe }),
-      'anon peak MB': mb(anonPeak),
-      'file (mapped db) end MB': mb(last?.file),
-      'file slope MB/min (last half)': slopeMbPerMin(series((m) => m.file, windowMs / 2)).slope,
+      ...figures,
       'sockets used (count)': sockets.size,
       'window s': windowMs / 1000,
-      ...insideSummary.extras,
     },
   }
 }
 
-function cases(ctx: ScenarioContext): BenchCase[] {
+function cases(ctx: ScenarioContext, follow: boolean): BenchCase[] {
   const factory = new TxFactory(ctx.chain.chainId, ctx.chain.token, SENDERS)
   return [
     {
-      name: `${READS_PER_S} reads/s (6 methods, latest and pending) + ${SENDS_PER_S} tx/s, keep-alive node:http`,
+      name: `${READS_PER_S} reads/s (6 methods, latest and pending) + ${SENDS_PER_S} tx/s, keep-alive node:http${follow ? ', all to a follower' : ''}`,
       unit: 'req/s',
       compare: 'p50',
       warmupMs: 2_000,
-      measure: (run) => soak(run, ctx, factory),
+      measure: (run) => soak(run, ctx, factory, follow),
     },
   ]
 }
+
+const soakNotes = [
+  `open loop: request i due at i/${READS_PER_S + SENDS_PER_S} s, latency from when it was due; reads of eth_call, eth_simulateV1, eth_getBlockReceipts, eth_getStorageAt, eth_getTransactionCount, eth_getCode alternate latest/pending with new inputs each time; every 5th request is a send`,
+  'errors must be 0 (transport failure, non-200 or JSON-RPC error); transport errors are node:http keep-alive Agent failures (ECONNRESET, socket hang up…)',
+  'memory: slopes are least squares over the window and over its last half (± 2 standard errors); RssAnon is the leak indicator, RssFile the mapped database',
+]
 
 export const soakBench: Scenario = {
   name: 'soak',
@@ -302,10 +350,20 @@ export const soakBench: Scenario = {
   mutatesState: true,
   repetitions: 1,
   durationMs: (settings) => settings.soakDurationMs,
-  notes: () => [
-    `open loop: request i due at i/${READS_PER_S + SENDS_PER_S} s, latency from when it was due; reads of eth_call, eth_simulateV1, eth_getBlockReceipts, eth_getStorageAt, eth_getTransactionCount, eth_getCode alternate latest/pending with new inputs each time; every 5th request is a send`,
-    'errors must be 0 (transport failure, non-200 or JSON-RPC error); transport errors are node:http keep-alive Agent failures (ECONNRESET, socket hang up…)',
-    'memory: slopes are least squares over the window and over its last half (± 2 standard errors); RssAnon is the leak indicator, RssFile the mapped database',
-  ],
-  cases,
+  notes: () => soakNotes,
+  cases: (ctx) => cases(ctx, false),
+}
+
+/**
+ * The same soak through a follower (`--follow`) of the sequencer the runner started: every request goes to
+ * the follower (its sends forwarded to the sequencer); the figures without a prefix are the follower's, those
+ * prefixed `sequencer` its sequencer's. Flashnode only.
+ */
+export const soakFollowerBench: Scenario = {
+  ...soakBench,
+  name: 'soak-follower',
+  title: `Soak through a follower: a fixed ${READS_PER_S} reads/s and ${SENDS_PER_S} tx/s to a follower for 30 minutes (--soak-duration); both processes' memory`,
+  peers: ['flashnode'],
+  notes: () => [...soakNotes, 'unprefixed figures: the follower (all load goes to it); `sequencer …`: the sequencer it follows'],
+  cases: (ctx) => cases(ctx, true),
 }
