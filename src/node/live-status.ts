@@ -37,7 +37,7 @@ export interface FlashblockSummary {
   readonly transactions: number
   /** Gas used by those transactions. */
   readonly gasUsed: number
-  /** From asking the pool to publication (journal write included), ms; null for a block's opening. */
+  /** From asking the pool to publication (a single node's journal write, a group leader's acknowledgement included), ms; null for a block's opening. */
   buildMs: number | null
   /** When it was published (node clock, ms). */
   readonly at: number

@@ -127,19 +127,19 @@ export class NodeMetrics implements SequencerObserver, ExecutionObserver {
     this.streamMessages = new Counter({ name: 'flashnode_stream_messages_total', help: 'Flashblock stream messages published', registers })
     this.flashblockBuild = new Histogram({
       name: 'flashnode_flashblock_build_duration_seconds',
-      help: 'Time to build one flashblock, from asking the pool to its publication (journal write included)',
+      help: 'Time to build one flashblock, from asking the pool to its publication (a single node: journal write included; a group leader: the cluster\'s acknowledgement included, its journal write after)',
       buckets: SECONDS_BUCKETS,
       registers,
     })
     this.flashblockGasRate = new Histogram({
       name: 'flashnode_flashblock_gas_per_second',
-      help: 'Gas per second of one flashblock with transactions: the gas of its new transactions / its build time (from asking the pool to its publication, journal write included)',
+      help: 'Gas per second of one flashblock with transactions: the gas of its new transactions / its build time (from asking the pool to its publication)',
       buckets: [...GAS_PER_SECOND_BUCKETS],
       registers,
     })
     this.journalWrite = new Histogram({
       name: 'flashnode_journal_write_duration_seconds',
-      help: 'Time to journal one flashblock with transactions (durable before it is published)',
+      help: 'Time to journal one flashblock with transactions (a single node: durable before it is published; a group leader: after, the replicated stream being its record)',
       buckets: SECONDS_BUCKETS,
       registers,
     })

@@ -1,11 +1,11 @@
 /**
  * The sequencer's announcement gate with a test double (no broker; the real gate is tested against a
  * cluster in src/stream/replicated-stream.test.ts): nothing of a flashblock, an opening or a seal is
- * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, the journal is committed
- * once the gate has the message, while it is acknowledged, and the announcement waits for both; a seal is
- * gated before its commit;
- * a refusal (or a journal write that failed) deposes the sequencer (no further work, nothing of the refused
- * flashblock announced, the open block's journal gone, `deposed` told once).
+ * announced (feed, pending reads, the pool's stateChanged) before the gate resolves, a flashblock's journal
+ * write follows its announcement (the stream, not the journal, is a group's record), and a seal is gated
+ * before its commit; a refusal deposes the sequencer (no further work, nothing of the refused flashblock
+ * announced or journaled, the open block's journal gone, `deposed` told once), and so does a journal write
+ * that failed (what was announced stays: the stream holds it).
  */
 
 import { test } from 'node:test'
@@ -74,12 +74,16 @@ class ListPool implements SequencerPool {
     const list = [...this.txs]
     return { next: (): PoolCandidate | undefined => { const tx = list.shift(); return tx && { tx, hash: tx.hash(), sender: tx.getSenderAddress().bytes } }, skipSender: () => undefined }
   }
+  onIncluded?: () => void
+  onStateChanged?: () => void
   included(_b: unknown, hashes: readonly Uint8Array[]): void {
+    this.onIncluded?.()
     const gone = new Set(hashes.map(bytesToHex))
     this.txs = this.txs.filter((t) => !gone.has(bytesToHex(t.hash())))
   }
   drop(): void {}
   stateChanged(): void {
+    this.onStateChanged?.()
     this.stateChanges++
   }
 }
@@ -102,28 +106,46 @@ async function gated(t: Parameters<typeof devNode>[0], held?: (kv: KvStore) => K
   return { node, pool, gate, seq, announced }
 }
 
-test('with a gate, a flashblock is journaled once its message is with the gate, and announced only once acknowledged', async (t) => {
+test('with a gate, a flashblock is announced only once acknowledged, and journaled then, after the pool heard the transactions were included', async (t) => {
   const { node, pool, gate, seq, announced } = await gated(t)
   const journal = new FlashblockJournal(node.chain.store.kv)
   const tx = transfer(node, 0n)
   pool.txs.push(tx)
+  const order: string[] = []
+  pool.onIncluded = () => order.push('included')
+  pool.onStateChanged = () => order.push(`state changed (journaled: ${journal.read(1n)?.flashblocks.length ?? 0})`)
   const changesBefore = pool.stateChanges
   const built = seq.flashblock()
   await gate.asks(2)
   assert.equal(gate.asked[1]!.index, 1)
   await new Promise((resolve) => setImmediate(resolve))
-  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'journaled while the gate is asked')
-  assert.equal(seq.snapshot().index, 0, 'journaled but not acknowledged: the newest snapshot is still the opening')
+  assert.equal(seq.snapshot().index, 0, 'not acknowledged: the newest snapshot is still the opening')
   assert.equal(pool.stateChanges, changesBefore, 'the pool has not heard of it')
+  assert.equal(journal.read(1n)?.flashblocks.length ?? 0, 0, 'nothing journaled before the acknowledgement')
   assert.deepEqual(announced, [0])
   gate.asked[1]!.resolve()
   const snap = await built
   assert.equal(snap.index, 1)
   assert.equal(bytesToHex(snap.transactions[0]!.hash), bytesToHex(tx.hash()))
   assert.deepEqual(announced, [0, 1])
+  assert.deepEqual(order, ['included', 'state changed (journaled: 0)'], 'the pool lets them go as included before the new state; the journal follows the announcement')
+  assert.equal(journal.read(1n)?.flashblocks[0]?.length, 1, 'journaled once announced')
 })
 
-test('a journal write that fails deposes a gated sequencer, acknowledged or not: nothing announced', async (t) => {
+test('a refused flashblock leaves its transactions in the pool and nothing of it in the journal', async (t) => {
+  const { node, pool, gate, seq, announced } = await gated(t)
+  const tx = transfer(node, 0n)
+  pool.txs.push(tx)
+  const built = seq.flashblock()
+  await gate.asks(2)
+  gate.asked[1]!.reject(new Error('fenced out'))
+  await assert.rejects(built, /fenced out/)
+  assert.deepEqual(announced, [0])
+  assert.deepEqual(pool.txs.map((x) => bytesToHex(x.hash())), [bytesToHex(tx.hash())], 'still in the pool')
+  assert.equal(new FlashblockJournal(node.chain.store.kv).read(1n), undefined)
+})
+
+test('a journal write that fails after the acknowledgement deposes a gated sequencer; what it announced stays announced', async (t) => {
   let store: FailingCommit | undefined
   const { node, pool, gate, seq, announced } = await gated(t, (kv) => (store = new FailingCommit(kv)))
   const deposed: unknown[] = []
@@ -136,8 +158,8 @@ test('a journal write that fails deposes a gated sequencer, acknowledged or not:
   gate.asked[1]!.resolve()
   await assert.rejects(built, (e) => e === why)
   assert.deepEqual(deposed, [why])
-  assert.deepEqual(announced, [0])
-  assert.equal(new FlashblockJournal(node.chain.store.kv).read(1n), undefined)
+  assert.deepEqual(announced, [0, 1], 'acknowledged, so announced: the stream holds it')
+  assert.equal(new FlashblockJournal(node.chain.store.kv).read(1n), undefined, 'the open block is not resumed from this journal')
   await assert.rejects(seq.flashblock(), SequencerDeposed)
 })
 

@@ -11,25 +11,26 @@
  *
  * Invariants: one operation at a time (a promise chain); the published snapshot is never older than the
  * newest sealed block and never absent (a seal lets requests in while it computes roots, never between its
- * commit and the next block's first snapshot); a transaction seen as pre-confirmed is in the journal; after a
- * restart, `start()` replays the journal so the same transactions land in the same order.
+ * commit and the next block's first snapshot); a transaction seen as pre-confirmed is in the journal (a group
+ * leader's: in the replicated stream); after a restart, `start()` replays the journal so the same
+ * transactions land in the same order.
  * It learns of new transactions only through the pool it reads from; it never answers RPC. Listening to its
  * `flashblock` and `sealed` is listening to the feed it writes (one list of listeners, one announcement);
  * `error` (a tick that failed) and `deposed` are its own.
  *
  * With an announcement gate (a sequencer group's leader, announcement-gate.ts), every flashblock (the opening
- * included) and every seal is acknowledged through the gate before it is announced: the journal write is
- * committed while the brokers store the message (once the gate has sent it), and only once both are done
- * does the feed (and the pool's stateChanged) hear of it; a seal's gate comes before its commit. A group
- * leader's journal may thus trail the stream by the flashblock in flight: the stream is the group's record
- * (a takeover rebuilds the journal from it), the journal only this node's. The opening of the next block
+ * included) and every seal is acknowledged through the gate before it is announced (the feed and the pool's
+ * stateChanged hear of it only then); a flashblock's journal write follows its announcement, and a seal's
+ * gate comes before its commit. The stream is the group's record (a takeover, this node's own after a
+ * restart included, rebuilds the journal from it); the journal is only this node's working copy, which may
+ * trail the stream by the flashblock just announced. The opening of the next block
  * is acknowledged after the commit, so meanwhile `pending` reads fall back to `latest` (the block resolver).
  * Flashblocks resumed from the journal are not gated: a leader's journal is rebuilt from the replicated
  * stream, so they are already there. When the gate refuses, the sequencer is deposed: it stops (no more
- * ticks; every later call fails with SequencerDeposed), announces nothing of what was refused (a journal
- * write that failed deposes it too), deletes the open block's journal (never resumed by this node as if pre-confirmed: it was not announced, and the next
- * takeover rebuilds the journal from the stream) and emits `deposed`. The transactions of a refused
- * flashblock left the pool when they were journaled: they are lost, as a mempool's contents may be.
+ * ticks; every later call fails with SequencerDeposed), announces nothing of what was refused, deletes the
+ * open block's journal (never resumed by this node as if pre-confirmed: the next takeover rebuilds the journal
+ * from the stream) and emits `deposed`; a journal write that failed deposes it too (what it announced is in
+ * the stream). The transactions of a refused flashblock stay in this node's pool.
  * Without a gate nothing of this runs and nothing is awaited beyond what it always was.
  *
  * With a block opening (block-opening.ts; an OP Stack chain's, op-opening.ts) the opening also sets the
@@ -96,8 +97,8 @@ export interface SequencerPool {
 /** What the sequencer reports of its own work, for metrics (node/metrics.ts); each call is cheap and sync. */
 export interface SequencerObserver {
   /**
-   * A flashblock built: from asking the pool to its publication (journal write included), in seconds, and
-   * the gas its new transactions used (0 for an empty one).
+   * A flashblock built: from asking the pool to its publication (a single node's journal write, a group
+   * leader's acknowledgement included), in seconds, and the gas its new transactions used (0 for an empty one).
    */
   flashblockBuilt(seconds: number, gas: number): void
   /** The journal write of a flashblock with transactions, in seconds. */
@@ -393,17 +394,14 @@ export class Sequencer {
     return makeSnapshot(parent, open.header, 0, this.depositEntries, 0, open.diff(), open.gasUsed, open.blobGasUsed)
   }
 
-  /**
-   * Awaits the gate's acknowledgement and, when given, the journal write it overlaps; a refusal (or a journal
-   * that could not be written) deposes the sequencer once both have settled (so nothing of the journal lands
-   * after the deposition removed it) and is rethrown.
-   */
-  private async acknowledged(ack: Promise<void>, journaled?: Promise<void>): Promise<void> {
-    const [acknowledged, written] = await Promise.allSettled([ack, journaled])
-    const failure = acknowledged.status === 'rejected' ? acknowledged : written.status === 'rejected' ? written : undefined
-    if (failure === undefined) return
-    this.depose(failure.reason)
-    throw failure.reason
+  /** Awaits the gate's acknowledgement; a refusal deposes the sequencer and is rethrown. */
+  private async acknowledged(ack: Promise<void>): Promise<void> {
+    try {
+      await ack
+    } catch (e) {
+      this.depose(e)
+      throw e
+    }
   }
 
   private depose(err: unknown): void {
@@ -475,13 +473,37 @@ export class Sequencer {
       }
     }
     const snapshot = this.next(first)
-    if (this.gate !== undefined) {
-      const acknowledgement = this.gate.flashblock(snapshot)
-      await this.acknowledged(acknowledgement, added.length > 0 ? this.journalWhileAcknowledged(open, added, snapshot.index) : undefined)
-    } else if (added.length > 0) this.commitJournal(this.journalBatch(open, added, snapshot.index))
+    if (this.gate !== undefined) return this.announceAcknowledged(snapshot, added, started, gasBefore)
+    if (added.length > 0) this.commitJournal(this.journalBatch(open, added, snapshot.index))
     failpoint('flashblock:after-journal')
     this.announce(snapshot)
     this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
+    return this.current
+  }
+
+  /**
+   * A group leader's flashblock: announced once the replicated stream holds it, then journaled. The stream is
+   * what makes it durable (a takeover, this node's own after a restart included, rebuilds the journal from
+   * it), so the journal write, this node's working copy, is not on the way to the announcement: the main
+   * thread is free while the brokers store the message, and the acknowledgement is heard as soon as it
+   * comes. A journal write that fails then deposes the sequencer; what it announced is in the stream.
+   */
+  private async announceAcknowledged(snapshot: PreconfirmedSnapshot, added: readonly IncludedTransaction[], started: number, gasBefore: bigint): Promise<PreconfirmedSnapshot> {
+    const open = this.open
+    await this.acknowledged(this.gate!.flashblock(snapshot))
+    // Prepared before the announcement: the pool lets the transactions go as included before it hears of the new state.
+    const journal = added.length > 0 ? this.journalBatch(open, added, snapshot.index) : undefined
+    this.announce(snapshot)
+    this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
+    if (journal !== undefined) {
+      try {
+        this.commitJournal(journal)
+      } catch (e) {
+        this.depose(e)
+        throw e
+      }
+    }
+    failpoint('flashblock:after-journal')
     return this.current
   }
 
@@ -504,18 +526,6 @@ export class Sequencer {
   private commitJournal(journal: JournalWrite): void {
     this.kv.commit(journal.batch)
     this.observer?.journalWritten((performance.now() - journal.started) / 1000)
-  }
-
-  /**
-   * With a gate: the gate built the message and queued its publish before it returned its promise (the
-   * publish waits in the microtask queue for its socket write), so after one microtask turn the journal
-   * write is prepared and committed here while the brokers store the message. A commit on this thread, not
-   * LMDB's asynchronous one: that one waits for the write thread, behind every pool admission's write of the
-   * moment (several times slower under the load of docs/performance.md's replication row).
-   */
-  private async journalWhileAcknowledged(open: OpenBlock, added: readonly IncludedTransaction[], index: number): Promise<void> {
-    await Promise.resolve()
-    this.commitJournal(this.journalBatch(open, added, index))
   }
 
   private async sealOpen(): Promise<ExecutedBlock> {
