@@ -4,6 +4,8 @@ import { once } from 'node:events'
 import { WebSocket } from 'ws'
 import type { MethodHandler, MethodTable, RpcConnection } from '../registry.ts'
 import { startHttpServer, type RunningHttpServer } from './http-server.ts'
+import { Writable } from 'node:stream'
+import { coalescedWrites } from './ws-server.ts'
 
 type Json = Record<string, unknown>
 
@@ -131,6 +133,49 @@ test('handlers see the connection: push after the answer, onClose when the clien
   connection.send('{"late":true}') // a no-op after close, must not throw
   const late = new Promise<void>((resolve) => connection.onClose(resolve))
   await late // registered after close: still runs
+})
+
+test('messages sent in one run leave the socket in one write, and later runs in writes of their own', async () => {
+  const writes: number[] = []
+  const socket = new Writable({
+    write(_chunk, _encoding, done) {
+      writes.push(1)
+      done()
+    },
+    writev(chunks, done) {
+      writes.push(chunks.length)
+      done()
+    },
+  })
+  const coalesce = coalescedWrites(socket)
+  for (let i = 0; i < 5; i++) {
+    coalesce()
+    // ws corks around each frame's header and body: a nested cork, which must not flush
+    socket.cork()
+    socket.write(`header ${i}`)
+    socket.write(`body ${i}`)
+    socket.uncork()
+  }
+  assert.deepEqual(writes, [], 'nothing written during the run')
+  await Promise.resolve()
+  assert.deepEqual(writes, [10], 'the run in one write')
+  coalesce()
+  socket.write('next run')
+  await Promise.resolve()
+  assert.deepEqual(writes, [10, 1])
+})
+
+test('a burst of pushes in one run reaches the client whole and in order', async () => {
+  const ws = await connect()
+  const messages: string[] = []
+  ws.on('message', (d: Buffer) => messages.push(d.toString()))
+  ws.send('{"jsonrpc":"2.0","id":1,"method":"subscribe"}')
+  while (messages.length < 2) await once(ws, 'message')
+  const connection = connections.at(-1)!
+  const burst = Array.from({ length: 200 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', method: 'sub', params: { subscription: '0x1', result: i } }))
+  for (const m of burst) connection.send(m)
+  while (messages.length < 2 + burst.length) await once(ws, 'message')
+  assert.deepEqual(messages.slice(2), burst)
 })
 
 test('closing the connection aborts its in-flight requests', { timeout: 5000 }, async () => {

@@ -99,7 +99,7 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
       }
       if (stream !== undefined) return upgradeToStream(streamWss, stream, req, socket, head)
       const address = (opts.clientAddress ?? ((remote) => remote ?? 'unknown'))(req.socket.remoteAddress)
-      wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, opts, address))
+      wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, socket, opts, address))
     } catch (err) {
       opts.log('websocket upgrade failed', err)
       socket.destroy()
@@ -117,8 +117,28 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
   }
 }
 
-function serveConnection(ws: WebSocket, opts: WebSocketOptions, address: string): void {
+/**
+ * Messages sent in one synchronous run (a flashblock's notifications, one per transaction) leave in one write:
+ * the first corks the socket, and a microtask after the run uncorks it (ws corks and uncorks around each
+ * frame too; a cork is counted, so those only nest). What is corked counts in `bufferedAmount` as before.
+ */
+export function coalescedWrites(socket: Duplex): () => void {
+  let corked = false
+  const uncork = (): void => {
+    corked = false
+    socket.uncork()
+  }
+  return () => {
+    if (corked) return
+    corked = true
+    socket.cork()
+    queueMicrotask(uncork)
+  }
+}
+
+function serveConnection(ws: WebSocket, socket: Duplex, opts: WebSocketOptions, address: string): void {
   const gate = opts.gate?.(address)
+  const coalesce = coalescedWrites(socket)
   const closeCallbacks: (() => void)[] = []
   const gone = new AbortController()
   let isClosed = false
@@ -142,6 +162,7 @@ function serveConnection(ws: WebSocket, opts: WebSocketOptions, address: string)
         ws.terminate()
         return
       }
+      coalesce()
       ws.send(message, (err) => {
         if (err !== undefined && err !== null && !isClosed) opts.log('websocket send failed', err)
       })
