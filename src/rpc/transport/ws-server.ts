@@ -122,7 +122,7 @@ export function attachWebSocketServer(server: Server, opts: WebSocketOptions): W
  * the first corks the socket, and a microtask after the run uncorks it (ws corks and uncorks around each
  * frame too; a cork is counted, so those only nest). What is corked counts in `bufferedAmount` as before.
  */
-export function coalescedWrites(socket: Duplex): () => void {
+export function coalescedWrites(socket: Pick<Duplex, 'cork' | 'uncork'>): () => void {
   let corked = false
   const uncork = (): void => {
     corked = false
