@@ -113,7 +113,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
     }
 
     const timeout = readyTimeoutMs === undefined ? {} : { readyTimeoutMs }
-    const start = async (peer: PeerName, rep: number, chain: Chain, caseAnvilArgs: readonly string[]): Promise<RunningNode> => {
+    const start = async (peer: PeerName, rep: number, chain: Chain, caseAnvilArgs: readonly string[], ownStart: string | undefined): Promise<RunningNode> => {
       const port = await freePort()
       const onGenesis = chain === 'genesis' ? { genesisPath } : chain === 'op' ? { genesisPath: opGenesisPath } : {}
       if (peer === 'anvil' && chain === 'op') throw new Error('an OP Stack chain case is for Flashnode only (peers: [\'flashnode\'])')
@@ -124,7 +124,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       } else if (chain === 'op') {
         datadir = join(dir, `flashnode-op-${peer}-${rep}`) // new and empty: startFlashnode initializes it from the OP genesis
       } else if (s.mutatesState === true) {
-        datadir = join(dir, `flashnode-${rep}`)
+        datadir = join(dir, `flashnode-${rep}${ownStart === undefined ? '' : `-${ownStart}`}`)
         cpSync(pristine, datadir, { recursive: true })
       }
       const noMetrics = peer === 'flashnode-no-metrics' ? ['--no-metrics'] : []
@@ -132,7 +132,7 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
       return startFlashnode({ ...onGenesis, port, datadir, peer, extraArgs, ...timeout })
     }
     /** Which start of `peer` a case runs on: its chain, and for Anvil the case's own flags (a start of their own). */
-    const startKey = (c: BenchCase, peer: PeerName): string => `${chainOf(c)}|${peer === 'anvil' ? (c.anvilArgs ?? []).join(' ') : ''}`
+    const startKey = (c: BenchCase, peer: PeerName): string => `${chainOf(c)}|${c.ownStart ?? ''}|${peer === 'anvil' ? (c.anvilArgs ?? []).join(' ') : ''}`
 
     const repetitions = result.repetitions
     const caseSettings: RunSettings = s.durationMs === undefined ? settings : { ...settings, durationMs: s.durationMs(settings) }
@@ -146,12 +146,13 @@ export async function runScenario(s: Scenario, settings: RunSettings, progress: 
           const mine = applies.filter((c) => startKey(c, peer) === key)
           const chain = chainOf(mine[0]!)
           const caseAnvilArgs = peer === 'anvil' ? (mine[0]!.anvilArgs ?? []) : []
-          const on = `${chain === 'dev' ? ', its dev chain' : chain === 'op' ? ', the OP Stack chain' : ''}${caseAnvilArgs.length > 0 ? `, with ${caseAnvilArgs.join(' ')}` : ''}`
+          const ownStart = mine[0]!.ownStart
+          const on = `${chain === 'dev' ? ', its dev chain' : chain === 'op' ? ', the OP Stack chain' : ''}${ownStart === undefined ? '' : `, start "${ownStart}"`}${caseAnvilArgs.length > 0 ? `, with ${caseAnvilArgs.join(' ')}` : ''}`
           progress(`${s.name}: repetition ${rep + 1}/${repetitions}, ${peer}${on}`)
           pr.backgroundCpuPct.push(await backgroundBusy(settings.waitQuietMs, progress))
           let node: RunningNode
           try {
-            node = await start(peer, rep, chain, caseAnvilArgs)
+            node = await start(peer, rep, chain, caseAnvilArgs, mine[0]!.ownStart)
           } catch (e) {
             markUnavailable(pr, errorText(e))
             break

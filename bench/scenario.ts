@@ -76,6 +76,12 @@ export interface BenchCase {
    */
   readonly chain?: 'genesis' | 'dev' | 'op'
   /**
+   * Runs the case on a Flashnode start of its own (on its chain), with the other cases naming the same start:
+   * a row compared with one that has such a start (the OP Stack row) gets the same history before it (the
+   * same process age, the same code compiled so far).
+   */
+  readonly ownStart?: string
+  /**
    * Anvil flags this case alone needs, after the scenario's (e.g. `--steps-tracing`, which would slow Anvil's
    * other rows): the case runs on a start of Anvil of its own, with the cases naming the same flags.
    */
