@@ -16,7 +16,12 @@
  * The contract rows (`transfer-`, `swap-`, `multicall-` with `call` or `sim`) send the `contracts` scenario's
  * requests (bench/contracts-bench.ts) over its 20,000-holder chain instead of the 100,000-holder one.
  *   npx tsx bench/alternating-ab.ts --a ../other-checkout [--b .] [--a-args="..."] [--b-args="..."] [--row ROW] [--rounds 6] [--duration 5000]
- * ROW: sim1 | sim10 | call | storage | transfer-call | transfer-sim | swap-call | swap-sim | multicall-call | multicall-sim
+ * The `send` row (issue 42's intake) sends eth_sendRawTransaction of pre-signed ETH transfers instead, as the `send`
+ * scenario does (bench/send-bench.ts: 256 senders in nonce rounds, each sent once, 64 in flight, a 400M-gas chain),
+ * on the default cadence (200 ms flashblocks, auto sealing) rather than manual sealing; every side and round starts
+ * from the same fresh chain, so the same transactions are accepted each time, and the warm-up lets the sender-
+ * recovery workers (started by the first submission) load before the window.
+ * ROW: sim1 | sim10 | call | storage | send | transfer-call | transfer-sim | swap-call | swap-sim | multicall-call | multicall-sim
  */
 
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
@@ -30,6 +35,7 @@ import { keylessHolder, TOKEN_ADDRESS, writeBenchGenesis, type BenchChain } from
 import { runLoad } from './load.ts'
 import { freePort, initFlashnode, splitArgs, startFlashnode } from './nodes.ts'
 import { rpcBody } from './rpc.ts'
+import { TxFactory } from './txs.ts'
 
 const { values } = parseArgs({
   options: {
@@ -58,12 +64,20 @@ const HOLDERS = 100_000
  */
 const BODIES = HOLDERS
 
-const holders = CONTRACT === undefined ? Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i)) : []
+const SEND = ROW === 'send'
+/** The send row's senders, in-flight requests and transactions (as bench/send-bench.ts). */
+const SENDERS = 256
+const SEND_CONCURRENCY = 64
+const SEND_TXS = SENDERS * 200
+let sendBodies: string[] | undefined
+
+const holders = CONTRACT === undefined && !SEND ? Array.from({ length: HOLDERS }, (_, i) => keylessHolder(i)) : []
 let start = 0
 let contractChain: BenchChain | undefined
 
 /** A new run through the holders for every side and round. */
 function bodies(): string[] {
+  if (SEND) return sendBodies!
   if (CONTRACT !== undefined) {
     const from = start
     start += CONTRACT_BODIES
@@ -88,20 +102,24 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'flashnode-alternating-'))
   try {
     const genesis = join(work, 'genesis.json')
-    if (CONTRACT === undefined) writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
+    if (SEND) {
+      const sendChain = writeBenchGenesis(genesis, { accounts: SENDERS, gasLimit: 400_000_000n })
+      const factory = new TxFactory(sendChain.chainId, sendChain.token, SENDERS)
+      sendBodies = factory.batch('eth', SEND_TXS, undefined, undefined).map((t, i) => rpcBody(i + 1, 'eth_sendRawTransaction', [t.raw]))
+    } else if (CONTRACT === undefined) writeBenchGenesis(genesis, { accounts: 64, holders: HOLDERS })
     else contractChain = writeBenchGenesis(genesis, { accounts: 64, holders: CONTRACT_HOLDERS, swap: true })
     const chain = join(work, 'chain')
     initFlashnode(genesis, chain)
     console.log(`$ npx tsx bench/alternating-ab.ts ${process.argv.slice(2).join(' ')}`)
-    console.log(`A ${sides[0]!.checkout} ${sides[0]!.args.join(' ')}, B ${sides[1]!.checkout} ${sides[1]!.args.join(' ')}; ${ROW}: ${ROUNDS} rounds, ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up) per side, concurrency 8`)
+    console.log(`A ${sides[0]!.checkout} ${sides[0]!.args.join(' ')}, B ${sides[1]!.checkout} ${sides[1]!.args.join(' ')}; ${ROW}: ${ROUNDS} rounds, ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up) per side, concurrency ${SEND ? SEND_CONCURRENCY : 8}`)
     for (let r = 0; r < ROUNDS; r++) {
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
         const dataDir = join(work, `data-${side.name}`)
         rmSync(dataDir, { recursive: true, force: true })
         cpSync(chain, dataDir, { recursive: true })
-        const node = await startFlashnode({ checkout: side.checkout, genesisPath: genesis, datadir: dataDir, port: await freePort(), extraArgs: ['--sealing', 'manual', '--log-level', 'warn', ...side.args] })
+        const node = await startFlashnode({ checkout: side.checkout, genesisPath: genesis, datadir: dataDir, port: await freePort(), extraArgs: [...(SEND ? [] : ['--sealing', 'manual']), '--log-level', 'warn', ...side.args] })
         try {
-          const load = await runLoad({ url: node.url, bodies: bodies(), concurrency: 8, durationMs: DURATION_MS, warmupMs: WARMUP_MS, once: false, client: 'raw' })
+          const load = await runLoad({ url: node.url, bodies: bodies(), concurrency: SEND ? SEND_CONCURRENCY : 8, durationMs: DURATION_MS, warmupMs: WARMUP_MS, once: SEND, client: 'raw' })
           if (load.errors > 0) throw new Error(`${side.name}: ${load.errors} errors, e.g. ${load.errorSamples.join('; ')}`)
           side.rates.push(load.rps)
           console.log(`round ${r + 1} ${side.name}: ${load.rps.toFixed(0)}/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms`)

@@ -108,3 +108,52 @@ test('a refused transaction gets the same error through the worker as inline', a
   assert.deepEqual(viaWorker, refusal(env(forks.osaka)))
   assert.equal((viaWorker as Error).message, 'intrinsic gas too low: gas 20000, minimum needed 21000')
 })
+
+test('the submissions of one turn go to a worker as one message, and each caller gets the record of its own transaction', async (t) => {
+  const recovery = new SenderRecovery(GENESIS, 1)
+  t.after(() => recovery.close())
+  recovery.start()
+  await recovery.whenReady()
+  // Every key's nonces 0..2, interleaved: neighbours in the batch differ in sender, nonce and value.
+  const raws = [0, 1, 2].flatMap((nonce) => keys.map((key, i) => transfer(key, nonce, { value: BigInt(100 * nonce + i + 1) })))
+  const before = recovery.posted
+  const prepared = await Promise.all(raws.map((raw) => recovery.prepare(raw, OSAKA.number, OSAKA.timestamp)))
+  assert.deepEqual(recovery.posted, { messages: before.messages + 1, transactions: before.transactions + raws.length })
+  assert.deepEqual(
+    prepared.map((p) => [p?.senderHex, p?.nonce, p?.value]),
+    [0, 1, 2].flatMap((nonce) => keys.map((key, i) => [key.hex, BigInt(nonce), BigInt(100 * nonce + i + 1)])),
+  )
+  prepared.forEach((p, i) => assert.deepEqual({ ...p! }, prepareTx(raws[i]!, forks.osaka)))
+})
+
+test('a transaction the worker cannot prepare fails alone: the others of its batch get their records', async (t) => {
+  const recovery = new SenderRecovery(GENESIS, 1)
+  t.after(() => recovery.close())
+  recovery.start()
+  await recovery.whenReady()
+  const good = keys.map((key) => transfer(key, 0))
+  const highS = good[1]!.slice()
+  assert.equal(highS[highS.length - 33], 0xa0) // s is the last field, 32 bytes long
+  highS[highS.length - 32] = 0xff // s's top byte: above half the curve order, refused since Homestead (EIP-2)
+  const batch = [good[0]!, new Uint8Array([0x02, 0xc0, 0x01]), good[1]!, highS, good[2]!, new Uint8Array([0x03, 0xc0])]
+  const before = recovery.posted
+  const prepared = await Promise.all(batch.map((raw) => recovery.prepare(raw, OSAKA.number, OSAKA.timestamp)))
+  assert.equal(recovery.posted.messages, before.messages + 1)
+  assert.deepEqual(
+    prepared.map((p) => p?.senderHex),
+    [keys[0]!.hex, undefined, keys[1]!.hex, undefined, keys[2]!.hex, undefined],
+  )
+  for (const i of [0, 2, 4]) assert.deepEqual({ ...prepared[i]! }, prepareTx(batch[i]!, forks.osaka))
+})
+
+test('a lone submission is posted in the turn it came, alone (no waiting for company)', async (t) => {
+  const recovery = new SenderRecovery(GENESIS, 2)
+  t.after(() => recovery.close())
+  recovery.start()
+  await recovery.whenReady()
+  const before = recovery.posted
+  const pending = recovery.prepare(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp)
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(recovery.posted, { messages: before.messages + 1, transactions: before.transactions + 1 })
+  assert.equal((await pending)?.senderHex, keys[0]!.hex)
+})

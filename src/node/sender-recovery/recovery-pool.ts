@@ -43,6 +43,8 @@ export class SenderRecovery {
   private readonly readyWaiters: (() => void)[] = []
   private started = false
   private closed = false
+  private messages = 0
+  private transactions = 0
 
   constructor(
     private readonly genesis: GethGenesis,
@@ -52,6 +54,11 @@ export class SenderRecovery {
   /** Whether the workers have been started (by a first submission, or `start`). */
   get running(): boolean {
     return this.started
+  }
+
+  /** Requests posted to the workers so far, and the transactions they carried (a burst of one turn is one message per worker). */
+  get posted(): { readonly messages: number; readonly transactions: number } {
+    return { messages: this.messages, transactions: this.transactions }
   }
 
   /** Starts the workers now (once; a first `prepare` does it too). */
@@ -103,6 +110,8 @@ export class SenderRecovery {
       }
       const id = this.nextId++
       lane.inFlight.set(id, batch)
+      this.messages++
+      this.transactions += batch.length
       lane.thread.post({ id, items: batch.map((w) => w.item) } satisfies WorkRequest)
     }
   }

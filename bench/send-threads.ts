@@ -1,0 +1,90 @@
+/**
+ * Where a Flashnode's CPU goes per accepted eth_sendRawTransaction, thread by thread, read from /proc (each
+ * thread's utime + stime across the measured window), not from a sampling profile: on a machine whose cores are
+ * all busy, a V8 profile charges the time a thread spends descheduled to the call it was in when it lost its core,
+ * typically a call that woke another thread (postMessage to a worker, a socket write, lmdb-js's startWriting), so
+ * those look costly in `--cpu-prof` while /proc shows what each thread really burned.
+ *
+ * The load is the `send` scenario's (bench/send-bench.ts: pre-signed ETH transfers from 256 senders in nonce rounds,
+ * 64 in flight, a 400M-gas chain, the production build at its default 200 ms cadence). Fresh (the default): the
+ * window starts 0.2 s after the first send, as in that scenario, so it includes the workers' loading and the JIT's
+ * warm-up; `--warm`: 5,120 transactions are sent first, untimed, so the window sees the steady state.
+ *   npx tsx bench/send-threads.ts [--warm] [--checkout DIR] [--args="flashnode start options"]
+ * Threads are named by id; `main` is the node's main thread. The busiest others are, in steady state, the
+ * sender-recovery workers, then V8's platform threads (garbage collection, optimizing compiler).
+ */
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { writeBenchGenesis } from './genesis.ts'
+import { runLoad } from './load.ts'
+import { freePort, initFlashnode, splitArgs, startFlashnode } from './nodes.ts'
+import { machineBusySeconds } from './proc.ts'
+import { rpcBody } from './rpc.ts'
+import { TxFactory } from './txs.ts'
+
+const { values } = parseArgs({
+  options: {
+    warm: { type: 'boolean', default: false },
+    checkout: { type: 'string', default: '.' },
+    args: { type: 'string', default: '' },
+    duration: { type: 'string', default: '5000' },
+  },
+})
+const SENDERS = 256
+const WARM_TXS = SENDERS * 20
+const DURATION_MS = Number(values.duration)
+const CLOCK_TICKS = 100 // per second, as /proc counts utime and stime (USER_HZ)
+
+/** CPU ticks so far of each thread of `pid`. */
+function threadTicks(pid: number): Map<number, number> {
+  const ticks = new Map<number, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks.set(Number(tid), Number(fields[11]) + Number(fields[12]))
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ticks
+}
+
+const work = mkdtempSync(join(tmpdir(), 'flashnode-send-threads-'))
+try {
+  const genesis = join(work, 'genesis.json')
+  const chain = writeBenchGenesis(genesis, { accounts: SENDERS, gasLimit: 400_000_000n })
+  const bodies = new TxFactory(chain.chainId, chain.token, SENDERS).batch('eth', SENDERS * 200, undefined, undefined).map((t, i) => rpcBody(i + 1, 'eth_sendRawTransaction', [t.raw]))
+  initFlashnode(genesis, join(work, 'data'))
+  const node = await startFlashnode({ checkout: values.checkout!, genesisPath: genesis, datadir: join(work, 'data'), port: await freePort(), extraArgs: ['--log-level', 'warn', ...splitArgs(values.args!)] })
+  try {
+    if (values.warm) await runLoad({ url: node.url, bodies: bodies.slice(0, WARM_TXS), concurrency: 64, durationMs: 120_000, warmupMs: 0, once: true, client: 'raw' })
+    const rest = bodies.slice(values.warm ? WARM_TXS : 0)
+    // Fresh: the first 0.2 s are the load's own warm-up, outside the ticks (as the scenario's).
+    const load = runLoad({ url: node.url, bodies: rest, concurrency: 64, durationMs: DURATION_MS, warmupMs: values.warm ? 0 : 200, once: true, client: 'raw' })
+    if (!values.warm) await new Promise((resolve) => setTimeout(resolve, 200))
+    const busyBefore = machineBusySeconds()
+    const startedAt = performance.now()
+    const before = threadTicks(node.serverPid)
+    const result = await load
+    const after = threadTicks(node.serverPid)
+    const seconds = (performance.now() - startedAt) / 1000
+    const nodeSeconds = [...after].reduce((s, [tid, t]) => s + t - (before.get(tid) ?? 0), 0) / CLOCK_TICKS
+    // Everything else the machine ran meanwhile (the load generator included), in % of one core.
+    const otherPct = ((machineBusySeconds() - busyBefore - nodeSeconds) / seconds) * 100
+    const accepted = result.rps * (DURATION_MS / 1000)
+    console.log(`$ npx tsx bench/send-threads.ts ${process.argv.slice(2).join(' ')}`)
+    console.log(`${values.warm ? 'steady (5,120 sent first)' : 'fresh start'}: ${result.rps.toFixed(0)} tx/s accepted, p50 ${result.p50Ms.toFixed(1)} ms, ${result.errors} errors; node ${((nodeSeconds / seconds) * 100).toFixed(0)}% of one core, other processes (load generator included) ${otherPct.toFixed(0)}%`)
+    const rows = [...after].map(([tid, t]) => ({ tid, us: ((t - (before.get(tid) ?? 0)) * 1e6) / CLOCK_TICKS / accepted })).filter((r) => r.us > 0)
+    rows.sort((a, b) => b.us - a.us)
+    for (const r of rows) console.log(`  ${r.us.toFixed(0).padStart(5)} µs/tx  ${r.tid === node.serverPid ? 'main' : `thread ${r.tid}`}`)
+    console.log(`  ${rows.reduce((s, r) => s + r.us, 0).toFixed(0).padStart(5)} µs/tx  all threads`)
+  } finally {
+    await node.stop()
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
