@@ -23,8 +23,8 @@
  * stateChanged hear of it only then); a flashblock's journal write follows its announcement, and a seal's
  * gate comes before its commit. The stream is the group's record (a takeover, this node's own after a
  * restart included, rebuilds the journal from it); the journal is only this node's working copy, which may
- * trail the stream by the flashblock just announced. The opening of the next block
- * is acknowledged after the commit, so meanwhile `pending` reads fall back to `latest` (the block resolver).
+ * trail the stream by the flashblock just announced. The opening of the next block is acknowledged after
+ * the commit, so meanwhile `pending` reads fall back to `latest` (the block resolver).
  * Flashblocks resumed from the journal are not gated: a leader's journal is rebuilt from the replicated
  * stream, so they are already there. When the gate refuses, the sequencer is deposed: it stops (no more
  * ticks; every later call fails with SequencerDeposed), announces nothing of what was refused, deletes the
