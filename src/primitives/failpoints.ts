@@ -22,7 +22,8 @@
  *   open:user-deposits-acknowledged  an OP block's opening with user deposits acknowledged by the group's stream,
  *                             its deposits not yet forgotten by their keeper (sequencer.ts)
  *   answer:send-deposit       flashnode_sendDeposit's hash answered (rpc/methods/dev.ts)
- *   subscription:sent         a subscription notification written to its WebSocket (rpc/subscriptions.ts)
+ *   subscription:sent         (after the turn) a subscription notification handed to its WebSocket, which
+ *                             writes the messages of one run at its end (rpc/subscriptions.ts)
  *   stream:sent               a flashblock stream message handed to a subscriber's WebSocket (stream/publisher.ts)
  *   answer:sync-send          eth_sendRawTransactionSync's receipt answered (rpc/methods/send.ts)
  *   answer:pending-receipt    eth_getTransactionReceipt answered with a pre-confirmed receipt (rpc/methods/receipts.ts)

@@ -31,7 +31,7 @@ import type { JsonValue } from '../format/json.ts'
 import { parseLogFilter } from './params/log-filter.ts'
 import { parseBool } from './params/args.ts'
 import { ParamError } from './params/param-error.ts'
-import { failpoint } from '../primitives/failpoints.ts'
+import { failpointAfterAnswer } from '../primitives/failpoints.ts'
 
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 128
 
@@ -151,7 +151,8 @@ export function subscriptionMethods(node: NodeApi, opts: SubscriptionOptions = {
       const id = `0x${randomBytes(16).toString('hex')}`
       const send: Send = (result) => {
         conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }))
-        failpoint('subscription:sent')
+        // Once the turn is over: the messages of one run leave the socket together at its end (ws-server.ts).
+        failpointAfterAnswer('subscription:sent')
       }
       const stop = node.subscribe(listenerFor(kind, params[1] ?? undefined, send, node.preconfirmations, heads))
       subs.set(id, stop)
