@@ -7,9 +7,8 @@
  * A gate's promise: `flashblock` / `sealed` resolve only once the message of that snapshot / sealed block is
  * stored by the replicated stream, and reject (with the broker's typed reason: fenced out, unavailable, …)
  * when it is not. A rejection is final for the sequencer: it stops, announces nothing it was refused, and
- * tells its owner (`deposed`). The gate never announces and never touches the journal. Where it can, a gate
- * sends the message before `flashblock` returns its promise: the sequencer commits its journal meanwhile, one
- * microtask later (only the overlap depends on it, never what is announced).
+ * tells its owner (`deposed`). The gate never announces and never touches the journal (a group leader's
+ * sequencer journals a flashblock after announcing it: the stream is the record).
  */
 
 import type { SealedBlock } from '../preconf/feed.ts'

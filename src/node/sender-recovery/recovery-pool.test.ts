@@ -8,11 +8,17 @@ import { SenderRecovery } from './recovery-pool.ts'
 
 const OSAKA = { number: 20n, timestamp: 450n }
 
-test('a burst is prepared on the worker: each record equals the inline one, legacy, typed and creations, in order', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 2)
+/** A recovery pool of `workers` threads, started and ready, closed when the test ends. */
+async function startedRecovery(t: { after(fn: () => unknown): void }, workers: number): Promise<SenderRecovery> {
+  const recovery = new SenderRecovery(GENESIS, workers)
   t.after(() => recovery.close())
   recovery.start()
   await recovery.whenReady()
+  return recovery
+}
+
+test('a burst is prepared on the worker: each record equals the inline one, legacy, typed and creations, in order', async (t) => {
+  const recovery = await startedRecovery(t, 2)
   const raws = keys.flatMap((key, i) => [
     transfer(key, i, { data: new Uint8Array([0, 7, 0]), gas: 30_000n }),
     sign({ type: 0, nonce: 1n, gasPrice: 2n * GWEI, gasLimit: 21_000n, to: `0x${'22'.repeat(20)}` }, key, forks.osaka),
@@ -29,10 +35,7 @@ test('a burst is prepared on the worker: each record equals the inline one, lega
 })
 
 test('what the worker cannot prepare answers undefined (the caller decodes inline and rejects)', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 1)
-  t.after(() => recovery.close())
-  recovery.start()
-  await recovery.whenReady()
+  const recovery = await startedRecovery(t, 1)
   const good = transfer(keys[0]!, 0)
   const badSignature = good.slice()
   badSignature[badSignature.length - 5]! ^= 0xff // inside s
@@ -66,10 +69,7 @@ test('after close, prepare answers undefined at once and starts nothing', async 
 })
 
 test('the pool admits with a worker-prepared record exactly as it does inline', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 1)
-  t.after(() => recovery.close())
-  recovery.start()
-  await recovery.whenReady()
+  const recovery = await startedRecovery(t, 1)
   const state = new FakeState()
   const viaWorker = new TxPool({ config: {} })
   const inline = new TxPool({ config: {} })
@@ -89,10 +89,7 @@ test('the pool admits with a worker-prepared record exactly as it does inline', 
 })
 
 test('a refused transaction gets the same error through the worker as inline', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 1)
-  t.after(() => recovery.close())
-  recovery.start()
-  await recovery.whenReady()
+  const recovery = await startedRecovery(t, 1)
   const raw = transfer(keys[0]!, 0, { gas: 20_000n })
   const prepared = await recovery.prepare(raw, OSAKA.number, OSAKA.timestamp)
   assert.ok(prepared !== undefined) // decodable: the pool, not the worker, refuses it
@@ -110,10 +107,7 @@ test('a refused transaction gets the same error through the worker as inline', a
 })
 
 test('the submissions of one turn go to a worker as one message, and each caller gets the record of its own transaction', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 1)
-  t.after(() => recovery.close())
-  recovery.start()
-  await recovery.whenReady()
+  const recovery = await startedRecovery(t, 1)
   // Every key's nonces 0..2, interleaved: neighbours in the batch differ in sender, nonce and value.
   const raws = [0, 1, 2].flatMap((nonce) => keys.map((key, i) => transfer(key, nonce, { value: BigInt(100 * nonce + i + 1) })))
   const before = recovery.posted
@@ -127,10 +121,7 @@ test('the submissions of one turn go to a worker as one message, and each caller
 })
 
 test('a transaction the worker cannot prepare fails alone: the others of its batch get their records', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 1)
-  t.after(() => recovery.close())
-  recovery.start()
-  await recovery.whenReady()
+  const recovery = await startedRecovery(t, 1)
   const good = keys.map((key) => transfer(key, 0))
   const highS = good[1]!.slice()
   assert.equal(highS[highS.length - 33], 0xa0) // s is the last field, 32 bytes long
@@ -147,10 +138,7 @@ test('a transaction the worker cannot prepare fails alone: the others of its bat
 })
 
 test('a lone submission is posted in the turn it came, alone (no waiting for company)', async (t) => {
-  const recovery = new SenderRecovery(GENESIS, 2)
-  t.after(() => recovery.close())
-  recovery.start()
-  await recovery.whenReady()
+  const recovery = await startedRecovery(t, 2)
   const before = recovery.posted
   const pending = recovery.prepare(transfer(keys[0]!, 0), OSAKA.number, OSAKA.timestamp)
   await new Promise((resolve) => setImmediate(resolve))
