@@ -86,7 +86,7 @@ test('a hole in the broker that the sequencer cannot fill either: the follower r
   const stop = node.stream!.onPublished((m) => {
     published.push(m.sequence)
     // Block 2's first flashblock after its opening never reaches the broker.
-    if (lost === undefined && m.message.blockNumber === 2n && (m.message.payload as { index: number }).index === 1) lost = m.sequence
+    if (lost === undefined && m.message.blockNumber === 2n && (JSON.parse(m.json.toString()) as { index: number }).index === 1) lost = m.sequence
     else publisher.publish(m)
   })
   publisher.start()

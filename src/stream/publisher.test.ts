@@ -49,7 +49,7 @@ test('sequence numbers go on past a restart on the same database: none is handed
 
   const second = await unstartedManualNode(t, {}, dir)
   const after: { sequence: number; previous: unknown }[] = []
-  t.after(second.stream!.onPublished((m) => after.push({ sequence: m.sequence, previous: (m.message.payload as { metadata: { previous_sequence: unknown } }).metadata.previous_sequence })))
+  t.after(second.stream!.onPublished((m) => after.push({ sequence: m.sequence, previous: (JSON.parse(m.json.toString()) as { metadata: { previous_sequence: unknown } }).metadata.previous_sequence })))
   await second.start()
   await sealBlocks(second, 1)
   const newestBefore = Math.max(...before)

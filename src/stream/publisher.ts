@@ -79,24 +79,31 @@ export interface StreamSink {
   close(code: number, reason: string): void
 }
 
+/** What a kept message remembers of its StreamMessage besides the bytes. */
+export type KeptMessage = Pick<StreamMessage, 'sequence' | 'blockNumber' | 'closing'>
+
 /**
  * A kept message: its JSON as UTF-8 bytes (encoded once: every subscriber is sent the same buffer, not a
- * string each converts again), and its Brotli form once a subscriber asked for it.
+ * string each converts again), and its Brotli form once a subscriber asked for it. The payload's object tree
+ * is not kept: held with the blocks of history, it outlived every young-generation collection only to be
+ * copied by each, and a group leader's acknowledgement waits through those pauses.
  */
 export class PublishedMessage {
   private brotli: Promise<Buffer> | undefined
   /** The Brotli form once it exists (compressed here or on the thread pool). */
   brotliBytes: Buffer | undefined
   readonly json: Buffer
+  readonly message: KeptMessage
 
   constructor(
-    readonly message: StreamMessage,
+    message: StreamMessage,
     json: string,
     private readonly quality: number,
     /** When it was serialized (performance.now(), for the bench). */
     readonly publishedAt: number,
   ) {
     this.json = Buffer.from(json, 'utf8')
+    this.message = { sequence: message.sequence, blockNumber: message.blockNumber, closing: message.closing }
   }
 
   get sequence(): number {
