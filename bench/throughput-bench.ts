@@ -206,6 +206,14 @@ interface Prepared {
   warmupMs: number
 }
 
+/** The rows to run: BENCH_THROUGHPUT_ROWS (comma-separated: eth, erc20, swap, mixed), all by default. */
+function rowsChosen(): Row[] {
+  const chosen = (process.env['BENCH_THROUGHPUT_ROWS'] ?? 'eth,erc20,swap,mixed').split(',').filter((r) => r !== '')
+  const unknown = chosen.filter((r) => !(r in ROWS))
+  if (unknown.length > 0) throw new Error(`BENCH_THROUGHPUT_ROWS: no row ${unknown.join(', ')} (rows: ${Object.keys(ROWS).join(', ')})`)
+  return chosen as Row[]
+}
+
 function cases(gasLimit: bigint) {
   return ({ chain, quick }: ScenarioContext): BenchCase[] => {
     const addresses = chain.accounts.map((a) => a.address)
@@ -362,7 +370,7 @@ function cases(gasLimit: bigint) {
         }
       },
     })
-    return (['eth', 'erc20', 'swap', 'mixed'] as const).map(row)
+    return rowsChosen().map(row)
   }
 }
 
