@@ -28,8 +28,6 @@
 import { createHash } from 'node:crypto'
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { bigIntToFixedBytes, bytesToBigInt } from '../primitives/hex.ts'
-import { keccak256 } from '../primitives/keccak.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import type { Rules } from '../evm/fork.ts'
 import {
@@ -45,6 +43,8 @@ import { InvalidTransaction, Status, type BlockEnv, type Log, type TxInput, type
 import { WorldState } from '../evm/world-state.ts'
 import { blockEnvOf, rulesOf } from './evm-env.ts'
 import { encodeReceiptFast } from './receipt-records.ts'
+import { LogItems } from './log-items.ts'
+import { BLOOM_BYTES, orBloom } from '../primitives/bloom.ts'
 import { depositRequests, withType } from './deposit-requests.ts'
 import { OpFees, type ChargedRollupCosts } from './op-fees.ts'
 import { runDeposit, type DepositOutcome } from './op-deposit.ts'
@@ -58,7 +58,7 @@ const GWEI = 1_000_000_000n
 const ETHER = 10n ** 18n
 const EMPTY = new Uint8Array(0)
 /** The bloom of a receipt without logs: shared, never written. */
-const EMPTY_BLOOM = new Uint8Array(256)
+const EMPTY_BLOOM = new Uint8Array(BLOOM_BYTES)
 
 /** A receipt as receipt-records.ts and the receipts trie read it (the library's receipt shape). */
 export interface BlockReceipt {
@@ -92,7 +92,9 @@ export class BlockExecution {
   readonly rules: Rules
   gasUsed = 0n
   blobGasUsed = 0n
-  readonly bloom = new Uint8Array(256)
+  readonly bloom = new Uint8Array(BLOOM_BYTES)
+  /** This block's log addresses and topics, as bytes and bloom bits (log-items.ts). */
+  private readonly logItems = new LogItems()
   /** Each receipt's receipts-trie encoding, in order. */
   readonly receiptEncodings: Uint8Array[] = []
   /** Every log of the block, kept from Prague only (EIP-6110 deposits). */
@@ -203,13 +205,11 @@ export class BlockExecution {
   receipt(result: TxResult, type: number, stateRoot?: Uint8Array, deposit?: { readonly depositNonce?: bigint; readonly depositReceiptVersion?: bigint }): BlockReceipt {
     // Without logs (every plain transfer) the bloom is the shared empty one and the block's stays as it is.
     const hasLogs = result.logs.length > 0
-    const bitvector = hasLogs ? logsBloom(result.logs) : EMPTY_BLOOM
-    if (hasLogs) for (let i = 0; i < 256; i++) this.bloom[i]! |= bitvector[i]!
-    const receipt: { -readonly [K in keyof BlockReceipt]: BlockReceipt[K] } = {
-      cumulativeBlockGasUsed: this.gasUsed,
-      bitvector,
-      logs: hasLogs ? result.logs.map((l) => [bigIntToFixedBytes(l.address, 20), l.topics.map((t) => bigIntToFixedBytes(t, 32)), l.data]) : [],
-    }
+    const bitvector = hasLogs ? new Uint8Array(BLOOM_BYTES) : EMPTY_BLOOM
+    const items = this.logItems
+    const logs: BlockReceipt['logs'] = hasLogs ? result.logs.map((l) => [items.address(l.address, bitvector), l.topics.map((t) => items.topic(t, bitvector)), l.data]) : []
+    if (hasLogs) orBloom(this.bloom, bitvector)
+    const receipt: { -readonly [K in keyof BlockReceipt]: BlockReceipt[K] } = { cumulativeBlockGasUsed: this.gasUsed, bitvector, logs }
     if (stateRoot !== undefined) receipt.stateRoot = stateRoot
     else receipt.status = result.status === Status.Success ? 1 : 0
     if (type === 3) receipt.blobGasUsed = result.blobGasUsed
@@ -274,24 +274,6 @@ export function requestsHash(requests: readonly Uint8Array[]): Uint8Array {
   const outer = createHash('sha256')
   for (const r of requests) if (r.length > 1) outer.update(createHash('sha256').update(r).digest())
   return new Uint8Array(outer.digest())
-}
-
-/** The 2048-bit bloom of logs (each address and topic sets three bits of its keccak). */
-export function logsBloom(logs: readonly Log[]): Uint8Array {
-  const bloom = new Uint8Array(256)
-  for (const log of logs) {
-    addToBloom(bloom, bigIntToFixedBytes(log.address, 20))
-    for (const t of log.topics) addToBloom(bloom, bigIntToFixedBytes(t, 32))
-  }
-  return bloom
-}
-
-function addToBloom(bloom: Uint8Array, value: Uint8Array): void {
-  const h = keccak256(value)
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
-    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7)
-  }
 }
 
 /** The chain's EIP-6110 deposit contract (the genesis config's depositContractAddress; mainnet's otherwise). */
