@@ -44,6 +44,7 @@ import type { Logger } from '../primitives/logger.ts'
 import { chainGenesis, completeLatestState } from './data-directory.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
+import { idleYoungCollection } from './idle-collection.ts'
 import { EMPTY_POOL, poolApi } from './pool-api.ts'
 import type { NodePorts } from './ports.ts'
 import { PROCESS_MEMORY } from './thread-memory.ts'
@@ -421,6 +422,8 @@ function sequencingFor(
       feed,
       ...(observer !== undefined ? { observer } : {}),
       ...(rules.op !== undefined ? { opening: new OpOpening(rules, kv, config.opL1) } : {}),
+      // Real time only: an injected clock's "idle time" is no one's.
+      ...(config.scheduler === undefined ? { idleTime: idleYoungCollection() } : {}),
     },
   )
   return {

@@ -121,6 +121,11 @@ export interface SequencerOptions {
   readonly gate?: AnnouncementGate
   /** The chain's own duties at each block's opening (an OP Stack chain's deposits); absent on Ethereum. */
   readonly opening?: BlockOpening
+  /**
+   * Told after each automatic tick's work how long remains until the next tick (ms): time no flashblock
+   * waits on (node/idle-collection.ts collects garbage there).
+   */
+  readonly idleTime?: (msUntilNextTick: number) => void
 }
 
 export interface SequencerSettings {
@@ -149,6 +154,9 @@ export class Sequencer {
   private cancelTimer: (() => void) | undefined
   private stopped = false
   private ticking = false
+  /** When the scheduled tick is due (scheduler time). */
+  private nextTickAt = 0
+  private readonly idleTime: ((msUntilNextTick: number) => void) | undefined
   private readonly journal: FlashblockJournal
   private readonly feed: PreconfirmedWriter & FeedEventSource
   private readonly errors = new EventEmitter<OwnEvents>()
@@ -183,6 +191,7 @@ export class Sequencer {
     this.observer = options.observer
     this.gate = options.gate
     this.opening = options.opening
+    this.idleTime = options.idleTime
   }
 
   /**
@@ -306,6 +315,7 @@ export class Sequencer {
    */
   private schedule(delayMs = this.settings.flashblockIntervalMs): void {
     if (this.stopped) return
+    this.nextTickAt = this.scheduler.now() + delayMs
     this.cancelTimer = this.scheduler.after(delayMs, () => {
       this.schedule()
       if (this.ticking) return this.observer?.tickSkipped()
@@ -317,6 +327,7 @@ export class Sequencer {
         } finally {
           this.ticking = false
         }
+        this.idleTime?.(this.nextTickAt - this.scheduler.now())
       }).catch((e: unknown) => {
         if (!this.deposed) this.errors.emit('error', e)
       })
