@@ -156,3 +156,15 @@ test('blob transactions and empty input are not preparable', () => {
   assert.equal(isPreparable(new Uint8Array()), false)
   assert.throws(() => prepareTx(new Uint8Array([3, 0xc0]), forks.osaka), /not preparable/)
 })
+
+test('admitted inline (no worker), a call in direct-prepare\'s shape gets no library object until read; a creation gets its own at admission', () => {
+  const state = new FakeState()
+  const pool = new TxPool({ config: {} })
+  const isBuilt = (tx: unknown): boolean => (tx as { isBuilt?: boolean }).isBuilt ?? true
+  const call = pool.add(transfer(keys[0]!, 0, { data: new Uint8Array([0, 1, 2]), gas: 60_000n }), state, env(forks.osaka)).tx
+  const creation = pool.add(transfer(keys[1]!, 0, { to: '', data: new Uint8Array(64).fill(0x60), gas: 100_000n }), state, env(forks.osaka)).tx
+  assert.deepEqual([isBuilt(call), isBuilt(creation)], [false, true])
+  // Read, the call's library object is the transaction's.
+  assert.equal(bytesToHex(call.tx.hash()), call.hashHex)
+  assert.equal(call.tx.getSenderAddress().toString(), call.senderHex)
+})

@@ -102,6 +102,17 @@ export function recordOf(f: TxFields, fork: string, r: Recovered): PreparedTx {
   }
 }
 
+/**
+ * A transaction admitted on this thread (no worker prepared it): the everyday shapes through direct-prepare.ts,
+ * so their library object waits for a reader as a worker's record's does; the rest through materialize, which
+ * builds it and words every refusal (direct-prepare.ts answers only what materialize would make).
+ */
+export function pooledInline(parsed: ParsedTx, common: Common, arrivedAt: number): PooledTx {
+  const direct = parsed.sidecar === undefined ? recoverDirect(parsed, common) : undefined
+  if (direct === undefined) return materialize(parsed, common, arrivedAt)
+  return new PreparedPooledTx(parsed.raw, recordOf(parsed, common.hardfork(), direct), common, arrivedAt)
+}
+
 /** The PooledTx of `raw`, prepared as `p` for `common`'s fork; its library object is built on first use. */
 export function pooledFromPrepared(raw: Uint8Array, p: PreparedTx, common: Common, arrivedAt: number): PooledTx {
   return new PreparedPooledTx(raw, p, common, arrivedAt)
