@@ -9,7 +9,7 @@
  *    warming, the flashblock), from /proc/self/task/<pid>/stat ticks, µs per transaction;
  *  - with ALLOC=1: bytes the main thread allocates over the same window (sampling heap profiler, objects
  *    collected by minor and major GC included), per transaction, and the library transaction's share.
- * Each node has 2 admission (recovery) workers, as the CLI gives a machine of more than one core; a
+ * Each node has 2 admission (recovery) workers (WORKERS=n: n), as the CLI gives a machine of more than one core; a
  * manual-sealing sequencer on the flashblock-build scenario's chain (genesis.ts, 256 senders, 200M gas).
  *   npx tsx bench/callpath-paired.ts BEFORE_DIR AFTER_DIR [rounds=20] [n=500]
  * BEFORE_DIR and AFTER_DIR: checkouts with node_modules (e.g. `git worktree add --detach DIR COMMIT` and a
@@ -30,6 +30,7 @@ const ROUNDS = Number(process.argv[4] ?? 20)
 const N = Number(process.argv[5] ?? 500)
 const WARMUP = 3
 const ALLOC = process.env['ALLOC'] === '1'
+const WORKERS = Number(process.env['WORKERS'] ?? 2)
 const TICK_US = 1_000_000 / 100 // CLK_TCK
 
 function mainThreadTicks(): number {
@@ -58,7 +59,7 @@ async function start(name: string, dir: string, genesis: unknown): Promise<Side>
   const { serve } = await imp('src/cli/serve.ts')
   const dataDir = mkdtempSync(join(tmpdir(), `callpath-${name}-`))
   const { options } = parseCommandLine('start', ['--sealing', 'manual'])
-  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis, sequencer: sequencerSettingsOf(options), recoveryWorkers: 2 })
+  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis, sequencer: sequencerSettingsOf(options), recoveryWorkers: WORKERS })
   await node.start()
   const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'], preconfirmations: true })
   return {
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
     for (const s of sides) await s.close()
   }
   const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length
-  console.log(`${ROUNDS} rounds of ${N} ERC-20 transfers per side after ${WARMUP} warm-up rounds, alternating`)
+  console.log(`${ROUNDS} rounds of ${N} ERC-20 transfers per side after ${WARMUP} warm-up rounds, alternating; ${WORKERS} recovery workers`)
   for (const [name, f] of figures) {
     console.log(
       `${name}: flashblock CPU p50 ${quantile(f.flash, 0.5).toFixed(1)} µs/tx (mean ${mean(f.flash).toFixed(1)}); main thread send..flashblock mean ${mean(f.main).toFixed(1)} µs/tx` +
