@@ -3,11 +3,11 @@
  * same opening system calls, transaction runs and closing work as import).
  *
  * A transaction comes with its library object, possibly built only on first access, and may come with its
- * transfer view (TransferTx, computed at admission): a plain transfer (no data, no access list: intrinsic
- * gas 21000) to an account without code, whose view was made under this block's fork, runs from the view, so its library object is never
- * built, not even for its receipt or the block's lists. Each transaction is encoded once, at inclusion (or
- * its bytes as received are taken): the journal, the transactions root and the sealed block's bytes all
- * reuse that encoding, and sealing builds a header-only block (block-body.ts).
+ * view (TxView, decoded at admission): a legacy, EIP-2930 or EIP-1559 transaction (call, creation or plain
+ * transfer) with its view runs from it, so its library object is not built, not for its receipt nor for the
+ * block's lists (a later read of the transaction may build it). Each transaction is encoded once, at
+ * inclusion (or its bytes as received are taken): the journal, the transactions root and the sealed block's
+ * bytes all reuse that encoding, and sealing builds a header-only block (block-body.ts).
  *
  * A transaction that cannot be included (bad nonce, funds, no gas left in the block) leaves no trace and
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
@@ -30,7 +30,7 @@ import { KECCAK256_RLP, type Account } from '@ethereumjs/util'
 import { encodeBlock } from './block-body.ts'
 import { environmentBlock, openHeaderData, type BlockEnvironment } from './open-header.ts'
 import { orderedTrieRootInTurns } from './ordered-trie.ts'
-import type { TransferTx } from './transfer-view.ts'
+import type { TxView } from './tx-view.ts'
 import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { StoredBlock } from '../chain/chain-store.ts'
 import type { ChainStore } from '../chain/chain-store.ts'
@@ -47,7 +47,7 @@ import { BlockExecution, DA_FOOTPRINT_LIMIT_REACHED, requestsHash } from './bloc
 import { messagePasserStorageRoot, withdrawalsRootIsMessagePasser } from './op-withdrawals-root.ts'
 import type { OpChainConfig } from '../opstack/chain-config.ts'
 import { chainBlockHash, txInputOf } from './evm-env.ts'
-import { InvalidTransaction, type TxInput, type TxResult } from '../evm/types.ts'
+import { InvalidTransaction, type AccessListEntry, type TxInput, type TxResult } from '../evm/types.ts'
 import type { ChargedRollupCosts } from './op-fees.ts'
 import { decodeDepositTransaction, type DepositTransaction } from '../opstack/deposit-tx.ts'
 import { recordDeposit } from './op-deposit.ts'
@@ -79,11 +79,11 @@ export class TransactionNotIncluded extends Error {
   }
 }
 
-/** A transaction to add: its library object (which may be built on first access) and, when known, its transfer view. */
+/** A transaction to add: its library object (which may be built on first access) and, when known, its view. */
 export interface BlockTx {
   readonly tx: TypedTransaction
-  /** Computed without the library object (at admission); undefined: the library object is read. */
-  readonly transfer?: TransferTx | undefined
+  /** Decoded without the library object (at admission), types 0 to 2; undefined: the library object is read. */
+  readonly view?: TxView | undefined
 }
 
 /** A transaction to add, with what the block records of it. */
@@ -124,8 +124,8 @@ export interface IncludedDeposit {
 }
 
 export interface OpenOptions {
-  /** Run plain transfers from their transfer view, without building their library objects. Default true. */
-  readonly fastTransfers?: boolean
+  /** Run transactions that come with their view from it, without building their library objects. Default true. */
+  readonly fromViews?: boolean
   /** Where the seal's transactions and receipts roots are computed. Default: here, in turns (rootsInTurns). */
   readonly orderedRoots?: OrderedRoots
 }
@@ -144,8 +144,7 @@ export class OpenBlock {
   /** Each included transaction's canonical encoding, in order (the block body, made once). */
   private readonly bodies: Uint8Array[] = []
   private readonly blobGasPrice: bigint | undefined
-  private readonly fork: string
-  private fastCount = 0
+  private viewCount = 0
   private sealed = false
 
   private constructor(
@@ -160,7 +159,6 @@ export class OpenBlock {
     private readonly op: OpChainConfig | undefined,
   ) {
     this.blobGasPrice = header.common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined
-    this.fork = header.common.hardfork()
   }
 
   static async open(
@@ -180,9 +178,9 @@ export class OpenBlock {
     return new OpenBlock(header, exec, headerData, kv, parent, base, options, rules.op)
   }
 
-  /** How many transactions ran from their transfer view, without their library objects. */
-  get fastTransfers(): number {
-    return this.fastCount
+  /** How many transactions ran from their views, without their library objects. */
+  get ranFromViews(): number {
+    return this.viewCount
   }
 
   get gasUsed(): bigint {
@@ -202,10 +200,9 @@ export class OpenBlock {
     return this.addCandidate({ tx, sender, hash, raw })
   }
 
-  /** The transfer view to run from: a plain transfer made under this fork, to an account without code. */
-  private transferView(t: TransferTx | undefined): TransferTx | undefined {
-    if (t === undefined || !(this.options.fastTransfers ?? true) || t.intrinsicGas !== 21_000n || t.fork !== this.fork || t.to === undefined) return undefined
-    return this.exec.world.getCode(bytesToBigInt(t.to.bytes)).length === 0 ? t : undefined
+  /** The view to run from, if any: one of a type it describes, unless the options say otherwise. */
+  private viewOf(v: TxView | undefined): TxView | undefined {
+    return v !== undefined && v.type <= 2 && v.dataOffset >= 0 && (this.options.fromViews ?? true) ? v : undefined
   }
 
   /** `add` for a transaction whose library object may not be built yet (see BlockTx). */
@@ -213,13 +210,13 @@ export class OpenBlock {
     if (this.sealed) throw new Error('the block is sealed')
     const exec = this.exec
     const before = exec.gasUsed
-    const view = this.transferView(c.transfer)
+    const view = this.viewOf(c.view)
     const gasLimit = view?.gasLimit ?? c.tx.gasLimit
     if (gasLimit > this.header.gasLimit - before) throw new TransactionNotIncluded('exceeds the gas left in the block', true)
     let input: TxInput
     let type: number
     if (view !== undefined) {
-      input = transferInput(view, c.sender)
+      input = viewInput(view, c.sender)
       type = view.type
     } else {
       const tx = c.tx
@@ -232,7 +229,7 @@ export class OpenBlock {
       }
       input = txInputOf(tx, c.sender)
     }
-    const encoded = c.raw !== undefined && type !== 3 ? c.raw : c.tx.serialize()
+    const encoded = view !== undefined ? view.raw : c.raw !== undefined && type !== 3 ? c.raw : c.tx.serialize()
     let result: TxResult
     try {
       result = exec.opFork === undefined ? exec.run(input) : exec.run(input, undefined, encoded)
@@ -240,7 +237,7 @@ export class OpenBlock {
       if (e instanceof InvalidTransaction) throw new TransactionNotIncluded(e.reason, /^(blob )?gas limit reached/.test(e.reason) || e.reason.startsWith(DA_FOOTPRINT_LIMIT_REACHED))
       throw e
     }
-    if (view !== undefined) this.fastCount++
+    if (view !== undefined) this.viewCount++
     const libraryReceipt = exec.receipt(result, type)
     this.bodies.push(encoded)
     const source: ReceiptSource = view !== undefined ? receiptSource(view) : c.tx
@@ -362,23 +359,28 @@ const addressBytes = (a: bigint): Uint8Array => {
   return out
 }
 
-/** A plain transfer's view as the EVM's input (no data, no access list: its intrinsic gas is 21000). */
-function transferInput(t: TransferTx, sender: Uint8Array): TxInput {
+const NO_ACCESS_LIST: readonly AccessListEntry[] = Object.freeze([])
+
+/**
+ * A transaction's view as the EVM's input: what txInputOf (evm-env.ts) reads of its library object, the
+ * call data a view of the bytes as received (the EVM never writes to it).
+ */
+function viewInput(t: TxView, sender: Uint8Array): TxInput {
   // Written out per type: on this runtime `{ ...base, more }` costs microseconds (see docs/architecture.md).
   const from = bytesToBigInt(sender)
-  const to = bytesToBigInt(t.to!.bytes)
+  const to = t.to === undefined ? undefined : bytesToBigInt(t.to)
+  const data = t.dataLength === 0 ? EMPTY : new Uint8Array(t.raw.buffer, t.raw.byteOffset + t.dataOffset, t.dataLength)
   if (t.type === 2) {
-    return { type: 2, from, nonce: t.nonce, gasLimit: t.gasLimit, to, value: t.value, data: EMPTY, maxFeePerGas: t.feeCap, maxPriorityFeePerGas: t.tipCap, accessList: [] }
+    return { type: 2, from, nonce: t.nonce, gasLimit: t.gasLimit, to, value: t.value, data, maxFeePerGas: t.feeCap, maxPriorityFeePerGas: t.tipCap, accessList: t.accessList ?? NO_ACCESS_LIST }
   }
-  if (t.type === 1) return { type: 1, from, nonce: t.nonce, gasLimit: t.gasLimit, to, value: t.value, data: EMPTY, gasPrice: t.feeCap, accessList: [] }
-  return { type: 0, from, nonce: t.nonce, gasLimit: t.gasLimit, to, value: t.value, data: EMPTY, gasPrice: t.feeCap }
+  if (t.type === 1) return { type: 1, from, nonce: t.nonce, gasLimit: t.gasLimit, to, value: t.value, data, gasPrice: t.feeCap, accessList: t.accessList ?? NO_ACCESS_LIST }
+  return { type: 0, from, nonce: t.nonce, gasLimit: t.gasLimit, to, value: t.value, data, gasPrice: t.feeCap }
 }
 
-/** What a receipt reads of a transfer, in the library object's terms. */
-function receiptSource(t: TransferTx): ReceiptSource {
-  return t.type === 2
-    ? { type: t.type, to: t.to, maxFeePerGas: t.feeCap, maxPriorityFeePerGas: t.tipCap }
-    : { type: t.type, to: t.to, gasPrice: t.feeCap }
+/** What a receipt reads of a transaction, in the library object's terms, from its view. */
+function receiptSource(t: TxView): ReceiptSource {
+  const to = t.to === undefined ? undefined : { bytes: t.to }
+  return t.type === 2 ? { type: t.type, to, maxFeePerGas: t.feeCap, maxPriorityFeePerGas: t.tipCap } : { type: t.type, to, gasPrice: t.feeCap }
 }
 
 /** An included transaction; its library object is the candidate's, built when first read. */

@@ -38,6 +38,8 @@ import { DEPOSIT_TX_TYPE, type DepositTransaction } from '../opstack/deposit-tx.
 import { encodeDepositReceiptForRoot } from '../opstack/receipt-fields.ts'
 import { decodeEip1559ExtraData } from '../opstack/base-fee.ts'
 import { opForkActiveAt } from '../opstack/chain-config.ts'
+import { parseTx } from '../txpool/decode.ts'
+import { recoverDirect } from '../txpool/direct-prepare.ts'
 import { daFootprintGasScalarFromStorage, transactionDAFootprint } from '../opstack/da-footprint.ts'
 import { L1_BLOCK_ADDRESS } from '../opstack/l1-block-storage.ts'
 import { readStorageWord } from '../state/state-reader.ts'
@@ -401,14 +403,24 @@ async function firstForgedSender(all: readonly IncludedTransaction[], header: Bl
     let signer = recovered[i]
     if (signer === undefined) {
       if (here++ % SENDERS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
-      signer = signerHere(t)
+      signer = signerHere(t, header.common)
     }
     if (signer === undefined || !equalBytes(signer, t.sender)) return { transaction: t, signer }
   }
   return undefined
 }
 
-function signerHere(t: IncludedTransaction): Uint8Array | undefined {
+/**
+ * The signer recovered on this thread: the everyday shapes without a library object (txpool/direct-prepare.ts,
+ * which answers only what the library would, and declines the rest), the others through theirs.
+ */
+function signerHere(t: IncludedTransaction, common: Common): Uint8Array | undefined {
+  try {
+    const direct = recoverDirect(parseTx(t.raw), common)
+    if (direct !== undefined) return direct.sender
+  } catch {
+    // Not decodable here: the library object decides.
+  }
   try {
     return t.tx.getSenderAddress().bytes
   } catch {

@@ -69,8 +69,8 @@ import { depositEntry } from '../execution/block-builder.ts'
 type JournalWrite = { readonly batch: WriteBatch; readonly started: number }
 
 /**
- * A transaction the pool offers. `tx` may be built on first access; a plain transfer that comes with its
- * `transfer` view (computed at admission) runs without it (block-builder.ts).
+ * A transaction the pool offers. `tx` may be built on first access; a legacy, EIP-2930 or EIP-1559
+ * transaction that comes with its `view` (decoded at admission) runs without it (block-builder.ts).
  */
 export interface PoolCandidate extends BlockCandidate {
   /** The transaction's bytes as received, when the pool passes them (used for all but blob transactions). */

@@ -31,6 +31,7 @@ import {
   type TypedTransaction,
 } from '@ethereumjs/tx'
 import { keccak256 } from '../primitives/keccak.ts'
+import type { AccessListEntry } from '../evm/types.ts'
 import type { Address } from '@ethereumjs/util'
 import { bytesToBigInt, bytesToHex, type Hex } from '../primitives/hex.ts'
 import { rejections, undecodable } from './messages.ts'
@@ -71,6 +72,13 @@ export interface TxFields {
   /** The blob sidecar, for a type-3 transaction in network form; undefined otherwise. */
   readonly sidecar: BlobSidecarShape | undefined
   readonly authorizationCount: number
+  /**
+   * Where the call data starts in `raw` (its `dataLength` bytes follow), for types 0, 1 and 2; -1 where this
+   * record does not describe the EVM's input (types 3 and 4, or an access list only the library can judge).
+   */
+  readonly dataOffset: number
+  /** The access list decoded (types 1 and 2); undefined when it is empty or the type has none. */
+  readonly accessList: readonly AccessListEntry[] | undefined
 }
 
 export interface ParsedTx extends TxFields {
@@ -156,6 +164,8 @@ export function materialize(parsed: ParsedTx, common: Common, arrivedAt: number,
     blobCount: parsed.blobCount,
     sidecar: parsed.sidecar,
     authorizationCount: parsed.authorizationCount,
+    dataOffset: parsed.dataOffset,
+    accessList: parsed.accessList,
     tx,
     raw: parsed.raw,
     sender,
@@ -290,6 +300,8 @@ function parseLegacy(raw: Uint8Array): ParsedTx {
     blobCount: 0,
     sidecar: undefined,
     authorizationCount: 0,
+    dataOffset: itemPayloadOffset(raw, 0, 5),
+    accessList: undefined,
     raw,
     values: v,
   }
@@ -326,6 +338,7 @@ function parseTyped(
   uintAt(v, ySlot, 32)
   uintAt(v, ySlot + 1, 32)
   uintAt(v, ySlot + 2, 32)
+  const accessList = type <= 2 ? accessListOf(v[7 + o] as NestedUint8Array) : null
   return {
     type,
     hash,
@@ -344,6 +357,8 @@ function parseTyped(
     blobCount: type === 3 ? listAt(v, 10).length : 0,
     sidecar,
     authorizationCount: type === 4 ? listAt(v, 9).length : 0,
+    dataOffset: accessList === null ? -1 : itemPayloadOffset(raw, 1, 6 + o),
+    accessList: accessList ?? undefined,
     raw,
     values: v,
   }
@@ -396,5 +411,56 @@ function listPayloadLength(b: Uint8Array, at: number): number {
   if (p <= 0xf7) return p - 0xc0
   let len = 0
   for (let i = 1; i <= p - 0xf7; i++) len = len * 256 + b[at + i]!
+  return len
+}
+
+/**
+ * An access list as the EVM takes it; undefined when empty; null when its shape is not one the library
+ * constructs (then the record does not describe the transaction, and the library decides). Never throws:
+ * admission's errors stay the library's.
+ */
+function accessListOf(list: NestedUint8Array): AccessListEntry[] | undefined | null {
+  if (list.length === 0) return undefined
+  const out: AccessListEntry[] = []
+  for (const item of list) {
+    if (!Array.isArray(item) || item.length !== 2) return null
+    const [address, keys] = item
+    if (!(address instanceof Uint8Array) || address.length !== 20 || !Array.isArray(keys)) return null
+    const storageKeys: bigint[] = []
+    for (const key of keys) {
+      if (!(key instanceof Uint8Array) || key.length !== 32) return null
+      storageKeys.push(bytesToBigInt(key))
+    }
+    out.push({ address: bytesToBigInt(address), storageKeys })
+  }
+  return out
+}
+
+/**
+ * Where the payload of item `index` of the RLP list at b[listAt] starts. The list was decoded already (RLP.decode
+ * checked every length), so this only walks the headers.
+ */
+function itemPayloadOffset(b: Uint8Array, listAt: number, index: number): number {
+  let at = listAt + listHeaderLength(b, listAt)
+  for (let i = 0; i < index; i++) {
+    const [start, length] = itemSpan(b, at)
+    at = start + length
+  }
+  return itemSpan(b, at)[0]
+}
+
+/** The payload's start and length of the item at b[at] (a single byte below 0x80 is its own payload). */
+function itemSpan(b: Uint8Array, at: number): [number, number] {
+  const p = b[at]!
+  if (p < 0x80) return [at, 1]
+  if (p <= 0xb7) return [at + 1, p - 0x80]
+  if (p < 0xc0) return [at + 1 + (p - 0xb7), bigLength(b, at + 1, p - 0xb7)]
+  if (p <= 0xf7) return [at + 1, p - 0xc0]
+  return [at + 1 + (p - 0xf7), bigLength(b, at + 1, p - 0xf7)]
+}
+
+function bigLength(b: Uint8Array, at: number, bytes: number): number {
+  let len = 0
+  for (let i = 0; i < bytes; i++) len = len * 256 + b[at + i]!
   return len
 }

@@ -18,9 +18,9 @@
 import type { StateReader } from '../state/state-reader.ts'
 import { bytesToHex, type Hex } from '../primitives/hex.ts'
 import { resolvePoolConfig, type PoolConfig } from './config.ts'
-import { materialize, parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
+import { parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
 import { Emitter, EventQueue } from './emitter.ts'
-import { buildWhenIdle, pooledFromPrepared } from './prepared.ts'
+import { buildWhenIdle, pooledFromPrepared, pooledInline } from './prepared.ts'
 import { IndexedHeap } from './heap.ts'
 import { rejections } from './messages.ts'
 import { comparePrice, evictsBefore } from './pricing.ts'
@@ -259,7 +259,7 @@ export class TxPool {
       ? input
       : prepared !== undefined
         ? pooledFromPrepared(input, prepared, env.common, this.now())
-        : materialize(fields as ParsedTx, env.common, this.now())
+        : pooledInline(fields as ParsedTx, env.common, this.now())
     checkSigned(tx, env, cfg)
 
     const account = state.getAccount(tx.sender)

@@ -25,7 +25,7 @@ test('a prepared record holds what inline decoding computes: fields, hash, sende
     const p = prepareTx(raw, forks.osaka)
     const inline = decodeTx(raw, forks.osaka)
     assert.equal(p.fork, 'osaka')
-    for (const k of ['type', 'hashHex', 'chainId', 'nonce', 'gasLimit', 'feeCap', 'tipCap', 'value', 'isCreate', 'dataLength', 'size', 'blobFeeCap', 'blobCount', 'authorizationCount', 'senderHex', 'intrinsicGas', 'floorDataGas'] as const) {
+    for (const k of ['type', 'hashHex', 'chainId', 'nonce', 'gasLimit', 'feeCap', 'tipCap', 'value', 'isCreate', 'dataLength', 'size', 'blobFeeCap', 'blobCount', 'authorizationCount', 'dataOffset', 'accessList', 'senderHex', 'intrinsicGas', 'floorDataGas'] as const) {
       assert.deepEqual(p[k], inline[k], k)
     }
     assert.deepEqual(p.hash, inline.hash)
@@ -33,6 +33,34 @@ test('a prepared record holds what inline decoding computes: fields, hash, sende
     assert.deepEqual(p.senderPublicKey, inline.tx.getSenderPublicKey())
     assert.ok(structuredClone(p), 'plain data')
   }
+})
+
+test('a record\'s call data (in place in its bytes) and access list are its library object\'s', () => {
+  // Besides the samples: one data byte below 0x80 (its own RLP item), one above, legacy with data, pre-EIP-155.
+  const edges = [
+    transfer(keys[2]!, 0, { data: new Uint8Array([5]), gas: 60_000n }),
+    transfer(keys[2]!, 1, { data: new Uint8Array([0x80]), gas: 60_000n }),
+    sign({ type: 0, nonce: 2n, gasPrice: 2n * GWEI, gasLimit: 60_000n, to: TO, data: new Uint8Array(70).fill(7) }, keys[2]!),
+    unprotectedLegacy(keys[2]!, 3n),
+  ]
+  for (const raw of [...samples(), ...edges]) {
+    const p = prepareTx(raw, forks.osaka)
+    const lib = createTxFromRLP(raw, { common: forks.osaka })
+    assert.ok(p.dataOffset > 0)
+    assert.deepEqual(raw.subarray(p.dataOffset, p.dataOffset + p.dataLength), lib.data)
+    const libList = ((lib as unknown as { accessList?: [Uint8Array, Uint8Array[]][] }).accessList ?? []).map(([a, keys]) => ({
+      address: BigInt(bytesToHex(a)),
+      storageKeys: keys.map((k) => BigInt(bytesToHex(k))),
+    }))
+    assert.deepEqual(p.accessList ?? [], libList)
+  }
+  assert.ok(samples().some((raw) => (prepareTx(raw, forks.osaka).accessList?.length ?? 0) > 0))
+})
+
+test('a set-code transaction\'s record does not describe its execution input (dataOffset -1): the builder takes its library object', () => {
+  const to = Uint8Array.from(Buffer.from(TO.slice(2), 'hex'))
+  const raw = signFields(4, [CHAIN_ID, 0n, GWEI, 2n * GWEI, 60_000n, to, 0n, new Uint8Array([5]), [], [[CHAIN_ID, to, 0n, 0n, 1n, 1n]]], keys[0]!)
+  assert.equal(prepareTx(raw, forks.osaka).dataOffset, -1)
 })
 
 test('the pool admits a prepared transaction exactly as the raw bytes, with the same library object', () => {
@@ -57,7 +85,7 @@ test('the pool admits a prepared transaction exactly as the raw bytes, with the 
   assert.deepEqual(viaRecord.stats(), inline.stats())
 })
 
-test('admitted contract calls and creations get their library object in an idle turn; plain transfers never do', async () => {
+test('admitted transactions of types 0 to 2 do not get their library object in idle turns (the builder runs them from their records)', async () => {
   const state = new FakeState()
   const pool = new TxPool({ config: {} })
   const added = samples().map((raw) => pool.add(raw, state, env(forks.osaka, { prepared: prepareTx(raw, forks.osaka) })).tx)
@@ -65,7 +93,7 @@ test('admitted contract calls and creations get their library object in an idle 
   assert.deepEqual(built(), [false, false, false, false, false], 'nothing is built while admitting')
   await new Promise((resolve) => setImmediate(resolve))
   // transfer, call with data, legacy transfer, access-list transfer, creation
-  assert.deepEqual(built(), [false, true, false, false, true])
+  assert.deepEqual(built(), [false, false, false, false, false])
 })
 
 /** The error `add` throws, as kind + message. */
@@ -127,4 +155,16 @@ test('blob transactions and empty input are not preparable', () => {
   assert.equal(isPreparable(new Uint8Array([3, 0xc0])), false)
   assert.equal(isPreparable(new Uint8Array()), false)
   assert.throws(() => prepareTx(new Uint8Array([3, 0xc0]), forks.osaka), /not preparable/)
+})
+
+test('admitted inline (no worker), a call in direct-prepare\'s shape gets no library object until read; a creation gets its own at admission', () => {
+  const state = new FakeState()
+  const pool = new TxPool({ config: {} })
+  const isBuilt = (tx: unknown): boolean => (tx as { isBuilt?: boolean }).isBuilt ?? true
+  const call = pool.add(transfer(keys[0]!, 0, { data: new Uint8Array([0, 1, 2]), gas: 60_000n }), state, env(forks.osaka)).tx
+  const creation = pool.add(transfer(keys[1]!, 0, { to: '', data: new Uint8Array(64).fill(0x60), gas: 100_000n }), state, env(forks.osaka)).tx
+  assert.deepEqual([isBuilt(call), isBuilt(creation)], [false, true])
+  // Read, the call's library object is the transaction's.
+  assert.equal(bytesToHex(call.tx.hash()), call.hashHex)
+  assert.equal(call.tx.getSenderAddress().toString(), call.senderHex)
 })

@@ -9,7 +9,9 @@
  * the inline decoder throws; callers that prepare elsewhere turn a failure into "decode inline instead", so
  * the inline path stays the one that words every rejection. The record is plain data (structured-clone safe).
  * `pooledFromPrepared` makes the PooledTx; its library object is built from the same bytes and fork only when
- * first asked for (the sequencer, a read of a pooled transaction).
+ * first asked for (a read of a pooled or included transaction, tracing; the sequencer for a blob or set-code
+ * transaction: it runs types 0 to 2 from the record, whose `dataOffset` and `accessList` carry the rest
+ * of the EVM's input).
  *
  * Invariants: a record describes the `raw` it was prepared from, under the fork named by `fork` (admission
  * uses it only for the same fork); blob transactions in network form are not prepared (their library object
@@ -20,6 +22,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { Hex } from '../primitives/hex.ts'
 import type { TypedTransaction } from '@ethereumjs/tx'
+import type { AccessListEntry } from '../evm/types.ts'
 import { recoverDirect } from './direct-prepare.ts'
 import { costOf, libraryTx, materialize, nextArrivalSeq, parseTx, type ParsedTx, type PooledTx, type TxFields } from './decode.ts'
 
@@ -88,6 +91,8 @@ export function recordOf(f: TxFields, fork: string, r: Recovered): PreparedTx {
     blobCount: f.blobCount,
     sidecar: f.sidecar,
     authorizationCount: f.authorizationCount,
+    dataOffset: f.dataOffset,
+    accessList: f.accessList,
     fork,
     sender: r.sender,
     senderHex: r.senderHex,
@@ -95,6 +100,17 @@ export function recordOf(f: TxFields, fork: string, r: Recovered): PreparedTx {
     intrinsicGas: r.intrinsicGas,
     floorDataGas: r.floorDataGas,
   }
+}
+
+/**
+ * A transaction admitted on this thread (no worker prepared it): the everyday shapes through direct-prepare.ts,
+ * so their library object waits for a reader as a worker's record's does; the rest through materialize, which
+ * builds it and words every refusal (direct-prepare.ts answers only what materialize would make).
+ */
+export function pooledInline(parsed: ParsedTx, common: Common, arrivedAt: number): PooledTx {
+  const direct = parsed.sidecar === undefined ? recoverDirect(parsed, common) : undefined
+  if (direct === undefined) return materialize(parsed, common, arrivedAt)
+  return new PreparedPooledTx(parsed.raw, recordOf(parsed, common.hardfork(), direct), common, arrivedAt)
 }
 
 /** The PooledTx of `raw`, prepared as `p` for `common`'s fork; its library object is built on first use. */
@@ -121,6 +137,8 @@ class PreparedPooledTx implements PooledTx {
   readonly blobCount: number
   readonly sidecar: undefined
   readonly authorizationCount: number
+  readonly dataOffset: number
+  readonly accessList: readonly AccessListEntry[] | undefined
   readonly sender: Uint8Array
   readonly senderHex: Hex
   readonly cost: bigint
@@ -154,6 +172,8 @@ class PreparedPooledTx implements PooledTx {
     this.blobCount = p.blobCount
     this.sidecar = undefined
     this.authorizationCount = p.authorizationCount
+    this.dataOffset = p.dataOffset
+    this.accessList = p.accessList
     this.sender = p.sender
     this.senderHex = p.senderHex
     this.cost = costOf(p)
@@ -168,9 +188,9 @@ class PreparedPooledTx implements PooledTx {
     return (this.built ??= libraryTx(this.raw, this.type, this.common, this.hash, this.senderPublicKey))
   }
 
-  /** Whether the block builder's transfer fast path may include it without its library object. */
-  get mayBeTransfer(): boolean {
-    return this.type <= 2 && this.to !== undefined && this.dataLength === 0
+  /** Whether the block builder runs it from these fields, without its library object (types 0 to 2). */
+  get runsFromRecord(): boolean {
+    return this.dataOffset >= 0
   }
 
   get isBuilt(): boolean {
@@ -184,13 +204,14 @@ const warmQueue: PreparedPooledTx[] = []
 let warming = false
 
 /**
- * Builds the library object of an admitted transaction that will need one (a contract call or creation:
- * not a plain transfer) in the event loop's idle turns, a few at a time, so that the flashblock that
- * includes it does not build it while holding the main thread. Plain transfers stay lazy: the fast path
- * never needs theirs. No-op for other PooledTx kinds (they are built already).
+ * Builds the library object of an admitted transaction that the block builder will need it for (one its
+ * record does not describe: blob and set-code transactions) in the event loop's idle turns, a few at a
+ * time, so that the flashblock that includes it does not build it while holding the main thread. Types 0
+ * to 2 stay lazy: the builder runs them from the record, and only a read of the transaction builds theirs.
+ * No-op for other PooledTx kinds (they are built already).
  */
 export function buildWhenIdle(tx: PooledTx): void {
-  if (!(tx instanceof PreparedPooledTx) || tx.mayBeTransfer || tx.isBuilt) return
+  if (!(tx instanceof PreparedPooledTx) || tx.runsFromRecord || tx.isBuilt) return
   warmQueue.push(tx)
   if (warming) return
   warming = true

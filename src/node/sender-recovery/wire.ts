@@ -97,6 +97,8 @@ function scalarsOf(r: WireRecord): WireRecord {
     blobCount: r.blobCount,
     sidecar: r.sidecar,
     authorizationCount: r.authorizationCount,
+    dataOffset: r.dataOffset,
+    accessList: r.accessList,
     fork: r.fork,
     senderHex: r.senderHex,
     intrinsicGas: r.intrinsicGas,
