@@ -78,10 +78,20 @@ function storageCase(chain: BenchChain, start: number): BenchCase {
 }
 
 
+/**
+ * The simulation rows' warm-up, whatever the run's. Flashnode's simulation path is cold when its row starts: the
+ * extra execution worker that takes simulations loads at the first one, and both workers' V8 then compiles the
+ * simulation, EVM and state-read code while the row runs. From a fresh start, one transfer simulated cost
+ * ~1,200 µs of CPU a simulation in its first 2 s of load, ~780 in the next 2 s and 220-300 from about 6 s on
+ * (.scratch measurement of 29 Nov 2026, docs/performance.md): a 1 s warm-up measured the JIT, not the path.
+ */
+export const SIMULATION_WARMUP_MS = 8_000
+
 function simulateCase(chain: BenchChain, calls: number, start: number): BenchCase {
   return {
     name: `eth_simulateV1 ${calls === 1 ? '1 ERC-20 transfer' : `${calls} chained ERC-20 transfers`} @latest (distinct inputs)`,
     unit: 'sim/s',
+    warmupMs: SIMULATION_WARMUP_MS,
     bodies: () => simulateBodies(chain.token, chain.holders, calls, 'latest', start),
     check: async (run) => {
       const last = chain.holders.length - calls - 1 // keyless holders, as most requests name
@@ -121,6 +131,8 @@ export const distinctReadsBench: Scenario = {
       `(10,000 entries), its state-history cache (65,536 slots, 32,768 accounts, least recently used first) and a simulation base's ` +
       `remembered reads (its first 50,000). The eth_call rows of read and pending-reads (64 holders repeating) are mostly Flashnode ` +
       `result-cache hits; these rows never are`,
+    `simulation rows: warm-up ${SIMULATION_WARMUP_MS / 1000} s whatever the run's (Flashnode's simulation path tiers up in V8 over its first ` +
+      `~6 s of load: its first seconds cost it 3-5x the CPU a simulation of its steady state)`,
     `pool row: Anvil's pending executes its pool (holder 0 reads 4 tokens less); Flashnode's pending is the newest pre-confirmed ` +
       `snapshot, which in manual sealing does not hold the pooled transfers yet`,
   ],

@@ -17,6 +17,9 @@
  * entries up to its bound, which at a few hundred reads a second took the better part of an hour: the node's
  * memory rose that long. Now a block's caches go when it leaves the few most recently asked, and a node's
  * memory follows its read rate within a few blocks; the bound over all blocks is what one cache had.
+ *
+ * It serves the byte reads (archive-reader.ts getAccount, getStorage). The EVM's reads by word go to the word
+ * cache (word-cache.ts), whose misses read the tables directly: this cache is smaller, so it missed them too.
  */
 
 import { bytesKey } from '../primitives/bytes-key.ts'
