@@ -4,7 +4,9 @@
  * first, untimed), taken through the inspector (HeapProfiler.startSampling, counting objects that minor and
  * major collections already freed, so the figure is everything allocated, not what survived). Allocation per
  * transaction does not depend on how busy the machine is, unlike time.
- *   npx tsx bench/send-alloc.ts [--checkout DIR] [--top 30] [--args="flashnode start options"]
+ *   npx tsx bench/send-alloc.ts [--intake] [--checkout DIR] [--top 30] [--live] [--args="flashnode start options"]
+ * `--live`: only what is still alive when the window ends (what the window's sends left in the heap), by the
+ * function that allocated it.
  * Prints the total per accepted transaction, then the functions that allocated most (self bytes, with their
  * caller), per transaction. The recovery workers are not profiled here (their CPU is in send-threads.ts).
  */
@@ -26,10 +28,16 @@ const { values } = parseArgs({
     args: { type: 'string', default: '' },
     duration: { type: 'string', default: '5000' },
     top: { type: 'string', default: '30' },
+    live: { type: 'boolean', default: false },
+    intake: { type: 'boolean', default: false },
   },
 })
-const SENDERS = 256
-const WARM_TXS = SENDERS * 20
+// --intake: as bench/send-threads.ts --intake (manual sealing: HTTP, recovery and admission alone; 1,024
+// senders, 2,048 sends first, then 4,000 profiled): the figure does not move with the rate reached.
+const INTAKE = values.intake === true
+const SENDERS = INTAKE ? 1024 : 256
+const WARM_TXS = INTAKE ? 2048 : SENDERS * 20
+const TOTAL_TXS = INTAKE ? WARM_TXS + 4000 : SENDERS * 200
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number }
@@ -63,17 +71,17 @@ const work = mkdtempSync(join(tmpdir(), 'flashnode-send-alloc-'))
 try {
   const genesis = join(work, 'genesis.json')
   const chain = writeBenchGenesis(genesis, { accounts: SENDERS, gasLimit: 400_000_000n })
-  const bodies = new TxFactory(chain.chainId, chain.token, SENDERS).batch('eth', SENDERS * 200, undefined, undefined).map((t, i) => rpcBody(i + 1, 'eth_sendRawTransaction', [t.raw]))
+  const bodies = new TxFactory(chain.chainId, chain.token, SENDERS).batch('eth', TOTAL_TXS, undefined, undefined).map((t, i) => rpcBody(i + 1, 'eth_sendRawTransaction', [t.raw]))
   initFlashnode(genesis, join(work, 'data'))
   const inspectPort = await freePort()
   process.env['BENCH_FLASHNODE_NODE_ARGS'] = `${process.env['BENCH_FLASHNODE_NODE_ARGS'] ?? ''} --inspect=127.0.0.1:${inspectPort}`
-  const node = await startFlashnode({ checkout: values.checkout!, genesisPath: genesis, datadir: join(work, 'data'), port: await freePort(), extraArgs: ['--log-level', 'warn', ...splitArgs(values.args!)] })
+  const node = await startFlashnode({ checkout: values.checkout!, genesisPath: genesis, datadir: join(work, 'data'), port: await freePort(), extraArgs: ['--log-level', 'warn', ...(INTAKE ? ['--sealing', 'manual'] : []), ...splitArgs(values.args!)] })
   try {
     await runLoad({ url: node.url, bodies: bodies.slice(0, WARM_TXS), concurrency: 64, durationMs: 120_000, warmupMs: 0, once: true, client: 'raw' })
     const session = await inspector(inspectPort)
     await session.send('HeapProfiler.enable')
-    await session.send('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
-    const result = await runLoad({ url: node.url, bodies: bodies.slice(WARM_TXS), concurrency: 64, durationMs: Number(values.duration), warmupMs: 0, once: true, client: 'raw' })
+    await session.send('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: !values.live, includeObjectsCollectedByMinorGC: !values.live })
+    const result = await runLoad({ url: node.url, bodies: bodies.slice(WARM_TXS), concurrency: 64, durationMs: INTAKE ? 120_000 : Number(values.duration), warmupMs: 0, once: true, client: 'raw' })
     const { profile } = (await session.send('HeapProfiler.stopSampling')) as { profile: { head: SamplingNode } }
     session.close()
     const accepted = result.requests - result.errors
@@ -91,7 +99,7 @@ try {
     }
     walk(profile.head, '')
     console.log(`$ npx tsx bench/send-alloc.ts ${process.argv.slice(2).join(' ')}`)
-    console.log(`${accepted} accepted (${result.errors} errors), ${result.rps.toFixed(0)} tx/s; main thread allocated ${(total / accepted).toFixed(0)} bytes per accepted transaction`)
+    console.log(`${accepted} accepted (${result.errors} errors), ${result.rps.toFixed(0)} tx/s; main thread ${values.live ? 'holds, of what the window allocated,' : 'allocated'} ${(total / accepted).toFixed(0)} bytes per accepted transaction`)
     for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
       console.log(`  ${(bytes / accepted).toFixed(0).padStart(6)} B/tx  ${site}`)
     }
