@@ -111,9 +111,10 @@ export class ChainStore {
     batch.put(keys.senders(block.number), senders)
     batch.put(keys.receipts(block.number), encodeReceipts(block.receipts))
     batch.put(keys.hashIndex(block.hash), u64(block.number))
+    const number = u64(block.number)
     block.txHashes.forEach((h, i) => {
       const loc = new Uint8Array(12)
-      loc.set(u64(block.number), 0)
+      loc.set(number, 0)
       loc.set(u32(i), 8)
       batch.put(keys.txIndex(h), loc)
     })

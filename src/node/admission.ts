@@ -16,7 +16,8 @@ import type { KvStore } from '../storage/db.ts'
 import { keys } from '../storage/keys.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { transactionView } from '../execution/views.ts'
-import { TransactionRejected, type TxPool, type TxStatus } from '../txpool/index.ts'
+import { TransactionRejected, type PendingEnv, type TxPool, type TxStatus } from '../txpool/index.ts'
+import type { BlockHeader } from '@ethereumjs/block'
 import type { TransactionView } from '../chain/types.ts'
 import { FlashnodeError } from '../errors/errors.ts'
 import type { PendingSource } from '../preconf/feed.ts'
@@ -53,6 +54,8 @@ export interface TransactionAdmission {
 }
 
 export class PoolAdmission implements TransactionAdmission {
+  private lastEnv: { readonly header: BlockHeader; readonly env: PendingEnv } | undefined
+
   constructor(
     private readonly kv: KvStore,
     private readonly rules: ChainRules,
@@ -112,22 +115,38 @@ export class PoolAdmission implements TransactionAdmission {
     const prepared = await this.recovery?.prepare(raw, opened.number, opened.timestamp)
     // Admission runs against the snapshot of this moment (a flashblock may have come while recovering).
     const snapshot = this.newest()
-    const header = snapshot.header
-    const common = this.rules.at(header.number, header.timestamp)
-    const result = this.pool.add(raw, this.pending.state(snapshot), {
-      common,
-      baseFee: header.baseFeePerGas ?? 0n,
-      blockGasLimit: header.gasLimit,
-      ...(this.rules.op !== undefined ? { opStack: true } : {}),
-      ...(common.isActivatedEIP(4844) ? { blobBaseFee: header.getBlobGasPrice() } : {}),
-      ...(prepared !== undefined ? { prepared } : {}),
-    })
+    const env = this.envOf(snapshot.header)
+    const result = this.pool.add(
+      raw,
+      this.pending.state(snapshot),
+      prepared === undefined
+        ? env
+        : { common: env.common, baseFee: env.baseFee, blockGasLimit: env.blockGasLimit, opStack: env.opStack, blobBaseFee: env.blobBaseFee, prepared },
+    )
     const hash = result.tx.hash
     const batch = this.kv.batch()
     batch.put(keys.pool(hash), raw)
     if (result.replaced !== undefined) batch.del(keys.pool(hexToBytes(result.replaced)))
     await this.kv.commitAsync(batch)
     return hash
+  }
+
+  /**
+   * The pool's environment of the pending block `header`: every submission until the next flashblock names
+   * the same one, so it is made once per header (its blob base fee is a bigint series).
+   */
+  private envOf(header: BlockHeader): PendingEnv {
+    if (this.lastEnv?.header === header) return this.lastEnv.env
+    const common = this.rules.at(header.number, header.timestamp)
+    const env: PendingEnv = {
+      common,
+      baseFee: header.baseFeePerGas ?? 0n,
+      blockGasLimit: header.gasLimit,
+      opStack: this.rules.op !== undefined ? true : undefined,
+      blobBaseFee: common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined,
+    }
+    this.lastEnv = { header, env }
+    return env
   }
 
   isKnown(hash: Uint8Array, sealed: boolean): boolean {

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { historyKeyBlock, keys } from './keys.ts'
+import { historyKeyBlock, keys, readU32, readU64, u32, u64 } from './keys.ts'
 
 const ADDRESS = Uint8Array.from({ length: 20 }, (_, i) => i + 1)
 const SLOT = Uint8Array.from({ length: 32 }, (_, i) => 0xff - i)
@@ -27,4 +27,25 @@ test('keys sort by item, then by block number', () => {
   const otherSlot = SLOT.slice()
   otherSlot[31] = otherSlot[31]! + 1
   assert.ok(compare(keys.storage(ADDRESS, SLOT, (1n << 63n)), keys.storage(ADDRESS, otherSlot, 0n)) < 0)
+})
+
+test('u64 and u32 write big-endian bytes as DataView does, across the safe-integer edge and wrapping', () => {
+  const viaDataView64 = (n: bigint): Uint8Array => {
+    const out = new Uint8Array(8)
+    new DataView(out.buffer).setBigUint64(0, n)
+    return out
+  }
+  for (const n of [0n, 1n, 255n, 256n, 0xffff_ffffn, 0x1_0000_0000n, 0x1f_ffff_ffff_ffffn, 0x20_0000_0000_0000n, 0xffff_ffff_ffff_ffffn, 0x0102_0304_0506_0708n]) {
+    assert.deepEqual(u64(n), viaDataView64(n), `u64(${n})`)
+    assert.equal(readU64(u64(n)), n)
+  }
+  const viaDataView32 = (n: number): Uint8Array => {
+    const out = new Uint8Array(4)
+    new DataView(out.buffer).setUint32(0, n)
+    return out
+  }
+  for (const n of [0, 1, 255, 256, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x0102_0304]) {
+    assert.deepEqual(u32(n), viaDataView32(n), `u32(${n})`)
+    assert.equal(readU32(u32(n)), n)
+  }
 })

@@ -89,9 +89,19 @@ function latestKey(tag: number, address: Uint8Array, slot: Uint8Array | undefine
   return out
 }
 
+// u64 and u32 write their bytes one by one: a DataView over `out.buffer` would give the small array an
+// off-heap backing store of its own (~0.2 µs, and work for the collector), on every key and location written.
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 export function u64(n: bigint): Uint8Array {
   const out = new Uint8Array(8)
-  new DataView(out.buffer).setBigUint64(0, n)
+  if (n >= 0n && n <= MAX_SAFE) {
+    let v = Number(n)
+    for (let i = 7; i >= 0; i--, v = Math.floor(v / 256)) out[i] = v % 256
+  } else {
+    new DataView(out.buffer).setBigUint64(0, n)
+  }
   return out
 }
 
@@ -101,7 +111,10 @@ export function readU64(bytes: Uint8Array, offset = 0): bigint {
 
 export function u32(n: number): Uint8Array {
   const out = new Uint8Array(4)
-  new DataView(out.buffer).setUint32(0, n)
+  out[0] = n >>> 24
+  out[1] = n >>> 16
+  out[2] = n >>> 8
+  out[3] = n
   return out
 }
 

@@ -223,3 +223,27 @@ test('the first byte picks the envelope as geth does: a byte-string prefix is un
     )
   }
 })
+
+test('non-canonical RLP framing is undecodable, as the library decoder finds it (the views decoder is as strict)', () => {
+  // A valid legacy list to reframe: [nonce 0, gas price, gas, to, value 1, data, v, r, s].
+  const fields: Input[] = [0n, GWEI, 21_000n, to, 1n, empty, 37n, 1n, 1n]
+  const canonical = legacy(37n)
+  assert.equal(parseTx(canonical).nonce, 0n)
+  const body = RLP.encode(fields).subarray(2) // the list's header is 0xf8 LL (its payload is 56-255 bytes)
+  const framings: [string, Uint8Array][] = [
+    ['the list length with a leading zero', Uint8Array.from([0xf9, 0x00, body.length, ...body])],
+    ['a list of at most 55 bytes in long form', Uint8Array.from([0xf8, 3, 0x80, 0x80, 0x80])],
+    ['a single byte below 0x80 wrapped', Uint8Array.from([0xf8, body.length + 1, 0x81, 0x00, ...body.subarray(1)])],
+    ['a short string in long form', (() => {
+      const at = 1 + 5 + 4 // nonce (1), gas price 0x84+4, gas 0x82+2: the `to` header follows
+      const out = Uint8Array.from([0xf8, body.length + 1, ...body.subarray(0, at - 1), 0xb8, 20, ...body.subarray(at)])
+      return out
+    })()],
+    ['bytes after the list', Uint8Array.from([...canonical, 0x00])],
+    ['the list running past its input', canonical.subarray(0, canonical.length - 1)],
+  ]
+  for (const [why, bytes] of framings) {
+    assert.throws(() => RLP.decode(bytes), `the library refuses it too: ${why}`)
+    undecodable(() => parseTx(bytes), why)
+  }
+})

@@ -13,7 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { ChainRules } from '../../execution/chain-config.ts'
 import { isPreparable, prepareTx, type PreparedTx } from '../../txpool/prepared.ts'
-import { packBatch, type WorkerInit, type WorkRequest } from './wire.ts'
+import { packBatch, unpackRequest, type WorkerInit, type WorkRequest } from './wire.ts'
 import { READY } from '../worker-lane.ts'
 import { answerMemoryRequests } from '../thread-memory.ts'
 
@@ -21,7 +21,7 @@ const rules = new ChainRules((workerData as WorkerInit).genesis)
 const port = parentPort!
 
 port.on('message', (request: WorkRequest) => {
-  const prepared = request.items.map(({ raw, number, timestamp }): PreparedTx | null => {
+  const prepared = unpackRequest(request).map(({ raw, number, timestamp }): PreparedTx | null => {
     if (!isPreparable(raw)) return null
     try {
       return prepareTx(raw, rules.at(number, timestamp))

@@ -7,6 +7,7 @@ import { env, GENESIS, GWEI, keys, sign, transfer, forks, FakeState } from '../.
 import { SenderRecovery } from './recovery-pool.ts'
 
 const OSAKA = { number: 20n, timestamp: 450n }
+const OSAKA_BLOCK = { ...OSAKA, fork: forks.osaka }
 
 /** A recovery pool of `workers` threads, started and ready, closed when the test ends. */
 async function startedRecovery(t: { after(fn: () => unknown): void }, workers: number): Promise<SenderRecovery> {
@@ -144,4 +145,21 @@ test('a lone submission is posted in the turn it came, alone (no waiting for com
   await new Promise((resolve) => setImmediate(resolve))
   assert.deepEqual(recovery.posted, { messages: before.messages + 1, transactions: before.transactions + 1 })
   assert.equal((await pending)?.senderHex, keys[0]!.hex)
+})
+
+test('one burst naming different pending blocks: each item is prepared for its own block\'s fork', async (t) => {
+  const recovery = await startedRecovery(t, 1)
+  const blocks = [
+    { number: 20n, timestamp: 250n, fork: forks.cancun },
+    OSAKA_BLOCK,
+    { number: 20n, timestamp: 350n, fork: forks.prague },
+    { number: (1n << 63n) + 5n, timestamp: (1n << 64n) - 1n, fork: forks.osaka },
+  ]
+  const raws = blocks.map((_, i) => transfer(keys[i % keys.length]!, i, { data: new Uint8Array(i * 7).fill(1), gas: 60_000n }))
+  const prepared = await Promise.all(raws.map((raw, i) => recovery.prepare(raw, blocks[i]!.number, blocks[i]!.timestamp)))
+  assert.equal(recovery.posted.messages, 1)
+  prepared.forEach((p, i) => {
+    assert.equal(p?.fork, blocks[i]!.fork.hardfork())
+    assert.deepEqual({ ...p! }, prepareTx(raws[i]!, blocks[i]!.fork))
+  })
 })

@@ -17,7 +17,7 @@ import type { GethGenesis } from '../../execution/chain-config.ts'
 import type { PreparedTx } from '../../txpool/prepared.ts'
 import { WorkerLane } from '../worker-lane.ts'
 import { threadEntry } from '../thread-entry.ts'
-import { unpackRecord, type WorkerInit, type WorkItem, type WorkReply, type WorkRequest } from './wire.ts'
+import { packRequest, requestBuffers, unpackRecord, type WorkerInit, type WorkItem, type WorkReply } from './wire.ts'
 
 const ENTRY = threadEntry(import.meta.url, './recovery-entry.mjs', 'recovery-worker')
 /** Largest burst sent as one message. */
@@ -112,7 +112,8 @@ export class SenderRecovery {
       lane.inFlight.set(id, batch)
       this.messages++
       this.transactions += batch.length
-      lane.thread.post({ id, items: batch.map((w) => w.item) } satisfies WorkRequest)
+      const request = packRequest(id, batch.map((w) => w.item))
+      lane.thread.post(request, requestBuffers(request))
     }
   }
 
