@@ -16,12 +16,10 @@
  * symlink to this repo's node_modules).
  */
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { Session } from 'node:inspector'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { buildBenchGenesis } from './genesis.ts'
+import { modulesOf, startInProcess } from './in-process-node.ts'
 import type { RunningNode } from './nodes.ts'
 import { NonceBook, quantile, sendAll, TxFactory } from './txs.ts'
 
@@ -52,27 +50,7 @@ interface Side {
 }
 
 async function start(name: string, dir: string, genesis: unknown): Promise<Side> {
-  const imp = (p: string) => import(pathToFileURL(join(dir, p)).href)
-  const { createNode, DEFAULT_NODE_SETTINGS } = await imp('src/node/create-node.ts')
-  const { sequencerSettingsOf } = await imp('src/cli/node-config.ts')
-  const { parseCommandLine } = await imp('src/cli/options.ts')
-  const { serve } = await imp('src/cli/serve.ts')
-  const dataDir = mkdtempSync(join(tmpdir(), `callpath-${name}-`))
-  const { options } = parseCommandLine('start', ['--sealing', 'manual'])
-  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis, sequencer: sequencerSettingsOf(options), recoveryWorkers: WORKERS })
-  await node.start()
-  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'], preconfirmations: true })
-  return {
-    name,
-    node,
-    url: server.url,
-    key: {} as RunningNode,
-    close: async () => {
-      await server.close()
-      await node.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
+  return { name, ...(await startInProcess<Side['node']>(await modulesOf(dir), genesis, `callpath-${name}`, { recoveryWorkers: WORKERS })) }
 }
 
 interface ProfileNode { callFrame: { functionName: string; url: string }; selfSize: number; children?: ProfileNode[] }

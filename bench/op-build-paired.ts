@@ -11,11 +11,8 @@
  *   npx tsx bench/op-build-paired.ts [pairs, default 30]
  */
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { buildBenchGenesis, opStackGenesis } from './genesis.ts'
-import type { RunningNode } from './nodes.ts'
+import { startInProcess, type InProcessNode, type NodeModules } from './in-process-node.ts'
 import { NonceBook, quantile, sendAll, TxFactory } from './txs.ts'
 import { sequencerSettingsOf } from '../src/cli/node-config.ts'
 import { parseCommandLine } from '../src/cli/options.ts'
@@ -26,31 +23,11 @@ import { createNode, DEFAULT_NODE_SETTINGS, type FlashNode } from '../src/node/c
 const WARMUP_PAIRS = 5
 const TRANSFERS = 100
 
-interface Started {
-  readonly node: FlashNode
-  readonly url: string
-  /** The nonce book's key for this node. */
-  readonly key: RunningNode
-  close(): Promise<void>
-}
+type Started = InProcessNode<FlashNode>
 
-async function start(genesis: GethGenesis): Promise<Started> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'flashnode-op-paired-'))
-  const { options } = parseCommandLine('start', ['--sealing', 'manual'])
-  const node = await createNode({ ...DEFAULT_NODE_SETTINGS, dataDir, genesis, sequencer: sequencerSettingsOf(options) })
-  await node.start()
-  const server = await serve(node, { host: '127.0.0.1', port: 0, revertCode: -32000, debug: false, allowedHosts: ['localhost'], preconfirmations: true })
-  return {
-    node,
-    url: server.url,
-    key: {} as RunningNode,
-    close: async () => {
-      await server.close()
-      await node.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
+const THIS_CHECKOUT = { createNode, DEFAULT_NODE_SETTINGS, sequencerSettingsOf, parseCommandLine, serve } as unknown as NodeModules
+
+const start = (genesis: GethGenesis): Promise<Started> => startInProcess<FlashNode>(THIS_CHECKOUT, genesis, 'op-paired')
 
 async function main(): Promise<void> {
   const pairs = Number(process.argv[2] ?? 30)

@@ -11,16 +11,11 @@
  * caller), per transaction. The recovery workers are not profiled here (their CPU is in send-threads.ts).
  */
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import WebSocket from 'ws'
-import { writeBenchGenesis } from './genesis.ts'
 import { runLoad } from './load.ts'
-import { freePort, initFlashnode, splitArgs, startFlashnode } from './nodes.ts'
-import { rpcBody } from './rpc.ts'
-import { TxFactory } from './txs.ts'
+import { freePort } from './nodes.ts'
+import { startSendFixture } from './send-fixture.ts'
 
 const { values } = parseArgs({
   options: {
@@ -35,9 +30,6 @@ const { values } = parseArgs({
 // --intake: as bench/send-threads.ts --intake (manual sealing: HTTP, recovery and admission alone; 1,024
 // senders, 2,048 sends first, then 4,000 profiled): the figure does not move with the rate reached.
 const INTAKE = values.intake === true
-const SENDERS = INTAKE ? 1024 : 256
-const WARM_TXS = INTAKE ? 2048 : SENDERS * 20
-const TOTAL_TXS = INTAKE ? WARM_TXS + 4000 : SENDERS * 200
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number }
@@ -67,15 +59,12 @@ async function inspector(port: number): Promise<{ send(method: string, params?: 
   }
 }
 
-const work = mkdtempSync(join(tmpdir(), 'flashnode-send-alloc-'))
+const inspectPort = await freePort()
+process.env['BENCH_FLASHNODE_NODE_ARGS'] = `${process.env['BENCH_FLASHNODE_NODE_ARGS'] ?? ''} --inspect=127.0.0.1:${inspectPort}`
+const fixture = await startSendFixture('send-alloc', INTAKE, values.checkout!, values.args!)
+const { bodies, node } = fixture
+const WARM_TXS = fixture.warmTxs
 try {
-  const genesis = join(work, 'genesis.json')
-  const chain = writeBenchGenesis(genesis, { accounts: SENDERS, gasLimit: 400_000_000n })
-  const bodies = new TxFactory(chain.chainId, chain.token, SENDERS).batch('eth', TOTAL_TXS, undefined, undefined).map((t, i) => rpcBody(i + 1, 'eth_sendRawTransaction', [t.raw]))
-  initFlashnode(genesis, join(work, 'data'))
-  const inspectPort = await freePort()
-  process.env['BENCH_FLASHNODE_NODE_ARGS'] = `${process.env['BENCH_FLASHNODE_NODE_ARGS'] ?? ''} --inspect=127.0.0.1:${inspectPort}`
-  const node = await startFlashnode({ checkout: values.checkout!, genesisPath: genesis, datadir: join(work, 'data'), port: await freePort(), extraArgs: ['--log-level', 'warn', ...(INTAKE ? ['--sealing', 'manual'] : []), ...splitArgs(values.args!)] })
   try {
     await runLoad({ url: node.url, bodies: bodies.slice(0, WARM_TXS), concurrency: 64, durationMs: 120_000, warmupMs: 0, once: true, client: 'raw' })
     const session = await inspector(inspectPort)
@@ -107,5 +96,5 @@ try {
     await node.stop()
   }
 } finally {
-  rmSync(work, { recursive: true, force: true })
+  fixture.remove()
 }

@@ -19,16 +19,11 @@
  * sender-recovery workers, then V8's platform threads (garbage collection, optimizing compiler).
  */
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { writeBenchGenesis } from './genesis.ts'
 import { runLoad } from './load.ts'
-import { freePort, initFlashnode, splitArgs, startFlashnode } from './nodes.ts'
+import { startSendFixture } from './send-fixture.ts'
 import { machineBusySeconds } from './proc.ts'
-import { rpcBody } from './rpc.ts'
-import { TxFactory } from './txs.ts'
 
 const { values } = parseArgs({
   options: {
@@ -40,9 +35,6 @@ const { values } = parseArgs({
   },
 })
 const INTAKE = values.intake === true
-const SENDERS = INTAKE ? 1024 : 256
-const WARM_TXS = INTAKE ? 2048 : SENDERS * 20
-const TOTAL_TXS = INTAKE ? WARM_TXS + 4000 : SENDERS * 200
 const warm = values.warm === true || INTAKE
 const DURATION_MS = INTAKE ? 120_000 : Number(values.duration)
 const CLOCK_TICKS = 100 // per second, as /proc counts utime and stime (USER_HZ)
@@ -62,13 +54,10 @@ function threadTicks(pid: number): Map<number, { all: number; sys: number }> {
   return ticks
 }
 
-const work = mkdtempSync(join(tmpdir(), 'flashnode-send-threads-'))
+const fixture = await startSendFixture('send-threads', INTAKE, values.checkout!, values.args!)
+const { bodies, node } = fixture
+const WARM_TXS = fixture.warmTxs
 try {
-  const genesis = join(work, 'genesis.json')
-  const chain = writeBenchGenesis(genesis, { accounts: SENDERS, gasLimit: 400_000_000n })
-  const bodies = new TxFactory(chain.chainId, chain.token, SENDERS).batch('eth', TOTAL_TXS, undefined, undefined).map((t, i) => rpcBody(i + 1, 'eth_sendRawTransaction', [t.raw]))
-  initFlashnode(genesis, join(work, 'data'))
-  const node = await startFlashnode({ checkout: values.checkout!, genesisPath: genesis, datadir: join(work, 'data'), port: await freePort(), extraArgs: ['--log-level', 'warn', ...(INTAKE ? ['--sealing', 'manual'] : []), ...splitArgs(values.args!)] })
   try {
     if (warm) await runLoad({ url: node.url, bodies: bodies.slice(0, WARM_TXS), concurrency: 64, durationMs: 120_000, warmupMs: 0, once: true, client: 'raw' })
     const rest = bodies.slice(warm ? WARM_TXS : 0)
@@ -96,5 +85,5 @@ try {
     await node.stop()
   }
 } finally {
-  rmSync(work, { recursive: true, force: true })
+  fixture.remove()
 }

@@ -10,7 +10,7 @@
  * Invariant: `bloomOf(logs)` equals `logsBloom(logs)` for any logs. Memory is bounded by the block's items.
  */
 
-import { addToBloom, BLOOM_BYTES } from '../primitives/bloom.ts'
+import { bloomBitsOf, BLOOM_BYTES } from '../primitives/bloom.ts'
 
 /** Flat pairs [byteIndex, bits, byteIndex, bits, …]: the bloom bytes one item sets (at most three). */
 type ItemBits = readonly number[]
@@ -39,15 +39,6 @@ export class ReceiptBlooms {
   }
 
   private bitsOf(item: Uint8Array): ItemBits {
-    const single = this.scratch
-    addToBloom(single, item)
-    const bits: number[] = []
-    for (let i = 0; i < BLOOM_BYTES; i++) {
-      if (single[i] !== 0) {
-        bits.push(i, single[i]!)
-        single[i] = 0
-      }
-    }
-    return bits
+    return bloomBitsOf(item, this.scratch)
   }
 }

@@ -3,13 +3,13 @@
  * into its bytes and its bloom bits once. A block's logs repeat a few items (a token's address, an event's
  * signature, the busy senders and recipients): a receipt's bloom and its logs' bytes then cost a lookup per
  * item instead of a conversion and a keccak hash. The bits come from primitives/bloom.ts (an item's own bloom,
- * scanned once), so the bloom's definition stays in one place.
+ * scanned once: bloomBitsOf), so the bloom's definition stays in one place.
  *
  * The bytes handed out are shared by every log that names the item: callers must never write into them.
  * Memory is bounded by the block's distinct items (one cache serves one block).
  */
 
-import { addToBloom, BLOOM_BYTES } from '../primitives/bloom.ts'
+import { bloomBitsOf, BLOOM_BYTES } from '../primitives/bloom.ts'
 import { bigIntToFixedBytes } from '../primitives/hex.ts'
 
 interface Item {
@@ -45,15 +45,6 @@ export class LogItems {
   }
 
   private itemOf(bytes: Uint8Array): Item {
-    const single = this.scratch
-    addToBloom(single, bytes)
-    const bits: number[] = []
-    for (let i = 0; i < BLOOM_BYTES; i++) {
-      if (single[i] !== 0) {
-        bits.push(i, single[i]!)
-        single[i] = 0
-      }
-    }
-    return { bytes, bits }
+    return { bytes, bits: bloomBitsOf(bytes, this.scratch) }
   }
 }

@@ -15,6 +15,22 @@ export function addToBloom(bloom: Uint8Array, item: Uint8Array): void {
   }
 }
 
+/**
+ * The bloom bytes `item` sets, as flat pairs [byteIndex, bits, …] (at most three), for callers that OR an
+ * item in many times. `scratch` is a zeroed bloom-sized buffer, left zeroed.
+ */
+export function bloomBitsOf(item: Uint8Array, scratch: Uint8Array): number[] {
+  addToBloom(scratch, item)
+  const bits: number[] = []
+  for (let i = 0; i < BLOOM_BYTES; i++) {
+    if (scratch[i] !== 0) {
+      bits.push(i, scratch[i]!)
+      scratch[i] = 0
+    }
+  }
+  return bits
+}
+
 export function logsBloom(logs: readonly { address: Uint8Array; topics: readonly Uint8Array[] }[]): Uint8Array {
   const bloom = new Uint8Array(BLOOM_BYTES)
   for (const log of logs) {
