@@ -506,6 +506,9 @@ export class Sequencer {
     const journal = added.length > 0 ? this.journalBatch(open, added, snapshot.index) : undefined
     this.announce(snapshot)
     this.observer?.flashblockBuilt((performance.now() - started) / 1000, Number(open.gasUsed - gasBefore))
+    // The announcement's WebSocket notifications are corked until the end of this microtask turn
+    // (rpc/transport/ws-server.ts coalescedWrites): they leave before the journal write holds the thread.
+    await Promise.resolve()
     if (journal !== undefined) {
       try {
         this.commitJournal(journal)
