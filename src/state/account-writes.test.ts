@@ -1,6 +1,6 @@
 /**
  * Account reads and writes of a state view through every way in (the EVM's getAccount, putAccount,
- * deleteAccount, modifyAccountFields, getCode, getCodeSize; the sequencer's accountCopy and writeAccount):
+ * deleteAccount, modifyAccountFields, getCode, getCodeSize):
  * a deleted account reads as absent with no code through all of them, an account written through one is
  * seen by the others, and modifyAccountFields changes exactly the fields it is given.
  */
@@ -29,13 +29,11 @@ test('an account deleted in the view reads as absent, with no code, through ever
   for (const remove of [
     (s: JournaledState) => s.deleteAccount(A),
     (s: JournaledState) => s.putAccount(A, undefined),
-    async (s: JournaledState) => s.writeAccount(A.toString(), null),
   ]) {
     const state = new JournaledState(base)
     assert.equal(await state.getCodeSize(A), CODE.length, 'the base contract, before')
     await remove(state)
     assert.equal(await state.getAccount(A), undefined)
-    assert.equal(state.accountCopy(A.toString(), A.bytes), undefined)
     assert.deepEqual(await state.getCode(A), new Uint8Array(0))
     assert.equal(await state.getCodeSize(A), 0)
     state.allowContractSender(A)
@@ -60,18 +58,6 @@ test('a contract sender written back with another code hash keeps that hash', as
   a.codeHash = other
   await state.putAccount(A, a)
   assert.deepEqual((await state.getAccount(A))!.codeHash, other)
-})
-
-test('accountCopy sees what getAccount-style writes put, and writeAccount what accountCopy gave', async () => {
-  const state = new JournaledState(base)
-  await state.putAccount(B, new Account(2n, 7n))
-  const b = state.accountCopy(B.toString(), B.bytes)!
-  assert.equal(b.balance, 7n)
-  b.balance = 8n
-  assert.equal((await state.getAccount(B))?.balance, 7n, 'a copy')
-  state.writeAccount(B.toString(), b)
-  assert.equal(state.accountCopy(B.toString(), B.bytes)?.balance, 8n)
-  assert.equal((await state.getAccount(B))?.nonce, 2n)
 })
 
 test('modifyAccountFields changes exactly the fields it is given, on an existing or a new account', async () => {

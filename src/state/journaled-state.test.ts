@@ -104,22 +104,3 @@ test('a contract sender keeps its code through every write-back of a stale copy,
   assert.equal((await state.getAccount(A))!.balance, 5n)
 })
 
-test('accountCopy and writeAccount (the transfer fast path) read and write like getAccount, putAccount and deleteAccount', async () => {
-  const state = new JournaledState(base())
-  const a = state.accountCopy(A.toString(), A.bytes)!
-  a.balance = 1n
-  assert.equal((await state.getAccount(A))?.balance, 100n, 'a copy: changing it changes nothing')
-  await state.checkpoint()
-  state.writeAccount(A.toString(), a)
-  state.writeAccount(B.toString(), null)
-  assert.equal((await state.getAccount(A))?.balance, 1n)
-  const reference = new JournaledState(base())
-  await reference.putAccount(A, new Account(5n, 1n))
-  await reference.deleteAccount(B)
-  const key = (d: ReturnType<JournaledState['diff']>) =>
-    JSON.stringify({ accounts: [...d.accounts].map(([k, v]) => [k, v === null ? null : bytesToHex(v.serialize())]), wiped: [...d.wiped], storage: [...d.storage.keys()] })
-  assert.equal(key(state.diff()), key(reference.diff()))
-  await state.revert()
-  assert.equal((await state.getAccount(A))?.balance, 100n, 'reverted with the checkpoint')
-  assert.equal(state.diff().accounts.size, 0)
-})

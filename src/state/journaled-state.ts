@@ -141,22 +141,6 @@ export class JournaledState implements StateManagerInterface {
     this.setAccount(key, copy)
   }
 
-  /**
-   * For the sequencer's transfer fast path: the account at `key` (its lower-case 0x-hex address) as a copy
-   * the caller may change, synchronously. Unlike getAccount it ignores allowContractSender's masking.
-   */
-  accountCopy(key: string, address: Uint8Array): Account | undefined {
-    const a = this.accounts.get(key)
-    if (a === undefined) return this.base.getAccount(address)
-    return a === null ? undefined : copyAccount(a)
-  }
-
-  /** Stores `account` (taking ownership: no copy), or deletes the account (null), as putAccount/deleteAccount. */
-  writeAccount(key: string, account: Account | null): void {
-    this.setAccount(key, account)
-    if (account === null) this.wipe(key)
-  }
-
   async deleteAccount(address: Address): Promise<void> {
     const key = address.toString()
     this.setAccount(key, null)
