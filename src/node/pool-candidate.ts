@@ -18,14 +18,14 @@ class PooledCandidate implements PoolCandidate {
   readonly hash: Uint8Array
   readonly sender: Uint8Array
   readonly raw: Uint8Array
-  readonly view: TxView | undefined
+  readonly view: TxView
 
   constructor(private readonly pooled: PooledTx) {
     this.hash = pooled.hash
     this.sender = pooled.sender
     this.raw = pooled.raw
-    // The record describes its execution input where dataOffset says so (txpool/decode.ts): types 0 to 2.
-    this.view = pooled.type <= 2 && pooled.dataOffset >= 0 ? pooled : undefined
+    // The record itself: the block builder runs from it where it describes the execution input (viewOf).
+    this.view = pooled
   }
 
   get tx(): TypedTransaction {

@@ -306,7 +306,7 @@ function parseLegacy(raw: Uint8Array): ParsedTx {
     blobCount: 0,
     sidecar: undefined,
     authorizationCount: 0,
-    dataOffset: itemPayloadOffset(raw, 0, 5),
+    dataOffset: offsetIn(raw, bytesAt(v, 5)),
     accessList: undefined,
     raw,
     values: v,
@@ -363,7 +363,7 @@ function parseTyped(
     blobCount: type === 3 ? listAt(v, 10).length : 0,
     sidecar,
     authorizationCount: type === 4 ? listAt(v, 9).length : 0,
-    dataOffset: accessList === null ? -1 : itemPayloadOffset(raw, 1, 6 + o),
+    dataOffset: accessList === null ? -1 : offsetIn(raw, bytesAt(v, 6 + o)),
     accessList: accessList ?? undefined,
     raw,
     values: v,
@@ -442,31 +442,7 @@ function accessListOf(list: NestedUint8Array): AccessListEntry[] | undefined | n
   return out
 }
 
-/**
- * Where the payload of item `index` of the RLP list at b[listAt] starts. The list was decoded already (RLP.decode
- * checked every length), so this only walks the headers.
- */
-function itemPayloadOffset(b: Uint8Array, listAt: number, index: number): number {
-  let at = listAt + listHeaderLength(b, listAt)
-  for (let i = 0; i < index; i++) {
-    const [start, length] = itemSpan(b, at)
-    at = start + length
-  }
-  return itemSpan(b, at)[0]
-}
-
-/** The payload's start and length of the item at b[at] (a single byte below 0x80 is its own payload). */
-function itemSpan(b: Uint8Array, at: number): [number, number] {
-  const p = b[at]!
-  if (p < 0x80) return [at, 1]
-  if (p <= 0xb7) return [at + 1, p - 0x80]
-  if (p < 0xc0) return [at + 1 + (p - 0xb7), bigLength(b, at + 1, p - 0xb7)]
-  if (p <= 0xf7) return [at + 1, p - 0xc0]
-  return [at + 1 + (p - 0xf7), bigLength(b, at + 1, p - 0xf7)]
-}
-
-function bigLength(b: Uint8Array, at: number, bytes: number): number {
-  let len = 0
-  for (let i = 0; i < bytes; i++) len = len * 256 + b[at + i]!
-  return len
+/** Where `field`, a view of `raw` (rlpDecode decodes into views), starts in it. */
+function offsetIn(raw: Uint8Array, field: Uint8Array): number {
+  return field.byteOffset - raw.byteOffset
 }
