@@ -29,7 +29,7 @@ import { FlashblockJournal } from '../sequencer/journal.ts'
 import { BrokerUnavailable, FencedOut } from './coordination-errors.ts'
 import type { FlashblocksPayloadV1 } from './payload.ts'
 import type { ReplicatedStreamOptions } from './replicated-stream.ts'
-import { storedMessages, streamClient, takeOver, type Leading } from '../../test/support/replicated-stream-kit.ts'
+import { storedMessages, streamClient, takeOver, untilStreamSettled, type Leading } from '../../test/support/replicated-stream-kit.ts'
 import { natsServers } from './nats-url.ts'
 import { ensureStream } from './fenced-publisher.ts'
 import { streamConfig, streamName } from './jetstream-layout.ts'
@@ -256,6 +256,7 @@ test("given the cluster's servers, the gate publishes through the stream leader'
   assert.deepEqual(a.announced, [0, 1, 2])
   // Read once the killed server is back: the cluster's API may have lost its meta leader with it.
   await cluster.restart(leaderIndex)
+  await untilStreamSettled(nc, chainId, 20_000)
   const messages = await storedMessages(nc, chainId)
   assert.deepEqual(messages.map((m) => m.message.index), [0, 1, 2], 'each flashblock stored once')
   assertLinked(messages.map((m) => m.message))

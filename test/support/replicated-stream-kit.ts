@@ -24,6 +24,29 @@ export async function streamClient(t: TestContext, urls: readonly string[]): Pro
   return nc
 }
 
+/**
+ * Waits until the chain's stream has a leader and every replica is current (none offline or lagging), up to
+ * `withinMs`; throws when it has not settled by then. A server restarted a moment ago may otherwise answer for
+ * the stream with the state it held when it went down.
+ */
+export async function untilStreamSettled(nc: NatsConnection, chainId: bigint, withinMs: number): Promise<void> {
+  const jsm = await jetstreamManager(nc)
+  const end = performance.now() + withinMs
+  let last = 'no answer'
+  while (performance.now() < end) {
+    try {
+      const { cluster } = await jsm.streams.info(streamName(chainId))
+      const replicas = cluster?.replicas ?? []
+      if (cluster?.leader !== undefined && replicas.length > 0 && replicas.every((r) => r.current && r.offline !== true)) return
+      last = `leader ${cluster?.leader ?? 'none'}, replicas ${JSON.stringify(replicas.map((r) => ({ name: r.name, current: r.current, offline: r.offline })))}`
+    } catch (err) {
+      last = String(err)
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`the stream did not settle within ${withinMs} ms (${last})`)
+}
+
 /** Every message the chain's stream holds, in stream order, with its term and its stored encoding ('' as it is). */
 export async function storedMessages(nc: NatsConnection, chainId: bigint): Promise<{ term: number; encoding: string; message: FlashblocksPayloadV1 }[]> {
   const jsm = await jetstreamManager(nc)
