@@ -32,16 +32,17 @@ function append(feed: number, buffer: ArrayBuffer): OrderedTrieStream[] {
 }
 
 port.on('message', (request: HashRequest) => {
+  const started = performance.now()
   if (request.kind === 'lists') {
     const roots = unpackLists(request.lists).map((values) => orderedTrieRoot(values))
-    port.postMessage({ id: request.id, roots, held: fed.size } satisfies HashReply)
+    port.postMessage({ id: request.id, roots, held: fed.size, took: performance.now() - started } satisfies HashReply)
   } else if (request.kind === 'append') {
     append(request.feed, request.lists)
   } else if (request.kind === 'finish') {
     const streams = append(request.feed, request.lists)
     fed.delete(request.feed)
     const whole = streams.length === request.counts.length && streams.every((s, k) => s.length === request.counts[k])
-    port.postMessage({ id: request.id, roots: whole ? streams.map((s) => s.root()) : undefined, held: fed.size } satisfies HashReply)
+    port.postMessage({ id: request.id, roots: whole ? streams.map((s) => s.root()) : undefined, held: fed.size, took: performance.now() - started } satisfies HashReply)
   } else {
     fed.delete(request.feed)
   }

@@ -39,6 +39,8 @@ export interface HashReply {
   readonly roots: Uint8Array[] | undefined
   /** How many fed blocks the worker holds once it has answered. */
   readonly held: number
+  /** The worker's own time on this request, ms (what a seal waits for at least). */
+  readonly took: number
 }
 
 interface Waiting {
@@ -66,6 +68,7 @@ export class SealHashing {
   private nextFeed = 1
   private readonly counts = { fed: 0, whole: 0, here: 0 }
   private workerHeld = 0
+  private workerMs = 0
   /** The fed blocks the worker holds, oldest first. */
   private readonly feeds = new Set<BlockFeed>()
 
@@ -84,6 +87,11 @@ export class SealHashing {
     return this.workerHeld
   }
 
+  /** The worker's own time on its latest answer, ms (bench/seal-roots.ts). */
+  get lastWorkerMs(): number {
+    return this.workerMs
+  }
+
   /** Starts the worker now (once; a large enough block does it too). */
   start(): void {
     if (this.lane !== undefined || this.closed) return
@@ -92,6 +100,7 @@ export class SealHashing {
         const waiting = this.waiting.get(reply.id)
         this.waiting.delete(reply.id)
         this.workerHeld = reply.held
+        this.workerMs = reply.took
         if (waiting === undefined) return
         if (reply.roots === undefined) return waiting.resolve(this.here(waiting.lists))
         this.counts[waiting.fed ? 'fed' : 'whole']++
