@@ -81,6 +81,17 @@ test('fed block by block, in chunks of every size, the roots are the library tri
   assert.deepEqual(hashing.answered, { fed: fedBlocks, whole: sizes.length * 9 - fedBlocks, here: 0 }, 'blocks of a chunk or more were fed, the rest sent whole')
 })
 
+test('a block of 300 items told in chunks of every size from 1 to 300 gives the library\'s roots each time', async (t) => {
+  const hashing = await loaded(t)
+  const lists = block(300, 5)
+  const want = await expected(lists, 5)
+  for (let chunk = 1; chunk <= 300; chunk++) {
+    const feed = hashing.feed()
+    assert.deepEqual((await feed.roots(feedAll(feed, lists, chunk))).map(bytesToHex), want, `told every ${chunk}`)
+  }
+  assert.deepEqual(hashing.answered, { fed: 300, whole: 0, here: 0 })
+})
+
 test('short items (embedded nodes) and one-byte items give the library\'s roots too', async (t) => {
   const hashing = await loaded(t)
   for (const count of [129, 300, 1_300]) {
