@@ -57,7 +57,7 @@ export const WORKER_FROM_ITEMS = 256
 /** Items of each list a feed gathers before it hands them to the worker. */
 export const FEED_CHUNK = 256
 
-/** Fed blocks the worker holds at most (normally one: the open block); past it the oldest goes, computed here. */
+/** Fed blocks the worker holds at most (normally one: the open block); past it the oldest goes (hashed whole at its seal). */
 export const MAX_FEEDS = 4
 
 export class SealHashing {
@@ -126,8 +126,11 @@ export class SealHashing {
   /** The builder's RootsFeed factory (OpenOptions.rootsFeed): each block's items hashed on the worker as they come. */
   readonly feed = (): RootsFeed => new BlockFeed(this)
 
-  /** A feed's first items: the worker, when usable, takes them (the worker starts once a block is large enough). */
-  attach(feed: BlockFeed, items: number): WorkerLane<HashReply> | undefined {
+  /**
+   * (BlockFeed's) A feed's first items: when the worker is usable it takes the block, under a number of its
+   * own; else undefined (the worker starts once a block is large enough).
+   */
+  attach(feed: BlockFeed, items: number): { readonly lane: WorkerLane<HashReply>; readonly id: number } | undefined {
     if (this.lane === undefined && items >= WORKER_FROM_ITEMS) this.start()
     const lane = this.lane
     if (lane === undefined || !lane.usable) return undefined
@@ -136,20 +139,15 @@ export class SealHashing {
       if (this.feeds.size <= MAX_FEEDS) break
       oldest.drop()
     }
-    return lane
+    return { lane, id: this.nextFeed++ }
   }
 
-  /** A feed the worker no longer holds. */
+  /** (BlockFeed's) A feed the worker no longer holds. */
   detach(feed: BlockFeed): void {
     this.feeds.delete(feed)
   }
 
-  /** A new fed block's number, for the worker. */
-  feedId(): number {
-    return this.nextFeed++
-  }
-
-  /** Posts a fed block's last items; resolves with its roots (computed here if the worker cannot answer). */
+  /** (BlockFeed's) Posts a fed block's last items; resolves with its roots (computed here if the worker cannot answer). */
   finish(lane: WorkerLane<HashReply>, feed: number, rest: ArrayBuffer, lists: readonly (readonly Uint8Array[])[]): Promise<Uint8Array[]> {
     return new Promise((resolve) => {
       const id = this.nextId++
@@ -212,9 +210,10 @@ class BlockFeed implements RootsFeed {
     const count = lists[0]!.length
     if (this.lane === undefined) {
       if (count < FEED_CHUNK) return
-      this.lane = this.hashing.attach(this, count * lists.length)
-      if (this.lane === undefined) return
-      this.id = this.hashing.feedId()
+      const attached = this.hashing.attach(this, count * lists.length)
+      if (attached === undefined) return
+      this.lane = attached.lane
+      this.id = attached.id
     }
     if (!this.lane.alive) return this.drop()
     if (count - (this.sent[0] ?? 0) < FEED_CHUNK) return
