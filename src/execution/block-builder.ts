@@ -13,8 +13,9 @@
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
  *
  * Sealing: the EIP-7685 requests, then the state root (state-root.ts) and the transactions and receipts
- * roots (OpenOptions.orderedRoots: a worker thread, or here in turns of the event loop) side by side, then
- * the header (the library's header type). The sequencer runs one operation at a time on an open block.
+ * roots (OpenOptions.orderedRoots: a worker thread, or here in turns of the event loop; or OpenOptions.rootsFeed,
+ * told of each transaction as it joins, so that a worker has hashed most of the block before the seal) side
+ * by side, then the header (the library's header type). A block that will not be sealed is discarded. The sequencer runs one operation at a time on an open block.
  *
  * On an OP Stack chain the block's environment takes the chain's EIP-1559 parameters, each transaction runs
  * with its canonical bytes (its L1 data fee and operator fee: op-fees.ts; from Jovian its DA footprint, a
@@ -66,6 +67,18 @@ export const rootsInTurns: OrderedRoots = async (lists) => {
     roots.push(await orderedTrieRootInTurns(values, nextTurn))
   }
   return roots
+}
+
+/**
+ * The seal's transactions and receipts roots fed while the block grows (node/seal-hashing's `feed`): `update`
+ * is told the lists after each transaction joins them (they only grow: an item, once there, never changes),
+ * and may hash what is final meanwhile; `roots` gives the roots of the complete lists at the seal; `discard`
+ * drops a block that will not be sealed. One feed serves one block.
+ */
+export interface RootsFeed {
+  update(lists: readonly (readonly Uint8Array[])[]): void
+  roots(lists: readonly (readonly Uint8Array[])[]): Promise<Uint8Array[]>
+  discard(): void
 }
 
 /** Why a transaction stayed out of the block. `retryable`: it may fit a later block (gas left, blobs). */
@@ -128,6 +141,8 @@ export interface OpenOptions {
   readonly fromViews?: boolean
   /** Where the seal's transactions and receipts roots are computed. Default: here, in turns (rootsInTurns). */
   readonly orderedRoots?: OrderedRoots
+  /** A feed per block, told of each transaction as it joins (it takes the place of `orderedRoots`). */
+  readonly rootsFeed?: () => RootsFeed
 }
 
 export type { BlockEnvironment } from './open-header.ts'
@@ -146,6 +161,8 @@ export class OpenBlock {
   private readonly blobGasPrice: bigint | undefined
   private viewCount = 0
   private sealed = false
+  /** Where the seal's roots are hashed as the block grows (OpenOptions.rootsFeed), if anywhere. */
+  private readonly feed: RootsFeed | undefined
 
   private constructor(
     readonly header: BlockHeader,
@@ -159,6 +176,12 @@ export class OpenBlock {
     private readonly op: OpChainConfig | undefined,
   ) {
     this.blobGasPrice = header.common.isActivatedEIP(4844) ? header.getBlobGasPrice() : undefined
+    this.feed = options.rootsFeed?.()
+  }
+
+  /** The lists the seal's roots commit to: the transactions' encodings and the receipts', in block order. */
+  private get rootLists(): readonly (readonly Uint8Array[])[] {
+    return [this.bodies, this.exec.receiptEncodings]
   }
 
   static async open(
@@ -245,6 +268,7 @@ export class OpenBlock {
     const receipt = receiptRecord(source, c.hash, c.sender, libraryReceipt, created, before, this.header.baseFeePerGas, this.blobGasPrice)
     const entry = new Included(c, encoded, receipt, exec.rollupCosts)
     this.included.push(entry)
+    this.feed?.update(this.rootLists)
     return entry
   }
 
@@ -268,6 +292,7 @@ export class OpenBlock {
     this.bodies.push(envelope)
     const entry: IncludedDeposit = { deposit, raw: envelope, hash: recorded.hash, sender: deposit.from, receipt: recorded.receipt, failed: recorded.failed }
     this.deposits.push(entry)
+    this.feed?.update(this.rootLists)
     return entry
   }
 
@@ -280,6 +305,13 @@ export class OpenBlock {
   /** The net state change so far: a copy, safe to publish. */
   diff(): StateDiff {
     return this.exec.world.diff()
+  }
+
+  /** Drops a block that will not be sealed (what its roots' feed holds goes); it cannot be used afterwards. */
+  discard(): void {
+    if (this.sealed) return
+    this.sealed = true
+    this.feed?.discard()
   }
 
   /**
@@ -300,7 +332,7 @@ export class OpenBlock {
       })(),
       (async () => {
         await nextTurn()
-        return (this.options.orderedRoots ?? rootsInTurns)([this.bodies, exec.receiptEncodings])
+        return this.feed !== undefined ? this.feed.roots(this.rootLists) : (this.options.orderedRoots ?? rootsInTurns)(this.rootLists)
       })(),
     ])
     const withdrawals = common.isActivatedEIP(4895)

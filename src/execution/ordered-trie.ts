@@ -12,14 +12,14 @@ import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../primitives/keccak.ts'
 import { encodeRlp as encode } from '../primitives/rlp-encode.ts'
 
-type Node = Uint8Array | Node[]
+export type Node = Uint8Array | Node[]
 
 interface Entry {
   readonly nibbles: Uint8Array
   readonly value: Uint8Array
 }
 
-const EMPTY_ROOT = keccak256(RLP.encode(new Uint8Array(0)))
+export const EMPTY_ROOT = keccak256(RLP.encode(new Uint8Array(0)))
 
 function toNibbles(key: Uint8Array): Uint8Array {
   const out = new Uint8Array(key.length * 2)
@@ -31,7 +31,7 @@ function toNibbles(key: Uint8Array): Uint8Array {
 }
 
 /** Hex-prefix encoding of a nibble path (yellow paper, appendix C). */
-function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean): Uint8Array {
+export function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean): Uint8Array {
   const len = to - from
   const odd = len % 2
   const out = new Uint8Array(1 + (len - odd) / 2)
@@ -43,7 +43,7 @@ function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean)
 }
 
 /** How a child is referenced from its parent: embedded when short, else by hash. */
-function reference(node: Node): Node {
+export function reference(node: Node): Node {
   const encoded = encode(node)
   return encoded.length < 32 ? node : keccak256(encoded)
 }

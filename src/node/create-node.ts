@@ -253,7 +253,7 @@ export async function createNode(config: NodeConfig): Promise<FlashNode> {
   const sequencing =
     config.sequencer === undefined
       ? undefined
-      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { orderedRoots: sealHashing.roots }, metrics, config.log)
+      : sequencingFor(kv, store, rules, chain, writer, config.sequencer, recovery, sealHashing === undefined ? {} : { rootsFeed: sealHashing.feed }, metrics, config.log)
   // The stream hears the feed from before the first block opens, so its first message is an opening.
   const stream = sequencing === undefined ? undefined : new FlashblockPublisher(sequencing.feed, kv, { ...DEFAULT_STREAM_SETTINGS, ...config.stream }, ...(config.log !== undefined ? [config.log] : []))
   const broker = stream === undefined || jetstream === undefined ? undefined : new jetstream.JetStreamPublisher({ url: jetstream.url, chainId: rules.chainId, ...(config.log !== undefined ? { log: config.log } : {}) })

@@ -399,6 +399,8 @@ export class Sequencer {
 
   /** `open` is the open block; its opening snapshot (index 0, its deposits if any), not yet announced. */
   private opened(parent: BlockHeader, open: OpenBlock): PreconfirmedSnapshot {
+    // A block replaced before its seal (a restart of this sequencer) is dropped, its roots' feed with it.
+    if (this.open !== open) this.open?.discard()
     this.open = open
     this.depositsOnly = this.opening?.depositsOnly(parent, open.header.timestamp) ?? false
     this.index = 0
@@ -426,6 +428,7 @@ export class Sequencer {
     const batch = this.kv.batch()
     this.journal.discard(batch, this.open.header.number)
     this.kv.commit(batch)
+    this.open.discard()
     this.errors.emit('deposed', err)
   }
 

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { orderedTrieRoot } from '../../execution/ordered-trie.ts'
-import { bytesToHex } from '../../primitives/hex.ts'
-import { ACCOUNTS, devNode, openOnHead, signedTx } from '../../../test/support/dev-chain.ts'
+import { bytesToHex, hexToBytes } from '../../primitives/hex.ts'
+import { ACCOUNTS, devNode, nextBlockEnv, openOnHead, signedTx } from '../../../test/support/dev-chain.ts'
+import { holoceneExtraData, ISTHMUS_AT_GENESIS, isthmusL1Info, l1InfoDeposit, opGenesis, opNode, userDeposit } from '../../../test/support/op-chain.ts'
+import type { ExecutedBlock } from '../../execution/block-runner.ts'
 import { packLists, unpackLists } from './lists-wire.ts'
 import { SealHashing, WORKER_FROM_ITEMS } from './seal-hashing.ts'
 
@@ -60,4 +62,38 @@ test('the worker starts with the first block large enough to pay for it, not bef
   assert.equal(hashing.running, true)
   await hashing.whenReady()
   assert.deepEqual((await hashing.roots(large)).map(bytesToHex), large.map((l) => bytesToHex(orderedTrieRoot(l))))
+})
+
+test('an OP Stack block fed to the worker (deposits first, a refused one among them) seals as hashed on the main thread, and imports elsewhere', async (t) => {
+  const hashing = new SealHashing()
+  t.after(() => hashing.close())
+  hashing.start()
+  await hashing.whenReady()
+  const FEES = { baseFee: 30_000_000_000n, blobBaseFee: 2_000_000_000n, baseFeeScalar: 2_269n, blobBaseFeeScalar: 1_055_762n, operatorFeeScalar: 0n, operatorFeeConstant: 0n }
+  const plain = { isSystemTx: false, data: new Uint8Array(0) }
+  const alice = hexToBytes('0x00000000000000000000000000000000000a11ce')
+  // Made once: each user deposit has a source hash of its own.
+  const deposits = [
+    l1InfoDeposit(isthmusL1Info(FEES)),
+    userDeposit({ from: alice, to: hexToBytes(ACCOUNTS[2]!.address), mint: 10n ** 18n, value: 1n, gas: 100_000n, ...plain }),
+    userDeposit({ from: alice, to: hexToBytes(ACCOUNTS[2]!.address), mint: 1n, value: 10n ** 30n, gas: 60_000n, ...plain }),
+  ]
+  const sealed: ExecutedBlock[] = []
+  for (const options of [{ rootsFeed: hashing.feed }, {}]) {
+    const node = await opNode(t, opGenesis(ISTHMUS_AT_GENESIS))
+    const block = await openOnHead(node, { ...nextBlockEnv(node), extraData: holoceneExtraData(250, 6) }, options)
+    const [, , refused] = deposits.map((d) => block.addDeposit(d))
+    assert.equal(refused!.failed, true)
+    for (let nonce = 0n; nonce < 400n; nonce++) {
+      const tx = signedTx(node, 0, nonce, { to: ACCOUNTS[1]!.address, value: nonce + 1n, gasLimit: 21_000n })
+      await block.add(tx, tx.getSenderAddress().bytes, tx.hash())
+    }
+    const executed = await block.seal()
+    node.writer.commit(executed)
+    sealed.push(executed)
+  }
+  assert.deepEqual(hashing.answered, { fed: 1, whole: 0, here: 0 })
+  assert.equal(bytesToHex(sealed[0]!.stored.hash), bytesToHex(sealed[1]!.stored.hash))
+  const other = await opNode(t, opGenesis(ISTHMUS_AT_GENESIS))
+  assert.equal((await other.writer.importRlp(sealed[0]!.stored.blockRlp)).imported, 1, 'its roots check out on import')
 })
