@@ -5,9 +5,9 @@
  *
  * Invariants:
  * - The producer never waits for a subscriber: a feed event is only queued (the listener does no other
- *   work); messages are built, serialized and handed to every socket in a microtask once the producer's
+ *   work); messages are built (as their JSON bytes, written directly: message-text.ts) and handed to every socket in a microtask once the producer's
  *   synchronous step has returned (before the event loop takes up other I/O: publication is not queued behind
- *   incoming requests), no send awaited. Each message is serialized to JSON once and encoded to bytes once,
+ *   incoming requests), no send awaited. Each message's JSON bytes are written once (no object tree, no string),
  *   and compressed with Brotli at most once, whatever the number of subscribers. A live message is handed
  *   to the JSON subscribers first, then compressed on this thread (about 1 ms for 70 kB at quality 4: the
  *   thread pool's queue, shared with the database and the file system, made the wait for it unbounded)
@@ -96,13 +96,14 @@ export class PublishedMessage {
   readonly message: KeptMessage
 
   constructor(
-    message: StreamMessage,
-    json: string,
+    message: KeptMessage,
+    /** The message's JSON, UTF-8 (kept as it is: not copied). */
+    json: Buffer,
     private readonly quality: number,
     /** When it was serialized (performance.now(), for the bench). */
     readonly publishedAt: number,
   ) {
-    this.json = Buffer.from(json, 'utf8')
+    this.json = json
     this.message = { sequence: message.sequence, blockNumber: message.blockNumber, closing: message.closing }
   }
 
@@ -230,9 +231,9 @@ export class FlashblockPublisher {
     this.kept = []
     this.openFrom = 0
     for (const bytes of c.open?.messages ?? []) {
-      const json = Buffer.from(bytes).toString('utf8')
-      const payload = JSON.parse(json) as FlashblocksPayloadV1
-      const message: StreamMessage = { payload, sequence: payload.metadata.sequence, blockNumber: BigInt(payload.metadata.block_number), closing: false }
+      const json = Buffer.from(bytes)
+      const payload = JSON.parse(json.toString('utf8')) as FlashblocksPayloadV1
+      const message: KeptMessage = { sequence: payload.metadata.sequence, blockNumber: BigInt(payload.metadata.block_number), closing: false }
       this.kept.push(new PublishedMessage(message, json, this.settings.brotliQuality, performance.now()))
     }
     const last = this.kept.at(-1)?.sequence
@@ -351,7 +352,7 @@ export class FlashblockPublisher {
 
   private build(event: Pending): PublishedMessage {
     const message = event.kind === 'flashblock' ? this.builder.flashblock(event.snapshot) : this.builder.sealed(event.block)
-    return new PublishedMessage(message, JSON.stringify(message.payload), this.settings.brotliQuality, performance.now())
+    return new PublishedMessage(message, message.json, this.settings.brotliQuality, performance.now())
   }
 
   /** Whether `event` is a resumed snapshot of the taken-over block (adopted), else checks that it follows it. */
