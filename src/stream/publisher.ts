@@ -83,10 +83,11 @@ export interface StreamSink {
 export type KeptMessage = Pick<StreamMessage, 'sequence' | 'blockNumber' | 'closing'>
 
 /**
- * A kept message: its JSON as UTF-8 bytes (encoded once: every subscriber is sent the same buffer, not a
- * string each converts again), and its Brotli form once a subscriber asked for it. The payload's object tree
- * is not kept: held with the blocks of history, it outlived every young-generation collection only to be
- * copied by each, and a group leader's acknowledgement waits through those pauses.
+ * A kept message: its JSON as UTF-8 bytes (as the builder wrote them: every subscriber is sent the same
+ * buffer), and its Brotli form once a subscriber asked for it. No object tree of the payload is built or kept
+ * (message-text.ts writes the bytes directly): held with the blocks of history, such a tree outlived every
+ * young-generation collection only to be copied by each, and a group leader's acknowledgement waits through
+ * those pauses.
  */
 export class PublishedMessage {
   private brotli: Promise<Buffer> | undefined
