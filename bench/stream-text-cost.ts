@@ -10,7 +10,8 @@
  * - old: test/support/reference-message-builder.ts (the payload object tree, each receipt's bloom hashed
  *   again) + JSON.stringify + Buffer.from, as src/stream/publisher.ts did;
  * - new: src/stream/message-builder.ts (the JSON bytes written directly, the builder's receipt blooms ORed).
- * The two alternate pass by pass. Both produce the same bytes (checked on the first pass).
+ * The two alternate pass by pass. Both produce the same bytes (checked on the first pass). `--only new|old`
+ * replays one of them only, for a CPU profile (node --cpu-prof) of that one.
  */
 
 import { Session } from 'node:inspector/promises'
@@ -29,7 +30,7 @@ import type { SealedBlock } from '../src/preconf/feed.ts'
 import { MessageBuilder } from '../src/stream/message-builder.ts'
 import { ReferenceMessageBuilder } from '../test/support/reference-message-builder.ts'
 
-const { values } = parseArgs({ options: { flashblocks: { type: 'string', default: '10' }, txs: { type: 'string', default: '1000' }, passes: { type: 'string', default: '20' } } })
+const { values } = parseArgs({ options: { flashblocks: { type: 'string', default: '10' }, txs: { type: 'string', default: '1000' }, passes: { type: 'string', default: '20' }, only: { type: 'string' } } })
 const FLASHBLOCKS = Number(values.flashblocks)
 const TXS = Number(values.txs)
 const PASSES = Number(values.passes)
@@ -82,6 +83,7 @@ interface SamplingNode {
 }
 const totalBytes = (n: SamplingNode): number => n.children.reduce((sum, c) => sum + totalBytes(c), n.selfSize)
 
+const way0 = { old: oldWay, new: newWay }
 const events = await recordEvents()
 const a = oldWay(events)
 const b = newWay(events)
@@ -89,6 +91,10 @@ if (a.length !== b.length || a.some((x, i) => !x.equals(b[i]!))) throw new Error
 const bytes = a.reduce((sum, x) => sum + x.length, 0)
 console.log(`${events.length} messages per pass, ${(bytes / events.length / 1024).toFixed(1)} KiB of JSON each on average`)
 
+if (values.only === 'old' || values.only === 'new') {
+  for (let p = 0; p < PASSES; p++) way0[values.only](events)
+  process.exit(0)
+}
 const session = new Session()
 session.connect()
 const cpu = { old: 0, new: 0 }
