@@ -115,6 +115,11 @@ export interface IncludedTransaction {
   readonly hash: Uint8Array
   readonly sender: Uint8Array
   readonly receipt: ReceiptRecord
+  /**
+   * The receipt's logs bloom as the block's execution computed it (the receipts root hashes it), when the
+   * entry came from it; absent otherwise (a reader then derives it from the receipt's logs).
+   */
+  readonly logsBloom?: Uint8Array | undefined
   /** What it paid beyond L2 gas on an OP Stack chain (L1 data fee, operator fee); undefined on Ethereum. */
   readonly rollupCosts?: ChargedRollupCosts | undefined
   /**
@@ -132,6 +137,8 @@ export interface IncludedDeposit {
   readonly hash: Uint8Array
   readonly sender: Uint8Array
   readonly receipt: ReceiptRecord
+  /** The receipt's logs bloom, as hashed for the receipts root. */
+  readonly logsBloom: Uint8Array
   /** True when the state transition refused it (mint kept, nonce incremented, all gas used, status 0). */
   readonly failed: boolean
 }
@@ -266,7 +273,7 @@ export class OpenBlock {
     const source: ReceiptSource = view !== undefined ? receiptSource(view) : c.tx
     const created = result.createdAddress === undefined ? undefined : addressBytes(result.createdAddress)
     const receipt = receiptRecord(source, c.hash, c.sender, libraryReceipt, created, before, this.header.baseFeePerGas, this.blobGasPrice)
-    const entry = new Included(c, encoded, receipt, exec.rollupCosts)
+    const entry = new Included(c, encoded, receipt, libraryReceipt.bitvector, exec.rollupCosts)
     this.included.push(entry)
     this.feed?.update(this.rootLists)
     return entry
@@ -290,7 +297,7 @@ export class OpenBlock {
       throw e
     }
     this.bodies.push(envelope)
-    const entry: IncludedDeposit = { deposit, raw: envelope, hash: recorded.hash, sender: deposit.from, receipt: recorded.receipt, failed: recorded.failed }
+    const entry: IncludedDeposit = { deposit, raw: envelope, hash: recorded.hash, sender: deposit.from, receipt: recorded.receipt, logsBloom: recorded.logsBloom, failed: recorded.failed }
     this.deposits.push(entry)
     this.feed?.update(this.rootLists)
     return entry
@@ -380,6 +387,7 @@ export function depositEntry(d: IncludedDeposit): IncludedTransaction {
     hash: d.hash,
     sender: d.sender,
     receipt: d.receipt,
+    logsBloom: d.logsBloom,
     deposit: d.deposit,
   }
 }
@@ -424,6 +432,7 @@ class Included implements IncludedTransaction {
     private readonly candidate: BlockCandidate,
     readonly raw: Uint8Array,
     readonly receipt: ReceiptRecord,
+    readonly logsBloom: Uint8Array,
     readonly rollupCosts?: ChargedRollupCosts,
   ) {
     this.hash = candidate.hash

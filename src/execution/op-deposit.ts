@@ -110,6 +110,8 @@ export function runDeposit(
 export interface RecordedDeposit {
   readonly hash: Uint8Array
   readonly receipt: ReceiptRecord
+  /** The receipt's logs bloom, as hashed for the receipts root. */
+  readonly logsBloom: Uint8Array
   /** True when the state transition refused it (mint kept, nonce incremented, all gas used, status 0). */
   readonly failed: boolean
 }
@@ -126,5 +128,5 @@ export function recordDeposit(exec: BlockExecution, deposit: DepositTransaction,
   const hash = depositTransactionHash(envelope)
   const created = outcome.result.createdAddress === undefined ? undefined : bigIntToFixedBytes(outcome.result.createdAddress, 20)
   const source: ReceiptSource = { type: DEPOSIT_TX_TYPE, to: deposit.to === null ? undefined : { bytes: deposit.to }, gasPrice: 0n }
-  return { hash, receipt: receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, baseFee, blobGasPrice), failed: outcome.failed }
+  return { hash, receipt: receiptRecord(source, hash, deposit.from, libraryReceipt, created, before, baseFee, blobGasPrice), logsBloom: libraryReceipt.bitvector, failed: outcome.failed }
 }

@@ -17,30 +17,33 @@
  *   (the node restarted and resumed its open block).
  * - A group leader that takes over another's open block continues it (`continueAfter`, `adopt`): same payload
  *   id, the next index, the next sequence, diffs on top of the last adopted snapshot.
+ *
+ * A message is built as its JSON text only (message-text.ts writes it as UTF-8 bytes): no object tree of it
+ * is made on the publishing path. `payload` parses the text back, for tests and tools that want the object.
+ * The block's cumulative bloom ORs in each receipt's bloom as the block builder computed it
+ * (IncludedTransaction.logsBloom), and hashes the logs only for an entry that comes without one.
  */
 
-import type { BlockHeader } from '@ethereumjs/block'
-import type { Account } from '@ethereumjs/util'
-import type { ReceiptRecord } from '../chain/receipt-codec.ts'
 import type { SealedBlock } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
+import type { IncludedTransaction } from '../execution/block-builder.ts'
 import { ReceiptBlooms } from '../chain/receipt-blooms.ts'
 import { BLOOM_BYTES, orBloom } from '../primitives/bloom.ts'
-import { bytesToHex, leftPad, quantity, type Hex } from '../primitives/hex.ts'
+import { bytesToHex, type Hex } from '../primitives/hex.ts'
 import { keccak256 } from '../primitives/keccak.ts'
-import { changedSince, EMPTY_DIFF, type StateDiff } from '../state/state-diff.ts'
-import type {
-  ExecutionPayloadBaseV1,
-  FlashblocksPayloadV1,
-  StreamAccount,
-  StreamReceipt,
-  StreamStateDiff,
-} from './payload.ts'
+import { changedSince, EMPTY_DIFF } from '../state/state-diff.ts'
+import { JsonWriter } from './json-writer.ts'
+import { writeMessage } from './message-text.ts'
+import type { FlashblocksPayloadV1 } from './payload.ts'
 
 const ZERO_HASH: Hex = `0x${'00'.repeat(32)}`
+const ZERO_BYTES32 = new Uint8Array(32)
 
-/** A built message and what the stream keeps of it besides its JSON. */
+/** A built message: its JSON text as UTF-8 bytes, and what the stream keeps of it besides. */
 export interface StreamMessage {
+  /** The message's JSON (payload.ts's FlashblocksPayloadV1), UTF-8. */
+  readonly json: Buffer
+  /** The message parsed from `json` (each read parses anew: for tests and tools, not the publishing path). */
   readonly payload: FlashblocksPayloadV1
   readonly sequence: number
   readonly blockNumber: bigint
@@ -48,13 +51,28 @@ export interface StreamMessage {
   readonly closing: boolean
 }
 
+class BuiltMessage implements StreamMessage {
+  constructor(
+    readonly json: Buffer,
+    readonly sequence: number,
+    readonly blockNumber: bigint,
+    readonly closing: boolean,
+  ) {}
+
+  get payload(): FlashblocksPayloadV1 {
+    return JSON.parse(this.json.toString('utf8')) as FlashblocksPayloadV1
+  }
+}
+
 export class MessageBuilder {
   private previous: PreconfirmedSnapshot | undefined
   private payloadId: Hex = ZERO_HASH
   private bloom = new Uint8Array(BLOOM_BYTES)
-  /** The open block's logs items hashed so far (a token's address and event topics recur in every transfer). */
+  /** The open block's logs items hashed so far, for entries that come without their receipt's bloom. */
   private blooms = new ReceiptBlooms()
   private lastSequence: number | null = null
+  /** Reused for every message: only the finished text is copied out. */
+  private readonly writer = new JsonWriter()
 
   /** `nextSequence()` hands out the sequence numbers, one per message, increasing. */
   constructor(private readonly nextSequence: () => number) {}
@@ -69,27 +87,28 @@ export class MessageBuilder {
     }
     const before = fresh ? EMPTY_DIFF : this.previous!.diff
     const added = snapshot.transactions.slice(snapshot.firstNew)
-    for (const t of added) orBloom(this.bloom, this.blooms.bloomOf(t.receipt.logs))
+    for (const t of added) this.addBloom(t)
     const header = snapshot.header
-    const payload: FlashblocksPayloadV1 = {
-      payload_id: this.payloadId,
-      index: snapshot.index,
-      ...(snapshot.index === 0 ? { base: baseOf(header) } : {}),
-      diff: {
-        state_root: ZERO_HASH,
-        receipts_root: ZERO_HASH,
-        logs_bloom: bytesToHex(this.bloom),
-        gas_used: quantity(snapshot.gasUsed),
-        block_hash: ZERO_HASH,
-        transactions: added.map((t) => bytesToHex(t.raw)),
-        withdrawals: [],
-        withdrawals_root: ZERO_HASH,
-        ...blobGas(header, snapshot.blobGasUsed),
+    const w = this.writer.reset()
+    writeMessage(
+      w,
+      this.payloadId,
+      snapshot.index,
+      snapshot.index === 0 ? header : undefined,
+      {
+        stateRoot: ZERO_BYTES32,
+        receiptsRoot: ZERO_BYTES32,
+        logsBloom: this.bloom,
+        gasUsed: snapshot.gasUsed,
+        blockHash: ZERO_BYTES32,
+        transactions: added,
+        withdrawalsRoot: ZERO_BYTES32,
+        blobGasUsed: header.common.isActivatedEIP(4844) ? snapshot.blobGasUsed : undefined,
       },
-      metadata: this.metadata(header.number, sequence, changedSince(before, snapshot.diff), added.map((t) => t.receipt)),
-    }
+      { blockNumber: header.number, sequence, previousSequence: this.follow(sequence), diff: changedSince(before, snapshot.diff), receipts: added.map((t) => t.receipt) },
+    )
     this.previous = snapshot
-    return { payload, sequence, blockNumber: header.number, closing: false }
+    return new BuiltMessage(w.bytes(), sequence, header.number, false)
   }
 
   /**
@@ -109,7 +128,7 @@ export class MessageBuilder {
    */
   adopt(snapshot: PreconfirmedSnapshot): void {
     if (snapshot.index === 0) this.newBloom()
-    for (let i = snapshot.firstNew; i < snapshot.transactions.length; i++) orBloom(this.bloom, this.blooms.bloomOf(snapshot.transactions[i]!.receipt.logs))
+    for (let i = snapshot.firstNew; i < snapshot.transactions.length; i++) this.addBloom(snapshot.transactions[i]!)
     this.previous = snapshot
   }
 
@@ -118,24 +137,40 @@ export class MessageBuilder {
     const sequence = this.take()
     const { header, last } = block
     if (this.previous !== last) throw new Error(`sealed block ${header.number} does not follow the last flashblock streamed`)
-    const payload: FlashblocksPayloadV1 = {
-      payload_id: this.payloadId,
-      index: last.index + 1,
-      diff: {
-        state_root: bytesToHex(header.stateRoot),
-        receipts_root: bytesToHex(header.receiptTrie),
-        logs_bloom: bytesToHex(header.logsBloom),
-        gas_used: quantity(header.gasUsed),
-        block_hash: bytesToHex(header.hash()),
+    const w = this.writer.reset()
+    writeMessage(
+      w,
+      this.payloadId,
+      last.index + 1,
+      undefined,
+      {
+        stateRoot: header.stateRoot,
+        receiptsRoot: header.receiptTrie,
+        logsBloom: header.logsBloom,
+        gasUsed: header.gasUsed,
+        blockHash: header.hash(),
         transactions: [],
-        withdrawals: [],
-        withdrawals_root: header.withdrawalsRoot === undefined ? ZERO_HASH : bytesToHex(header.withdrawalsRoot),
-        ...blobGas(header, header.blobGasUsed ?? 0n),
+        withdrawalsRoot: header.withdrawalsRoot ?? ZERO_BYTES32,
+        blobGasUsed: header.common.isActivatedEIP(4844) ? (header.blobGasUsed ?? 0n) : undefined,
       },
-      metadata: { ...this.metadata(header.number, sequence, changedSince(last.diff, block.executed.diff), []), sealed_header: bytesToHex(header.serialize()) },
-    }
+      {
+        blockNumber: header.number,
+        sequence,
+        previousSequence: this.follow(sequence),
+        diff: changedSince(last.diff, block.executed.diff),
+        receipts: [],
+        sealedHeader: header.serialize(),
+      },
+    )
     this.previous = undefined
-    return { payload, sequence, blockNumber: header.number, closing: true }
+    return new BuiltMessage(w.bytes(), sequence, header.number, true)
+  }
+
+  /** ORs a new transaction's receipt bloom into the block's: the builder's when it came along, else hashed. */
+  private addBloom(t: IncludedTransaction): void {
+    if (t.receipt.logs.length === 0) return
+    if (t.logsBloom !== undefined) orBloom(this.bloom, t.logsBloom)
+    else orBloom(this.bloom, this.blooms.bloomOf(t.receipt.logs))
   }
 
   private newBloom(): void {
@@ -149,21 +184,11 @@ export class MessageBuilder {
     return sequence
   }
 
-  private metadata(number: bigint, sequence: number, diff: StateDiff, receipts: readonly ReceiptRecord[]): FlashblocksPayloadV1['metadata'] {
+  /** The previous message's sequence, `sequence` becoming it. */
+  private follow(sequence: number): number | null {
     const previous = this.lastSequence
     this.lastSequence = sequence
-    const balances: Record<Hex, Hex> = {}
-    for (const [addr, account] of diff.accounts) if (account !== null) balances[addr as Hex] = quantity(account.balance)
-    const byHash: Record<Hex, StreamReceipt> = {}
-    for (const r of receipts) byHash[bytesToHex(r.transactionHash)] = receiptOf(r)
-    return {
-      block_number: Number(number),
-      sequence,
-      previous_sequence: previous,
-      new_account_balances: balances,
-      receipts: byHash,
-      state_diff: stateDiffOf(diff),
-    }
+    return previous
   }
 }
 
@@ -173,56 +198,4 @@ function payloadIdOf(parentHash: Uint8Array, sequence: number): Hex {
   seed.set(parentHash, 0)
   new DataView(seed.buffer).setBigUint64(32, BigInt(sequence))
   return bytesToHex(keccak256(seed).subarray(0, 8))
-}
-
-function baseOf(header: BlockHeader): ExecutionPayloadBaseV1 {
-  return {
-    parent_beacon_block_root: header.parentBeaconBlockRoot === undefined ? ZERO_HASH : bytesToHex(header.parentBeaconBlockRoot),
-    parent_hash: bytesToHex(header.parentHash),
-    fee_recipient: bytesToHex(header.coinbase.bytes),
-    prev_randao: bytesToHex(header.mixHash),
-    block_number: quantity(header.number),
-    gas_limit: quantity(header.gasLimit),
-    timestamp: quantity(header.timestamp),
-    extra_data: bytesToHex(header.extraData),
-    base_fee_per_gas: quantity(header.baseFeePerGas ?? 0n),
-  }
-}
-
-const blobGas = (header: BlockHeader, used: bigint): { blob_gas_used?: Hex } =>
-  header.common.isActivatedEIP(4844) ? { blob_gas_used: quantity(used) } : {}
-
-function receiptOf(r: ReceiptRecord): StreamReceipt {
-  return {
-    type: quantity(r.type),
-    status: quantity(r.status ?? 0),
-    cumulativeGasUsed: quantity(r.cumulativeGasUsed),
-    logs: r.logs.map((l) => ({ address: bytesToHex(l.address), topics: l.topics.map(bytesToHex), data: bytesToHex(l.data) })),
-    from: bytesToHex(r.from),
-    gasUsed: quantity(r.gasUsed),
-    effectiveGasPrice: quantity(r.effectiveGasPrice),
-    contractAddress: r.contractAddress === null ? null : bytesToHex(r.contractAddress),
-    ...(r.blobGasUsed !== undefined ? { blobGasUsed: quantity(r.blobGasUsed) } : {}),
-    ...(r.blobGasPrice !== undefined ? { blobGasPrice: quantity(r.blobGasPrice) } : {}),
-    ...(r.depositNonce !== undefined ? { depositNonce: quantity(r.depositNonce) } : {}),
-    ...(r.depositReceiptVersion !== undefined ? { depositReceiptVersion: quantity(r.depositReceiptVersion) } : {}),
-  }
-}
-
-function accountOf(a: Account): StreamAccount {
-  return { balance: quantity(a.balance), nonce: quantity(a.nonce), code_hash: bytesToHex(a.codeHash) }
-}
-
-function stateDiffOf(diff: StateDiff): StreamStateDiff {
-  const accounts: Record<Hex, StreamAccount | null> = {}
-  for (const [addr, a] of diff.accounts) accounts[addr as Hex] = a === null ? null : accountOf(a)
-  const storage: Record<Hex, Record<Hex, Hex>> = {}
-  for (const [addr, slots] of diff.storage) {
-    const out: Record<Hex, Hex> = {}
-    for (const [slot, value] of slots) out[slot as Hex] = bytesToHex(leftPad(value, 32))
-    storage[addr as Hex] = out
-  }
-  const codes: Record<Hex, Hex> = {}
-  for (const [hash, code] of diff.codes) codes[hash as Hex] = bytesToHex(code)
-  return { accounts, storage, storage_cleared: [...diff.wiped] as Hex[], codes }
 }

@@ -2,7 +2,8 @@
  * The flashblock stream's message, as JSON: Base's `FlashblocksPayloadV1` (payload_id, index, base at index 0
  * only, diff, metadata) with the metadata Base publishes (block_number, new_account_balances, receipts) and
  * what a follower needs to apply a flashblock without executing it (sequence numbers, the full state diff).
- * docs/stream.md documents every field; this file is its type. Numbers follow Base's serde: `index`,
+ * docs/stream.md documents every field; this file is its type (its schema: readers parse into it; the
+ * sequencer writes the text field by field in this order, message-text.ts). Numbers follow Base's serde: `index`,
  * `metadata.block_number` and the sequence numbers are JSON numbers; gas, block number, gas limit, timestamp,
  * base fee, balances and nonces are 0x-quantities; hashes, addresses and bytes are 0x-hex.
  */

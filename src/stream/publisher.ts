@@ -5,9 +5,9 @@
  *
  * Invariants:
  * - The producer never waits for a subscriber: a feed event is only queued (the listener does no other
- *   work); messages are built, serialized and handed to every socket in a microtask once the producer's
+ *   work); messages are built (as their JSON bytes, written directly: message-text.ts) and handed to every socket in a microtask once the producer's
  *   synchronous step has returned (before the event loop takes up other I/O: publication is not queued behind
- *   incoming requests), no send awaited. Each message is serialized to JSON once and encoded to bytes once,
+ *   incoming requests), no send awaited. Each message's JSON bytes are written once (no object tree, no string),
  *   and compressed with Brotli at most once, whatever the number of subscribers. A live message is handed
  *   to the JSON subscribers first, then compressed on this thread (about 1 ms for 70 kB at quality 4: the
  *   thread pool's queue, shared with the database and the file system, made the wait for it unbounded)
@@ -83,10 +83,11 @@ export interface StreamSink {
 export type KeptMessage = Pick<StreamMessage, 'sequence' | 'blockNumber' | 'closing'>
 
 /**
- * A kept message: its JSON as UTF-8 bytes (encoded once: every subscriber is sent the same buffer, not a
- * string each converts again), and its Brotli form once a subscriber asked for it. The payload's object tree
- * is not kept: held with the blocks of history, it outlived every young-generation collection only to be
- * copied by each, and a group leader's acknowledgement waits through those pauses.
+ * A kept message: its JSON as UTF-8 bytes (as the builder wrote them: every subscriber is sent the same
+ * buffer), and its Brotli form once a subscriber asked for it. No object tree of the payload is built or kept
+ * (message-text.ts writes the bytes directly): held with the blocks of history, such a tree outlived every
+ * young-generation collection only to be copied by each, and a group leader's acknowledgement waits through
+ * those pauses.
  */
 export class PublishedMessage {
   private brotli: Promise<Buffer> | undefined
@@ -96,13 +97,14 @@ export class PublishedMessage {
   readonly message: KeptMessage
 
   constructor(
-    message: StreamMessage,
-    json: string,
+    message: KeptMessage,
+    /** The message's JSON, UTF-8 (kept as it is: not copied). */
+    json: Buffer,
     private readonly quality: number,
     /** When it was serialized (performance.now(), for the bench). */
     readonly publishedAt: number,
   ) {
-    this.json = Buffer.from(json, 'utf8')
+    this.json = json
     this.message = { sequence: message.sequence, blockNumber: message.blockNumber, closing: message.closing }
   }
 
@@ -230,9 +232,9 @@ export class FlashblockPublisher {
     this.kept = []
     this.openFrom = 0
     for (const bytes of c.open?.messages ?? []) {
-      const json = Buffer.from(bytes).toString('utf8')
-      const payload = JSON.parse(json) as FlashblocksPayloadV1
-      const message: StreamMessage = { payload, sequence: payload.metadata.sequence, blockNumber: BigInt(payload.metadata.block_number), closing: false }
+      const json = Buffer.from(bytes)
+      const payload = JSON.parse(json.toString('utf8')) as FlashblocksPayloadV1
+      const message: KeptMessage = { sequence: payload.metadata.sequence, blockNumber: BigInt(payload.metadata.block_number), closing: false }
       this.kept.push(new PublishedMessage(message, json, this.settings.brotliQuality, performance.now()))
     }
     const last = this.kept.at(-1)?.sequence
@@ -351,7 +353,7 @@ export class FlashblockPublisher {
 
   private build(event: Pending): PublishedMessage {
     const message = event.kind === 'flashblock' ? this.builder.flashblock(event.snapshot) : this.builder.sealed(event.block)
-    return new PublishedMessage(message, JSON.stringify(message.payload), this.settings.brotliQuality, performance.now())
+    return new PublishedMessage(message, message.json, this.settings.brotliQuality, performance.now())
   }
 
   /** Whether `event` is a resumed snapshot of the taken-over block (adopted), else checks that it follows it. */
