@@ -53,35 +53,21 @@ export class JsonWriter {
 
   /** `"0x…"`: the bytes as even-length lower-case hex, quoted. */
   hex(bytes: Uint8Array): this {
-    const n = bytes.length
-    this.room(4 + 2 * n)
-    const buf = this.buf
-    let p = this.pos
-    buf[p++] = 0x22
-    buf[p++] = 0x30
-    buf[p++] = 0x78
-    for (let i = 0; i < n; i++) {
-      const b = bytes[i]!
-      buf[p++] = HIGH[b]!
-      buf[p++] = LOW[b]!
-    }
-    buf[p++] = 0x22
-    this.pos = p
-    return this
+    return this.paddedHex(bytes, 0)
   }
 
-  /** `"0x…"`: the bytes left-padded with zeros to `length` bytes. */
+  /** `"0x…"`: the bytes left-padded with zeros to `length` bytes (as they are when longer). */
   paddedHex(bytes: Uint8Array, length: number): this {
-    if (bytes.length >= length) return this.hex(bytes)
-    const zeros = length - bytes.length
-    this.room(4 + 2 * length)
+    const n = bytes.length
+    const zeros = length > n ? length - n : 0
+    this.room(4 + 2 * (zeros + n))
     const buf = this.buf
     let p = this.pos
     buf[p++] = 0x22
     buf[p++] = 0x30
     buf[p++] = 0x78
     for (let i = 0; i < 2 * zeros; i++) buf[p++] = 0x30
-    for (let i = 0; i < bytes.length; i++) {
+    for (let i = 0; i < n; i++) {
       const b = bytes[i]!
       buf[p++] = HIGH[b]!
       buf[p++] = LOW[b]!
