@@ -23,7 +23,7 @@ test('a fee cap below the open block\'s base fee is refused at submission and at
 
   const strict = await manualNode(t, { pool: { rejectFeeCapBelowBaseFee: true } }, dir)
   assert.equal(await strict.api.getTransactionByHash(cheap(0).hash()), null, 'not restored')
-  assert.deepEqual([...strict.chain.store.kv.range(keys.poolArrival(0n), keys.poolArrivalEnd())], [], 'and gone from the store')
+  assert.deepEqual([...strict.chain.store.kv.range(keys.pool(new Uint8Array(0)), keys.poolEnd())], [], 'and gone from the store')
   await assert.rejects(strict.api.sendRawTransaction(cheap(1).serialize()), /max fee per gas less than block base fee/)
   const fair = signedTx(strict, 1, 0n, { to, value: 1n, maxFeePerGas: baseFee * 2n, maxPriorityFeePerGas: 1n })
   await strict.api.sendRawTransaction(fair.serialize())

@@ -11,8 +11,9 @@
  * so an accepted transaction survives a restart even before it is pre-confirmed.
  */
 
-import { bytesToHex } from '../primitives/hex.ts'
+import { bytesToHex, hexToBytes } from '../primitives/hex.ts'
 import type { KvStore } from '../storage/db.ts'
+import { keys } from '../storage/keys.ts'
 import type { ChainRules } from '../execution/chain-config.ts'
 import { transactionView } from '../execution/views.ts'
 import { TransactionRejected, type PendingEnv, type TxPool, type TxStatus } from '../txpool/index.ts'
@@ -23,7 +24,6 @@ import type { PendingSource } from '../preconf/feed.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { pendingTransactions } from '../preconf/views.ts'
 import type { SenderRecovery } from './sender-recovery/recovery-pool.ts'
-import type { PoolStore } from './pool-store.ts'
 
 export interface TransactionAdmission {
   /** Admits `raw`; resolves to its hash once it is stored durably. */
@@ -60,8 +60,6 @@ export class PoolAdmission implements TransactionAdmission {
     private readonly kv: KvStore,
     private readonly rules: ChainRules,
     readonly pool: TxPool,
-    /** The pool's durable copies (written here when the pool takes a transaction). */
-    private readonly store: PoolStore,
     /** The pre-confirmed state transactions are admitted against. */
     private readonly pending: PendingSource,
     /** Decoding and signature work of submissions off the main thread; absent: inline. */
@@ -132,8 +130,8 @@ export class PoolAdmission implements TransactionAdmission {
     )
     const hash = result.tx.hash
     const batch = this.kv.batch()
-    this.store.put(batch, bytesToHex(hash), raw)
-    if (result.replaced !== undefined) this.store.delete(batch, result.replaced)
+    batch.put(keys.pool(hash), raw)
+    if (result.replaced !== undefined) batch.del(keys.pool(hexToBytes(result.replaced)))
     await this.kv.commitAsync(batch)
     return hash
   }
@@ -160,32 +158,24 @@ export class PoolAdmission implements TransactionAdmission {
     return sealed || this.pool.has(hash) || this.newest().positions.has(bytesToHex(hash))
   }
 
-  /**
-   * Re-admits the transactions persisted by an earlier run (those still valid), in the order they arrived;
-   * copies an earlier version wrote under their hashes move to arrival keys, those no longer valid go.
-   */
+  /** Re-admits the transactions persisted by an earlier run (those still valid). */
   restorePool(): { restored: number; dropped: number } {
     let restored = 0
     let dropped = 0
     const batch = this.kv.batch()
-    for (const copy of this.store.stored()) {
+    for (const { key, value } of this.kv.range(keys.pool(new Uint8Array(0)), keys.poolEnd())) {
       try {
         const snapshot = this.newest()
         const h = snapshot.header
-        const { tx } = this.pool.add(copy.raw, this.pending.state(snapshot), {
+        this.pool.add(value, this.pending.state(snapshot), {
           common: this.rules.at(h.number, h.timestamp),
           baseFee: h.baseFeePerGas ?? 0n,
           blockGasLimit: h.gasLimit,
           ...(this.rules.op !== undefined ? { opStack: true } : {}),
         })
-        if (copy.arrival !== undefined) this.store.restored(bytesToHex(tx.hash), copy.arrival)
-        else {
-          batch.del(copy.key)
-          this.store.put(batch, bytesToHex(tx.hash), copy.raw)
-        }
         restored++
       } catch {
-        batch.del(copy.key)
+        batch.del(key)
         dropped++
       }
     }

@@ -44,7 +44,6 @@ import type { Logger } from '../primitives/logger.ts'
 import { chainGenesis, completeLatestState } from './data-directory.ts'
 import { PoolAdmission } from './admission.ts'
 import { PoolPort } from './pool-port.ts'
-import { PoolStore } from './pool-store.ts'
 import { idleYoungCollection } from './idle-collection.ts'
 import { EMPTY_POOL, poolApi } from './pool-api.ts'
 import type { NodePorts } from './ports.ts'
@@ -408,15 +407,14 @@ function sequencingFor(
   const live = new LiveStatus(feed, pool, () => scheduler.now())
   const observers = [metrics, activity, live].filter((o): o is NonNullable<typeof o> => o !== undefined)
   const observer = observers.length === 1 ? observers[0]! : allObservers(...observers)
-  const poolStore = new PoolStore(kv)
-  const admission = new PoolAdmission(kv, rules, pool, poolStore, feed, recovery, metrics === undefined ? undefined : (result) => metrics.admitted(result))
+  const admission = new PoolAdmission(kv, rules, pool, feed, recovery, metrics === undefined ? undefined : (result) => metrics.admitted(result))
   const sequencer = new Sequencer(
     rules,
     kv,
     store,
     () => chain.header(chain.head())!,
     (executed, extra) => writer.commit(executed, extra),
-    new PoolPort(pool, poolStore),
+    new PoolPort(pool),
     scheduler,
     config,
     {

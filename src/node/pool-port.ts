@@ -5,24 +5,20 @@
  * lifetime expire). Only the sequencer calls it; submissions come in through admission (admission.ts).
  */
 
-import { bytesToHex } from '../primitives/hex.ts'
+import { hexToBytes } from '../primitives/hex.ts'
 import type { WriteBatch } from '../storage/db.ts'
+import { keys } from '../storage/keys.ts'
 import type { StateReader } from '../state/state-reader.ts'
 import type { TxPool } from '../txpool/pool.ts'
 import type { CandidateIterator, SequencerPool } from '../sequencer/sequencer.ts'
 import type { PreconfirmedSnapshot } from '../preconf/snapshot.ts'
 import { poolCandidate } from './pool-candidate.ts'
-import type { PoolStore } from './pool-store.ts'
 
 export class PoolPort implements SequencerPool {
   /** Persisted pool entries to delete with the next flashblock batch (evicted, replaced, expired). */
   private readonly staleEntries = new Set<string>()
 
-  constructor(
-    private readonly pool: TxPool,
-    /** The pool's durable copies (deleted here when the pool lets a transaction go). */
-    private readonly store: PoolStore,
-  ) {
+  constructor(private readonly pool: TxPool) {
     pool.events.on('dropped', (hash, reason) => {
       if (reason !== 'included') this.staleEntries.add(hash)
     })
@@ -41,8 +37,8 @@ export class PoolPort implements SequencerPool {
 
   included(batch: WriteBatch, hashes: readonly Uint8Array[]): void {
     this.pool.included(hashes)
-    for (const h of hashes) this.store.delete(batch, bytesToHex(h))
-    for (const h of this.staleEntries) this.store.delete(batch, h)
+    for (const h of hashes) batch.del(keys.pool(h))
+    for (const h of this.staleEntries) batch.del(keys.pool(hexToBytes(h)))
     this.staleEntries.clear()
   }
 

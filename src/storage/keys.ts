@@ -24,10 +24,7 @@
  *   code      'c' codeHash                   -> code
  *   trie      't' nodeHash                   -> Merkle-Patricia node (state roots; never pruned: archive)
  *   journal   'j' num index                  -> pre-confirmation journal (sequencer/journal.ts)
- *   pool      'p' txHash                     -> raw transaction accepted into the pool (written by versions before
- *                                               poolArrival; read and moved at restore)
- *   poolArrival 'P' arrival u64              -> raw transaction accepted into the pool, not yet pre-confirmed, under
- *                                               the number of its arrival (node/pool-store.ts)
+ *   pool      'p' txHash                     -> raw transaction accepted into the pool, not yet pre-confirmed
  *   deposits  'd' seq                        -> an OP Stack user deposit queued for a block not yet opened
  *                                               (sequencer/deposit-queue.ts)
  */
@@ -50,7 +47,6 @@ const TAG = {
   trie: 0x74,
   journal: 0x6a,
   pool: 0x70,
-  poolArrival: 0x50,
   depositQueue: 0x64,
 } as const
 
@@ -149,8 +145,6 @@ export const keys = {
   journal: (...parts: Uint8Array[]) => withTag(TAG.journal, ...parts),
   pool: (hash: Uint8Array) => withTag(TAG.pool, hash),
   poolEnd: () => withTag(TAG.pool + 1),
-  poolArrival: (arrival: bigint) => withTag(TAG.poolArrival, u64(arrival)),
-  poolArrivalEnd: () => withTag(TAG.poolArrival + 1),
   depositQueue: (seq: bigint) => withTag(TAG.depositQueue, u64(seq)),
   depositQueueEnd: () => withTag(TAG.depositQueue + 1),
 }

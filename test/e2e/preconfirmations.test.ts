@@ -246,7 +246,7 @@ test('a rejected transaction leaves nothing stored: after a stop the pool holds 
 
   const kv = new LmdbStore(dir)
   t.after(() => kv.close())
-  const stored = [...kv.range(keys.poolArrival(0n), keys.poolArrivalEnd())].map(({ value }) => keccak256(value)).sort()
+  const stored = [...kv.range(keys.pool(new Uint8Array(0)), keys.poolEnd())].map(({ value }) => keccak256(value)).sort()
   assert.deepEqual(stored, [...accepted].sort())
 })
 
