@@ -13,9 +13,10 @@
  * reports why; one that runs and fails (revert, out of gas) is included with status 0, as on any chain.
  *
  * Sealing: the EIP-7685 requests, then the state root (state-root.ts) and the transactions and receipts
- * roots (OpenOptions.orderedRoots: a worker thread, or here in turns of the event loop; or OpenOptions.rootsFeed,
- * told of each transaction as it joins, so that a worker has hashed most of the block before the seal) side
- * by side, then the header (the library's header type). A block that will not be sealed is discarded. The sequencer runs one operation at a time on an open block.
+ * roots (OpenOptions.orderedRoots: a worker thread, or here in turns of the event loop; or
+ * OpenOptions.rootsFeed, told of each transaction as it joins, so that a worker has hashed most of the block
+ * before the seal) side by side, then the header (the library's header type). A block that will not be sealed
+ * is discarded. The sequencer runs one operation at a time on an open block.
  *
  * On an OP Stack chain the block's environment takes the chain's EIP-1559 parameters, each transaction runs
  * with its canonical bytes (its L1 data fee and operator fee: op-fees.ts; from Jovian its DA footprint, a

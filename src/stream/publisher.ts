@@ -5,9 +5,9 @@
  *
  * Invariants:
  * - The producer never waits for a subscriber: a feed event is only queued (the listener does no other
- *   work); messages are built (as their JSON bytes, written directly: message-text.ts) and handed to every socket in a microtask once the producer's
- *   synchronous step has returned (before the event loop takes up other I/O: publication is not queued behind
- *   incoming requests), no send awaited. Each message's JSON bytes are written once (no object tree, no string),
+ *   work); messages are built (as their JSON bytes, written directly: message-text.ts) and handed to every
+ *   socket in a microtask once the producer's synchronous step has returned (before the event loop takes up
+ *   other I/O: publication is not queued behind incoming requests), no send awaited. Each message's JSON bytes are written once (no object tree, no string),
  *   and compressed with Brotli at most once, whatever the number of subscribers. A live message is handed
  *   to the JSON subscribers first, then compressed on this thread (about 1 ms for 70 kB at quality 4: the
  *   thread pool's queue, shared with the database and the file system, made the wait for it unbounded)
