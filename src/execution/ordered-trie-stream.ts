@@ -127,10 +127,3 @@ export class OrderedTrieStream {
     parent.slots[prev[parts]!] = reference(nodeUnder(sub, parts))
   }
 }
-
-/** orderedTrieRoot(values), through the stream (for tests and one-shot use). */
-export function streamedRoot(values: readonly Uint8Array[]): Uint8Array {
-  const s = new OrderedTrieStream()
-  for (const v of values) s.push(v)
-  return s.root()
-}
